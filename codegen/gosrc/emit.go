@@ -74,6 +74,10 @@ type segment struct {
 	counts []jen.Code
 	// param and local are the access sizes of its inline .param and .local accesses.
 	param, local map[int]bool
+	// pwrites are the predicate writes in lane loops, and inPlace the predicates also
+	// written otherwise (predWrites).
+	pwrites []predWrite
+	inPlace map[int]bool
 	// groups are the code of each instruction in order, the units chunks() cuts the loop
 	// of a full warp into; cur is the group being generated. defs gives the group defining
 	// each lane local that other instructions read, uses the locals each group reads from
@@ -88,7 +92,48 @@ type segment struct {
 func newSegment(nwin *int) *segment {
 	return &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{},
 		plocal: map[int]string{}, shared: map[int]bool{}, param: map[int]bool{}, local: map[int]bool{}, winIndex: map[string]int{}, nwin: nwin,
-		defs: map[string]int{}}
+		defs: map[string]int{}, inPlace: map[int]bool{}}
+}
+
+// predWrite is a lane's write of predicate p from the bit local bit, filled in at flush time.
+// collect says whether it may collect the lanes' bits in a mask of its own (pNn) instead of
+// updating the predicate's copy in place: an unguarded write, after which the loop reads the
+// predicate from its bool local. Collecting keeps a chain of bit updates through the
+// predicate's copy out of the loop.
+type predWrite struct {
+	p       int
+	bit     string
+	stmt    *jen.Statement
+	collect bool
+}
+
+// predWrites fills in the loop's predicate writes and returns the statements before and after
+// the loop that they need.
+func (s *segment) predWrites() (pre, post []jen.Code) {
+	count := map[int]int{}
+	for _, w := range s.pwrites {
+		count[w.p]++
+	}
+	collected := map[int]bool{}
+	for _, w := range s.pwrites {
+		pn := predName(w.p)
+		if w.collect && count[w.p] == 1 && !s.inPlace[w.p] {
+			collected[w.p] = true
+			w.stmt.Add(jen.Id(pn + "n").Op("|=").Id(w.bit).Op("<<").Id("l"))
+			pre = append(pre, jen.Id(pn+"n").Op(":=").Uint32().Call(jen.Lit(0)))
+			continue
+		}
+		w.stmt.Add(jen.Id(pn).Op("=").Id(pn).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(w.bit).Op("<<").Id("l"))
+	}
+	for _, p := range sortedKeys(s.wpreds) {
+		pn := predName(p)
+		if collected[p] {
+			post = append(post, jen.Id("w").Dot("P").Index(jen.Lit(p)).Op("=").Id(pn).Op("&^").Id("m").Op("|").Id(pn+"n"))
+		} else {
+			post = append(post, jen.Id("w").Dot("P").Index(jen.Lit(p)).Op("=").Id(pn))
+		}
+	}
+	return pre, post
 }
 
 // use records that the instruction being generated reads the lane local n.
@@ -220,9 +265,9 @@ func (e *blockEmit) flush() {
 	if s.fault {
 		post = append(post, jen.Id("flt").Dot("Raise").Call(jen.Id("w")))
 	}
-	for _, p := range sortedKeys(s.wpreds) {
-		post = append(post, jen.Id("w").Dot("P").Index(jen.Lit(p)).Op("=").Id(predName(p)))
-	}
+	ppre, ppost := s.predWrites()
+	pre = append(pre, ppre...)
+	post = append(post, ppost...)
 	comment := fmt.Sprintf("PTX lines %s: lane-local, one loop over the lanes", lineList(s.lines))
 	full := s.fullWarp()
 	sparse := jen.For(jen.Id("mm").Op(":=").Id("m"), jen.Id("mm").Op("!=").Lit(0), jen.Id("mm").Op("&=").Id("mm").Op("-").Lit(1)).Block(
@@ -685,10 +730,12 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 				} else {
 					// Branch-free: the bit is a conditional move, not a data-dependent branch.
 					bit := fmt.Sprintf("%sb%d", n, i)
+					st := jen.Null()
+					s.pwrites = append(s.pwrites, predWrite{p: p, bit: bit, stmt: st, collect: in.Guard == nil && pairComb(in) == "" && !halfPair(in)})
 					out = append(out,
 						jen.Id(bit).Op(":=").Uint32().Call(jen.Lit(0)),
 						jen.If(cond).Block(jen.Id(bit).Op("=").Lit(1)),
-						jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(bit).Op("<<").Id("l"))
+						st)
 				}
 				if in.Guard == nil && pairComb(in) == "" && !halfPair(in) {
 					s.defs[n] = s.cur

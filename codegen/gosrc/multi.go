@@ -192,7 +192,7 @@ func (e *blockEmit) lop3Pair(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	slot := e.f.Regs[d.Elems[0].Value.Reg.ID]
 	p := e.f.Regs[d.Elems[1].Value.Reg.ID]
 	s := e.seg
-	s.preds[p], s.wpreds[p] = true, true
+	s.preds[p], s.wpreds[p], s.inPlace[p] = true, true, true
 	q := c.pred(in.Args[4])
 	code := []jen.Code{
 		jen.Id(n).Op(":=").Add(u64(isaFn("Lop3", arg(0), arg(1), arg(2), jen.Lit(int(lut.Imm))))),

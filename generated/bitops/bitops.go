@@ -574,6 +574,7 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 26: mov.u32
@@ -588,7 +589,7 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -605,10 +606,10 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1136,6 +1137,7 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s31w := w.Window(9)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 61: st.global.u32
@@ -1163,7 +1165,7 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if c37 {
 					c37b0 = 1
 				}
-				p1 = p1&^(1<<l) | c37b0<<l
+				p1n |= c37b0 << l
 				// 68: selp.b32
 				v38 := uint64(v36)
 				if c37 {
@@ -1199,7 +1201,7 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if c37 {
 					c37b0 = 1
 				}
-				p1 = p1&^(1<<l) | c37b0<<l
+				p1n |= c37b0 << l
 				// 68: selp.b32
 				v38 := uint64(v36)
 				if c37 {
@@ -1208,7 +1210,7 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				r33[l] = v38
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX lines 69, 70, 71: lane-local, one loop over the lanes
 	{
@@ -1499,6 +1501,7 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: mov.u32
@@ -1513,7 +1516,7 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1530,10 +1533,10 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

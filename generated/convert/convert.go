@@ -689,6 +689,7 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 26: mov.u32
@@ -703,7 +704,7 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -720,10 +721,10 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1142,6 +1143,7 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 73: mov.u32
@@ -1156,7 +1158,7 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1173,10 +1175,10 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1595,6 +1597,7 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 123: mov.u32
@@ -1609,7 +1612,7 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1626,10 +1629,10 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -1705,6 +1705,7 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: mov.u32
@@ -1720,7 +1721,7 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1738,10 +1739,10 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1885,6 +1886,7 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 	{
 		p4 := w.P[4]
 		s7w := w.Window(3)
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: st.u32
@@ -1914,7 +1916,7 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p4 = p4&^(1<<l) | c11b0<<l
+				p4n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1946,10 +1948,10 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p4 = p4&^(1<<l) | c11b0<<l
+				p4n |= c11b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -1961,6 +1963,7 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 99: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: setp.eq.s32
@@ -1970,7 +1973,7 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1982,10 +1985,10 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -2003,6 +2006,7 @@ func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
 	{
 		p6 := w.P[6]
 		s1w := w.Window(4)
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 108: st.u32
@@ -2032,7 +2036,7 @@ func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p6 = p6&^(1<<l) | c5b0<<l
+				p6n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2064,10 +2068,10 @@ func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p6 = p6&^(1<<l) | c5b0<<l
+				p6n |= c5b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -2103,6 +2107,7 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 		v5aw := w.Window(7)
 		v7aw := w.Window(8)
 		var flt runtime.LaneFault
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: ld.u32
@@ -2191,7 +2196,7 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p7 = p7&^(1<<l) | c11b0<<l
+				p7n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2282,11 +2287,11 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p7 = p7&^(1<<l) | c11b0<<l
+				p7n |= c11b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -2304,6 +2309,7 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 		p8 := w.P[8]
 		v1aw := w.Window(9)
 		var flt runtime.LaneFault
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 144: ld.u32
@@ -2338,7 +2344,7 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p8 = p8&^(1<<l) | c5b0<<l
+				p8n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2375,11 +2381,11 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p8 = p8&^(1<<l) | c5b0<<l
+				p8n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -2746,6 +2752,7 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s5w := w.Window(12)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: st.global.u64
@@ -2763,7 +2770,7 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2783,10 +2790,10 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2800,6 +2807,7 @@ func mallocSumBlock15(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 66: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 66: setp.lt.s32
@@ -2809,7 +2817,7 @@ func mallocSumBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2821,10 +2829,10 @@ func mallocSumBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 67: mov.b32, warp-uniform
 	u2 := uint64(k1)
@@ -2844,6 +2852,7 @@ func mallocSumBlock16(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 70, 71: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 70: and.b32
@@ -2856,7 +2865,7 @@ func mallocSumBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2871,10 +2880,10 @@ func mallocSumBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 	// PTX line 72: mov.b32, warp-uniform
 	u3 := uint64(k2)
@@ -3182,6 +3191,7 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 188: mov.u32
@@ -3196,7 +3206,7 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3213,10 +3223,10 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3376,6 +3386,7 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 205: ld.param.b64
@@ -3399,7 +3410,7 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3425,11 +3436,11 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3569,6 +3580,7 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 234: mov.u32
@@ -3583,7 +3595,7 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3600,10 +3612,10 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3763,6 +3775,7 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 		}
 		v8aw := w.Window(16)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 243: cvt.s64.s32
@@ -3793,7 +3806,7 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3826,11 +3839,11 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 248: mov.b32, warp-uniform
 	u10 := uint64(k2)

@@ -964,6 +964,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 19: ld.param.u32
@@ -987,7 +988,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1013,11 +1014,11 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 21: mov.b32, warp-uniform
 	u3 := uint64(k1)
@@ -1079,6 +1080,7 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 24, 25: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 24: setp.eq.s32
@@ -1088,7 +1090,7 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 				// 25: mov.b32
 				v2 := uint64(k0)
 				r1[l] = v2
@@ -1103,13 +1105,13 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 				// 25: mov.b32
 				v2 := uint64(k0)
 				r1[l] = v2
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1127,6 +1129,8 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 	{
 		p2 := w.P[2]
 		p3 := w.P[3]
+		p2n := uint32(0)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: setp.lt.u32
@@ -1136,7 +1140,7 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 29: setp.lt.u32
 				c2t := uint32(r0[l]) < uint32(k1)
 				c2 := c2t
@@ -1144,7 +1148,7 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 				// 30: selp.b32
 				v3 := uint64(k2)
 				if c2 {
@@ -1167,7 +1171,7 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 29: setp.lt.u32
 				c2t := uint32(r0[l]) < uint32(k1)
 				c2 := c2t
@@ -1175,7 +1179,7 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 				// 30: selp.b32
 				v3 := uint64(k2)
 				if c2 {
@@ -1189,8 +1193,8 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v4
 			}
 		}
-		w.P[2] = p2
-		w.P[3] = p3
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -1338,6 +1342,7 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: mov.u32
@@ -1352,7 +1357,7 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1369,10 +1374,10 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1398,6 +1403,7 @@ func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 		v1aw := w.Window(0)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 75: ld.global.u32
@@ -1421,7 +1427,7 @@ func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 				// 77: mov.u32
 				v3 := uint64(r16[l])
 				r9[l] = v3
@@ -1450,14 +1456,14 @@ func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 				// 77: mov.u32
 				v3 := uint64(r16[l])
 				r9[l] = v3
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -1474,6 +1480,7 @@ func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 84, 85, 86, 87: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 84: add.s32
@@ -1489,7 +1496,7 @@ func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 87: mov.u32
 				v4 := uint64(r8[l])
 				r9[l] = v4
@@ -1510,13 +1517,13 @@ func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 87: mov.u32
 				v4 := uint64(r8[l])
 				r9[l] = v4
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -1648,6 +1655,7 @@ func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 62: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: setp.lt.s32
@@ -1657,7 +1665,7 @@ func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1669,10 +1677,10 @@ func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 63: mov.b32, warp-uniform
 	u5 := uint64(k1)
@@ -1769,6 +1777,7 @@ func findFirstBlock8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 80: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 80: setp.gt.s32
@@ -1778,7 +1787,7 @@ func findFirstBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1790,10 +1799,10 @@ func findFirstBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -1898,6 +1907,7 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 115: mov.u32
@@ -1912,7 +1922,7 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1929,10 +1939,10 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2150,6 +2160,9 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 140: ld.param.b32
@@ -2175,7 +2188,7 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 				// 144: setp.lt.s32
 				c4t := int32(r9[l]) < int32(r0[l])
 				c4 := c4t
@@ -2183,14 +2196,14 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 				// 145: and.pred
 				c5 := (c3) && (c4)
 				c5b0 := uint32(0)
 				if c5 {
 					c5b0 = 1
 				}
-				p3 = p3&^(1<<l) | c5b0<<l
+				p3n |= c5b0 << l
 				// 146: add.s32
 				v6 := uint64(uint32(r9[l]) + uint32(k1))
 				r9[l] = v6
@@ -2224,7 +2237,7 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 				// 144: setp.lt.s32
 				c4t := int32(r9[l]) < int32(r0[l])
 				c4 := c4t
@@ -2232,14 +2245,14 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 				// 145: and.pred
 				c5 := (c3) && (c4)
 				c5b0 := uint32(0)
 				if c5 {
 					c5b0 = 1
 				}
-				p3 = p3&^(1<<l) | c5b0<<l
+				p3n |= c5b0 << l
 				// 146: add.s32
 				v6 := uint64(uint32(r9[l]) + uint32(k1))
 				r9[l] = v6
@@ -2249,9 +2262,9 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
 	}
 }
 

@@ -1379,6 +1379,7 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 47: mov.u32
@@ -1394,7 +1395,7 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1412,10 +1413,10 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 }
@@ -2668,6 +2669,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s2w := w.Window(5)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 152: st.global.u32
@@ -2687,7 +2689,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 				// 155: selp.b32
 				v5 := uint64(k1)
 				if c4 {
@@ -2715,7 +2717,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 				// 155: selp.b32
 				v5 := uint64(k1)
 				if c4 {
@@ -2724,7 +2726,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				r52[l] = v5
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 156: mov.u64, warp-uniform
 	u6 := uint64((w.GlobalVar(4) + k3))
@@ -3208,6 +3210,7 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 209: mov.u32
@@ -3222,7 +3225,7 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3239,10 +3242,10 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 }

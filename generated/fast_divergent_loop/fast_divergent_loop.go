@@ -1029,6 +1029,7 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 25: mov.u32
@@ -1043,7 +1044,7 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1060,10 +1061,10 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1132,6 +1133,7 @@ func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 50: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 50: mov.pred
@@ -1140,7 +1142,7 @@ func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1151,10 +1153,10 @@ func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 	_ = u1
 }
@@ -1196,6 +1198,9 @@ func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		p4 := w.P[4]
 		p5 := w.P[5]
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: add.s32
@@ -1208,7 +1213,7 @@ func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 				// 57: setp.lt.u32
 				c3t := uint32(r16[l]) < uint32(k1)
 				c3 := c3t
@@ -1216,14 +1221,14 @@ func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 58: and.pred
 				c4 := (c2) && (c3)
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 				// 59: mov.u32
 				v5 := uint64(v1)
 				r16[l] = v5
@@ -1241,7 +1246,7 @@ func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 				// 57: setp.lt.u32
 				c3t := uint32(r16[l]) < uint32(k1)
 				c3 := c3t
@@ -1249,22 +1254,22 @@ func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 58: and.pred
 				c4 := (c2) && (c3)
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 				// 59: mov.u32
 				v5 := uint64(v1)
 				r16[l] = v5
 			}
 		}
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -1279,6 +1284,9 @@ func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
 		p6 := w.P[6]
 		p7 := w.P[7]
 		p8 := w.P[8]
+		p6n := uint32(0)
+		p7n := uint32(0)
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 63: and.b64
@@ -1290,21 +1298,21 @@ func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 				// 65: xor.pred
 				c3 := (c2) != (p2>>l&1 != 0)
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p7 = p7&^(1<<l) | c3b0<<l
+				p7n |= c3b0 << l
 				// 66: not.pred
 				c4 := !(c3)
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p8 = p8&^(1<<l) | c4b0<<l
+				p8n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1318,26 +1326,26 @@ func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 				// 65: xor.pred
 				c3 := (c2) != (p2>>l&1 != 0)
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p7 = p7&^(1<<l) | c3b0<<l
+				p7n |= c3b0 << l
 				// 66: not.pred
 				c4 := !(c3)
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p8 = p8&^(1<<l) | c4b0<<l
+				p8n |= c4b0 << l
 			}
 		}
-		w.P[6] = p6
-		w.P[7] = p7
-		w.P[8] = p8
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -1403,6 +1411,7 @@ func collatzStepsBlock7(w *runtime.Warp, m uint32, budget int) {
 		}
 		v8aw := w.Window(1)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 34: cvt.s64.s32
@@ -1433,7 +1442,7 @@ func collatzStepsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1466,11 +1475,11 @@ func collatzStepsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 39: mov.b32, warp-uniform
 	u10 := uint64(k2)
@@ -1679,6 +1688,7 @@ func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 89: mov.u32
@@ -1694,7 +1704,7 @@ func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1712,10 +1722,10 @@ func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1738,6 +1748,7 @@ func tidHashBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: xor.b32
@@ -1797,7 +1808,7 @@ func tidHashBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p2 = p2&^(1<<l) | c25b0<<l
+				p2n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1859,10 +1870,10 @@ func tidHashBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p2 = p2&^(1<<l) | c25b0<<l
+				p2n |= c25b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -1878,6 +1889,7 @@ func tidHashBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 139, 140, 141: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 139: cvta.to.global.u64
@@ -1893,7 +1905,7 @@ func tidHashBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1911,10 +1923,10 @@ func tidHashBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -1932,6 +1944,7 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 145, 146, 147, 148, 149: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 145: xor.b32
@@ -1952,7 +1965,7 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p4 = p4&^(1<<l) | c5b0<<l
+				p4n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1975,10 +1988,10 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p4 = p4&^(1<<l) | c5b0<<l
+				p4n |= c5b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -2101,6 +2114,7 @@ func tidHashBlock6(w *runtime.Warp, m uint32, budget int) {
 		}
 		v6aw := w.Window(3)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: mul.wide.s32
@@ -2134,7 +2148,7 @@ func tidHashBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2170,11 +2184,11 @@ func tidHashBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 103: mov.b32, warp-uniform
 	u10 := uint64(k3)

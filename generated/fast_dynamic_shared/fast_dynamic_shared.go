@@ -1255,6 +1255,7 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 67, 68, 69, 70, 71: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 67: mad.lo.s32
@@ -1266,7 +1267,7 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 				// 69: cvt.s64.s32
 				v9 := uint64(uint64(int32(v7)))
 				r7[l] = v9
@@ -1288,7 +1289,7 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 				// 69: cvt.s64.s32
 				v9 := uint64(uint64(int32(v7)))
 				r7[l] = v9
@@ -1299,7 +1300,7 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v11
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 72: mov.f32, warp-uniform
 	u12 := uint64(k1)
@@ -1352,6 +1353,7 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 		sh := w.SharedMem()
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: add.s64
@@ -1372,7 +1374,7 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 				// 82: cvt.u32.u64
 				v6 := uint64(uint32(uint64(r7[l])))
 				r14[l] = v6
@@ -1398,13 +1400,13 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 				// 82: cvt.u32.u64
 				v6 := uint64(uint32(uint64(r7[l])))
 				r14[l] = v6
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1434,6 +1436,7 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 97, 98: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: add.s32
@@ -1445,7 +1448,7 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
+				p5n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1459,10 +1462,10 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
+				p5n |= c2b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -1520,6 +1523,7 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 110: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 110: setp.ge.s32
@@ -1529,7 +1533,7 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1541,10 +1545,10 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -1619,6 +1623,9 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 		p2 := w.P[2]
 		p3 := w.P[3]
 		p4 := w.P[4]
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: setp.lt.s32
@@ -1628,7 +1635,7 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 86: setp.gt.s32
 				c2t := int32(r14[l]) > int32(r0[l])
 				c2 := c2t
@@ -1636,14 +1643,14 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 				// 87: or.pred
 				c3 := (c1) || (c2)
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1655,7 +1662,7 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 86: setp.gt.s32
 				c2t := int32(r14[l]) > int32(r0[l])
 				c2 := c2t
@@ -1663,19 +1670,19 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 				// 87: or.pred
 				c3 := (c1) || (c2)
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 			}
 		}
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
 	}
 	// PTX line 88: mov.f32, warp-uniform
 	u4 := uint64(k1)
@@ -1762,6 +1769,7 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 101, 102: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 101: add.s32
@@ -1773,7 +1781,7 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1787,10 +1795,10 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 	// PTX line 103: mov.f32, warp-uniform
 	u3 := uint64(k1)

@@ -1784,6 +1784,7 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 93: ld.param.f32
@@ -1820,7 +1821,7 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 				// 96: selp.f32
 				v4 := uint64(v2)
 				if c3 {
@@ -1865,7 +1866,7 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 				// 96: selp.f32
 				v4 := uint64(v2)
 				if c3 {
@@ -1875,7 +1876,7 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX lines 97: lane-local, one loop over the lanes
 	{
@@ -1996,6 +1997,7 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 119: mov.u32
@@ -2010,7 +2012,7 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2027,10 +2029,10 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3002,6 +3004,7 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 220: ld.param.u32
@@ -3053,7 +3056,7 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p0 = p0&^(1<<l) | c4b0<<l
+				p0n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3107,11 +3110,11 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p0 = p0&^(1<<l) | c4b0<<l
+				p0n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3228,6 +3231,7 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 237: ld.param.b32
@@ -3254,7 +3258,7 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3283,11 +3287,11 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3370,6 +3374,7 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 264: mov.u32
@@ -3385,7 +3390,7 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3403,10 +3408,10 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3470,6 +3475,8 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 	{
 		p1 := w.P[1]
 		p2 := w.P[2]
+		p1n := uint32(0)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 273: cvt.u16.u32
@@ -3487,7 +3494,7 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 				// 278: setp.eq.s16
 				c10t := uint16(v8) == uint16(k3)
 				c10 := c10t
@@ -3495,7 +3502,7 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p2 = p2&^(1<<l) | c10b0<<l
+				p2n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3515,7 +3522,7 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 				// 278: setp.eq.s16
 				c10t := uint16(v8) == uint16(k3)
 				c10 := c10t
@@ -3523,11 +3530,11 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p2 = p2&^(1<<l) | c10b0<<l
+				p2n |= c10b0 << l
 			}
 		}
-		w.P[1] = p1
-		w.P[2] = p2
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 279: mov.u64, warp-uniform
 	u11 := uint64(k4)

@@ -1662,6 +1662,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		p1n := uint32(0)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mov.u32
@@ -1676,7 +1679,7 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 				// 39: setp.ge.s32
 				c12t := int32(v10) >= int32(u1)
 				c12 := c12t
@@ -1684,14 +1687,14 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p1 = p1&^(1<<l) | c12b0<<l
+				p1n |= c12b0 << l
 				// 40: or.pred
 				c13 := (c11) || (c12)
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p2 = p2&^(1<<l) | c13b0<<l
+				p2n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1708,7 +1711,7 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 				// 39: setp.ge.s32
 				c12t := int32(v10) >= int32(u1)
 				c12 := c12t
@@ -1716,19 +1719,19 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p1 = p1&^(1<<l) | c12b0<<l
+				p1n |= c12b0 << l
 				// 40: or.pred
 				c13 := (c11) || (c12)
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p2 = p2&^(1<<l) | c13b0<<l
+				p2n |= c13b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
-		w.P[2] = p2
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -1790,6 +1793,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 		v6aw := w.Window(2)
 		v10aw := w.Window(3)
 		var flt runtime.LaneFault
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			{
 				var v5s [32]uint64
@@ -1891,7 +1895,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					if c15 {
 						c15b0 = 1
 					}
-					p5 = p5&^(1<<l) | c15b0<<l
+					p5n |= c15b0 << l
 				}
 			}
 		} else {
@@ -1990,11 +1994,11 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p5 = p5&^(1<<l) | c15b0<<l
+				p5n |= c15b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -2006,6 +2010,7 @@ func matmulBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 88: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 88: setp.eq.s32
@@ -2015,7 +2020,7 @@ func matmulBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2027,10 +2032,10 @@ func matmulBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -2141,6 +2146,7 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 46: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: setp.lt.s32
@@ -2150,7 +2156,7 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p3 = p3&^(1<<l) | c4b0<<l
+				p3n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2162,10 +2168,10 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p3 = p3&^(1<<l) | c4b0<<l
+				p3n |= c4b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 	// PTX line 47: mov.f32, warp-uniform
 	u5 := uint64(k1)
@@ -2228,6 +2234,7 @@ func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: mul.lo.s32
@@ -2243,7 +2250,7 @@ func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p4 = p4&^(1<<l) | c7b0<<l
+				p4n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2261,10 +2268,10 @@ func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p4 = p4&^(1<<l) | c7b0<<l
+				p4n |= c7b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 	// PTX line 57: mov.f32, warp-uniform
 	u8 := uint64(k1)
@@ -2854,6 +2861,7 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 138, 139: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 138: add.s32
@@ -2866,7 +2874,7 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2881,10 +2889,10 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 140: mov.f32, warp-uniform
 	u13 := uint64(k2)
@@ -2892,6 +2900,7 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 141: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 141: setp.lt.s32
@@ -2901,7 +2910,7 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p1 = p1&^(1<<l) | c14b0<<l
+				p1n |= c14b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2913,10 +2922,10 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p1 = p1&^(1<<l) | c14b0<<l
+				p1n |= c14b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	_ = u2
 	_ = u13
@@ -2933,6 +2942,7 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 167, 168, 169: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 167: add.s32
@@ -2948,7 +2958,7 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2966,10 +2976,10 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -2987,6 +2997,8 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		p4 := w.P[4]
 		p5 := w.P[5]
+		p4n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 175: add.s32
@@ -2999,14 +3011,14 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p4 = p4&^(1<<l) | c2b0<<l
+				p4n |= c2b0 << l
 				// 177: and.pred
 				c3 := (p1>>l&1 != 0) && (c2)
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 				// 178: mov.f32
 				v4 := uint64(r28[l])
 				r31[l] = v4
@@ -3024,21 +3036,21 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p4 = p4&^(1<<l) | c2b0<<l
+				p4n |= c2b0 << l
 				// 177: and.pred
 				c3 := (p1>>l&1 != 0) && (c2)
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 				// 178: mov.f32
 				v4 := uint64(r28[l])
 				r31[l] = v4
 			}
 		}
-		w.P[4] = p4
-		w.P[5] = p5
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -3223,6 +3235,7 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 203: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 203: setp.ge.s32
@@ -3232,7 +3245,7 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3244,10 +3257,10 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -3341,6 +3354,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		var flt runtime.LaneFault
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			{
 				var v3s [32]uint64
@@ -3508,7 +3522,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					if c16 {
 						c16b0 = 1
 					}
-					p9 = p9&^(1<<l) | c16b0<<l
+					p9n |= c16b0 << l
 				}
 			}
 		} else {
@@ -3663,11 +3677,11 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p9 = p9&^(1<<l) | c16b0<<l
+				p9n |= c16b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -3680,6 +3694,7 @@ func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 237, 238: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 237: and.b32
@@ -3691,7 +3706,7 @@ func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p10 = p10&^(1<<l) | c2b0<<l
+				p10n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3705,10 +3720,10 @@ func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p10 = p10&^(1<<l) | c2b0<<l
+				p10n |= c2b0 << l
 			}
 		}
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -3748,6 +3763,7 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		var flt runtime.LaneFault
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 249: ld.shared.f32
@@ -3800,7 +3816,7 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p11 = p11&^(1<<l) | c7b0<<l
+				p11n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3855,11 +3871,11 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p11 = p11&^(1<<l) | c7b0<<l
+				p11n |= c7b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -3873,6 +3889,8 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		p12 := w.P[12]
 		p13 := w.P[13]
+		p12n := uint32(0)
+		p13n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 259: setp.lt.s32
@@ -3882,14 +3900,14 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p12 = p12&^(1<<l) | c1b0<<l
+				p12n |= c1b0 << l
 				// 260: and.pred
 				c2 := (p1>>l&1 != 0) && (c1)
 				c2b0 := uint32(0)
 				if c2 {
 					c2b0 = 1
 				}
-				p13 = p13&^(1<<l) | c2b0<<l
+				p13n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3901,18 +3919,18 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p12 = p12&^(1<<l) | c1b0<<l
+				p12n |= c1b0 << l
 				// 260: and.pred
 				c2 := (p1>>l&1 != 0) && (c1)
 				c2b0 := uint32(0)
 				if c2 {
 					c2b0 = 1
 				}
-				p13 = p13&^(1<<l) | c2b0<<l
+				p13n |= c2b0 << l
 			}
 		}
-		w.P[12] = p12
-		w.P[13] = p13
+		w.P[12] = p12&^m | p12n
+		w.P[13] = p13&^m | p13n
 	}
 }
 
@@ -4161,6 +4179,7 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 161, 162: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 161: setp.ge.s32
@@ -4170,7 +4189,7 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c18 {
 					c18b0 = 1
 				}
-				p2 = p2&^(1<<l) | c18b0<<l
+				p2n |= c18b0 << l
 				// 162: mov.u32
 				v19 := uint64(r0[l])
 				r29[l] = v19
@@ -4185,13 +4204,13 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c18 {
 					c18b0 = 1
 				}
-				p2 = p2&^(1<<l) | c18b0<<l
+				p2n |= c18b0 << l
 				// 162: mov.u32
 				v19 := uint64(r0[l])
 				r29[l] = v19
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 163: mov.f32, warp-uniform
 	u20 := uint64(u17)
@@ -4214,6 +4233,7 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 191, 192, 193: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 191: add.s32
@@ -4226,7 +4246,7 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 				// 193: mov.f32
 				v3 := uint64(r28[l])
 				r35[l] = v3
@@ -4244,13 +4264,13 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 				// 193: mov.f32
 				v3 := uint64(r28[l])
 				r35[l] = v3
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -4341,6 +4361,7 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 206, 207, 208: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 206: min.s32
@@ -4355,7 +4376,7 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4372,10 +4393,10 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 	// PTX line 209: mov.b32, warp-uniform
 	u4 := uint64(k3)

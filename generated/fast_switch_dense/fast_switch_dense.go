@@ -2085,6 +2085,7 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 25: mov.u32
@@ -2099,7 +2100,7 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2116,10 +2117,10 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2156,6 +2157,7 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 49: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: setp.gt.s32
@@ -2165,7 +2167,7 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2177,10 +2179,10 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -2217,6 +2219,7 @@ func switchDenseBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 59: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: setp.eq.s32
@@ -2226,7 +2229,7 @@ func switchDenseBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2238,10 +2241,10 @@ func switchDenseBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -2278,6 +2281,7 @@ func switchDenseBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 66: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 66: setp.eq.s32
@@ -2287,7 +2291,7 @@ func switchDenseBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2299,10 +2303,10 @@ func switchDenseBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -2338,6 +2342,7 @@ func switchDenseBlock8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 73: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 73: setp.eq.s32
@@ -2347,7 +2352,7 @@ func switchDenseBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2359,10 +2364,10 @@ func switchDenseBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -2399,6 +2404,7 @@ func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 80: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 80: setp.eq.s32
@@ -2408,7 +2414,7 @@ func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2420,10 +2426,10 @@ func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -2479,6 +2485,7 @@ func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 91: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: setp.eq.s32
@@ -2488,7 +2495,7 @@ func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p10 = p10&^(1<<l) | c1b0<<l
+				p10n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2500,10 +2507,10 @@ func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p10 = p10&^(1<<l) | c1b0<<l
+				p10n |= c1b0 << l
 			}
 		}
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -2540,6 +2547,7 @@ func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 98: lane-local, one loop over the lanes
 	{
 		p11 := w.P[11]
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 98: setp.eq.s32
@@ -2549,7 +2557,7 @@ func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p11 = p11&^(1<<l) | c1b0<<l
+				p11n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2561,10 +2569,10 @@ func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p11 = p11&^(1<<l) | c1b0<<l
+				p11n |= c1b0 << l
 			}
 		}
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -2708,6 +2716,7 @@ func switchDenseBlock19(w *runtime.Warp, m uint32, budget int) {
 		}
 		v5aw := w.Window(1)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: mul.wide.s32
@@ -2738,7 +2747,7 @@ func switchDenseBlock19(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
+				p1n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2771,11 +2780,11 @@ func switchDenseBlock19(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
+				p1n |= c7b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2787,6 +2796,7 @@ func switchDenseBlock20(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 39: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 39: setp.gt.s32
@@ -2796,7 +2806,7 @@ func switchDenseBlock20(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2808,10 +2818,10 @@ func switchDenseBlock20(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -2823,6 +2833,7 @@ func switchDenseBlock21(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 42: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 42: setp.eq.s32
@@ -2832,7 +2843,7 @@ func switchDenseBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2844,10 +2855,10 @@ func switchDenseBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -2859,6 +2870,7 @@ func switchDenseBlock23(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 52: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: setp.eq.s32
@@ -2868,7 +2880,7 @@ func switchDenseBlock23(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2880,10 +2892,10 @@ func switchDenseBlock23(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -3304,6 +3316,7 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 133: mov.u32
@@ -3318,7 +3331,7 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3335,10 +3348,10 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3350,6 +3363,7 @@ func switchDefaultBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 150: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 150: setp.gt.s32
@@ -3359,7 +3373,7 @@ func switchDefaultBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3371,10 +3385,10 @@ func switchDefaultBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -3386,6 +3400,7 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 154: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 154: setp.eq.s32
@@ -3395,7 +3410,7 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3407,10 +3422,10 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -3446,6 +3461,7 @@ func switchDefaultBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 167: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 167: setp.gt.s32
@@ -3455,7 +3471,7 @@ func switchDefaultBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3467,10 +3483,10 @@ func switchDefaultBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -3506,6 +3522,7 @@ func switchDefaultBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 181: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 181: setp.eq.s32
@@ -3515,7 +3532,7 @@ func switchDefaultBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3527,10 +3544,10 @@ func switchDefaultBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -3566,6 +3583,7 @@ func switchDefaultBlock8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 191: lane-local, one loop over the lanes
 	{
 		p11 := w.P[11]
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 191: setp.eq.s32
@@ -3575,7 +3593,7 @@ func switchDefaultBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p11 = p11&^(1<<l) | c1b0<<l
+				p11n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3587,10 +3605,10 @@ func switchDefaultBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p11 = p11&^(1<<l) | c1b0<<l
+				p11n |= c1b0 << l
 			}
 		}
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -3852,6 +3870,7 @@ func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
 		}
 		v8aw := w.Window(3)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 142: cvt.s64.s32
@@ -3882,7 +3901,7 @@ func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3915,11 +3934,11 @@ func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	_ = u4
 }
@@ -3932,6 +3951,7 @@ func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 157: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 157: setp.eq.s32
@@ -3941,7 +3961,7 @@ func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3953,10 +3973,10 @@ func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -3968,6 +3988,7 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 160: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: setp.eq.s32
@@ -3977,7 +3998,7 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3989,10 +4010,10 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -4006,6 +4027,7 @@ func switchDefaultBlock23(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 170, 171: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 170: mov.b32
@@ -4018,7 +4040,7 @@ func switchDefaultBlock23(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p7 = p7&^(1<<l) | c2b0<<l
+				p7n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4033,10 +4055,10 @@ func switchDefaultBlock23(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p7 = p7&^(1<<l) | c2b0<<l
+				p7n |= c2b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -4048,6 +4070,7 @@ func switchDefaultBlock24(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 174: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 174: setp.eq.s32
@@ -4057,7 +4080,7 @@ func switchDefaultBlock24(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4069,10 +4092,10 @@ func switchDefaultBlock24(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -4084,6 +4107,7 @@ func switchDefaultBlock26(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 184: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 184: setp.eq.s32
@@ -4093,7 +4117,7 @@ func switchDefaultBlock26(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p10 = p10&^(1<<l) | c1b0<<l
+				p10n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4105,10 +4129,10 @@ func switchDefaultBlock26(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p10 = p10&^(1<<l) | c1b0<<l
+				p10n |= c1b0 << l
 			}
 		}
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -4120,6 +4144,7 @@ func switchDefaultBlock28(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 194: lane-local, one loop over the lanes
 	{
 		p12 := w.P[12]
+		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: setp.eq.s32
@@ -4129,7 +4154,7 @@ func switchDefaultBlock28(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p12 = p12&^(1<<l) | c1b0<<l
+				p12n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4141,10 +4166,10 @@ func switchDefaultBlock28(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p12 = p12&^(1<<l) | c1b0<<l
+				p12n |= c1b0 << l
 			}
 		}
-		w.P[12] = p12
+		w.P[12] = p12&^m | p12n
 	}
 }
 

@@ -750,6 +750,7 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: mov.u32
@@ -764,7 +765,7 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -781,10 +782,10 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1256,6 +1257,7 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: mov.u32
@@ -1270,7 +1272,7 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1287,10 +1289,10 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1306,6 +1308,7 @@ func newtonSqrtBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			{
 				var v1s [32]uint64
@@ -1402,7 +1405,7 @@ func newtonSqrtBlock1(w *runtime.Warp, m uint32, budget int) {
 					if c14 {
 						c14b0 = 1
 					}
-					p3 = p3&^(1<<l) | c14b0<<l
+					p3n |= c14b0 << l
 				}
 			}
 		} else {
@@ -1443,10 +1446,10 @@ func newtonSqrtBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p3 = p3&^(1<<l) | c14b0<<l
+				p3n |= c14b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -1458,6 +1461,7 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 119: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 119: setp.eq.s32
@@ -1467,7 +1471,7 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1479,10 +1483,10 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -1498,6 +1502,7 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 123, 124, 125, 126, 127: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			{
 				var v1s [32]uint64
@@ -1528,7 +1533,7 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 					if c5 {
 						c5b0 = 1
 					}
-					p5 = p5&^(1<<l) | c5b0<<l
+					p5n |= c5b0 << l
 				}
 			}
 		} else {
@@ -1551,10 +1556,10 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p5 = p5&^(1<<l) | c5b0<<l
+				p5n |= c5b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -1691,6 +1696,7 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 		}
 		v9aw := w.Window(5)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: cvt.s64.s32
@@ -1721,7 +1727,7 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p1 = p1&^(1<<l) | c10b0<<l
+				p1n |= c10b0 << l
 				// 91: mov.f64
 				v11 := uint64(v9)
 				r14[l] = v11
@@ -1757,14 +1763,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p1 = p1&^(1<<l) | c10b0<<l
+				p1n |= c10b0 << l
 				// 91: mov.f64
 				v11 := uint64(v9)
 				r14[l] = v11
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	_ = u5
 }
@@ -1781,6 +1787,7 @@ func newtonSqrtBlock7(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 94, 95, 96: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 94: and.b32
@@ -1793,7 +1800,7 @@ func newtonSqrtBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 				// 96: mov.f64
 				v3 := uint64(r13[l])
 				r14[l] = v3
@@ -1811,13 +1818,13 @@ func newtonSqrtBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 				// 96: mov.f64
 				v3 := uint64(r13[l])
 				r14[l] = v3
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 

@@ -2649,6 +2649,7 @@ func vaddOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: mov.u32
@@ -2660,7 +2661,7 @@ func vaddOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2674,10 +2675,10 @@ func vaddOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 	_ = u1
 }
@@ -2888,6 +2889,7 @@ func vaddOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 93: add.u32
@@ -2917,7 +2919,7 @@ func vaddOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				p0n |= c15b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2949,10 +2951,10 @@ func vaddOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				p0n |= c15b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3070,6 +3072,7 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 	{
 		p1 := w.P[1]
 		s7w := w.Window(2)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 121: st.f32
@@ -3093,7 +3096,7 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3119,10 +3122,10 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3673,6 +3676,8 @@ func scaleRowsOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 		p4 := w.P[4]
 		p6 := w.P[6]
 		tid0 := &w.Tid[0]
+		p4n := uint32(0)
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 189: mov.u32
@@ -3684,7 +3689,7 @@ func scaleRowsOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 192: setp.eq.u32
 				c4t := uint32(k1) == uint32(k0)
 				c4 := c4t
@@ -3692,7 +3697,7 @@ func scaleRowsOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p6 = p6&^(1<<l) | c4b0<<l
+				p6n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3706,7 +3711,7 @@ func scaleRowsOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 192: setp.eq.u32
 				c4t := uint32(k1) == uint32(k0)
 				c4 := c4t
@@ -3714,11 +3719,11 @@ func scaleRowsOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p6 = p6&^(1<<l) | c4b0<<l
+				p6n |= c4b0 << l
 			}
 		}
-		w.P[4] = p4
-		w.P[6] = p6
+		w.P[4] = p4&^m | p4n
+		w.P[6] = p6&^m | p6n
 	}
 	_ = u1
 }
@@ -3735,6 +3740,7 @@ func scaleRowsOmpFn0Block2(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		p6 := w.P[6]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 209: mov.pred
@@ -3743,7 +3749,7 @@ func scaleRowsOmpFn0Block2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 				// 210: selp.u32
 				v2 := uint64(k0)
 				if c1 {
@@ -3760,7 +3766,7 @@ func scaleRowsOmpFn0Block2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 				// 210: selp.u32
 				v2 := uint64(k0)
 				if c1 {
@@ -3769,7 +3775,7 @@ func scaleRowsOmpFn0Block2(w *runtime.Warp, m uint32, budget int) {
 				r41[l] = v2
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3783,6 +3789,7 @@ func scaleRowsOmpFn0Block3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 212: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 212: setp.ne.u32
@@ -3792,7 +3799,7 @@ func scaleRowsOmpFn0Block3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3804,10 +3811,10 @@ func scaleRowsOmpFn0Block3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3969,6 +3976,7 @@ func scaleRowsOmpFn0Block16(w *runtime.Warp, m uint32, budget int) {
 	{
 		p1 := w.P[1]
 		tid0 := &w.Tid[0]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 241: mov.b64
@@ -3984,7 +3992,7 @@ func scaleRowsOmpFn0Block16(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4002,10 +4010,10 @@ func scaleRowsOmpFn0Block16(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4017,6 +4025,7 @@ func scaleRowsOmpFn0Block17(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 247: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 247: setp.eq.u32
@@ -4026,7 +4035,7 @@ func scaleRowsOmpFn0Block17(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4038,10 +4047,10 @@ func scaleRowsOmpFn0Block17(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -4057,6 +4066,7 @@ func scaleRowsOmpFn0Block19(w *runtime.Warp, m uint32, budget int) {
 	{
 		p3 := w.P[3]
 		p5 := w.P[5]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 256: mov.pred
@@ -4065,7 +4075,7 @@ func scaleRowsOmpFn0Block19(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 				// 257: selp.u32
 				v2 := uint64(k0)
 				if c1 {
@@ -4082,7 +4092,7 @@ func scaleRowsOmpFn0Block19(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 				// 257: selp.u32
 				v2 := uint64(k0)
 				if c1 {
@@ -4091,7 +4101,7 @@ func scaleRowsOmpFn0Block19(w *runtime.Warp, m uint32, budget int) {
 				r40[l] = v2
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -4105,6 +4115,7 @@ func scaleRowsOmpFn0Block20(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 259: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 259: setp.ne.u32
@@ -4114,7 +4125,7 @@ func scaleRowsOmpFn0Block20(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4126,10 +4137,10 @@ func scaleRowsOmpFn0Block20(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -4293,6 +4304,7 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 	{
 		p2 := w.P[2]
 		s3w := w.Window(9)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 279: st.f32
@@ -4316,7 +4328,7 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p2 = p2&^(1<<l) | c5b0<<l
+				p2n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4342,10 +4354,10 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p2 = p2&^(1<<l) | c5b0<<l
+				p2n |= c5b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -4453,6 +4465,8 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		p6 := w.P[6]
+		p0n := uint32(0)
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 199: add.u32
@@ -4476,14 +4490,14 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 				// 206: mov.pred
 				c13 := c12
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p6 = p6&^(1<<l) | c13b0<<l
+				p6n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4509,18 +4523,18 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 				// 206: mov.pred
 				c13 := c12
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p6 = p6&^(1<<l) | c13b0<<l
+				p6n |= c13b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[6] = p6
+		w.P[0] = p0&^m | p0n
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -4753,6 +4767,8 @@ func scaleRowsOmpFn0Block28(w *runtime.Warp, m uint32, budget int) {
 	{
 		p3 := w.P[3]
 		p5 := w.P[5]
+		p3n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 250: add.u32
@@ -4768,14 +4784,14 @@ func scaleRowsOmpFn0Block28(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 				// 253: mov.pred
 				c4 := c3
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4793,18 +4809,18 @@ func scaleRowsOmpFn0Block28(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 				// 253: mov.pred
 				c4 := c3
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 			}
 		}
-		w.P[3] = p3
-		w.P[5] = p5
+		w.P[3] = p3&^m | p3n
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -5100,6 +5116,7 @@ func countPositiveOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p4 := w.P[4]
 		tid0 := &w.Tid[0]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 356: mov.u32
@@ -5111,7 +5128,7 @@ func countPositiveOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5125,10 +5142,10 @@ func countPositiveOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 	_ = u1
 }
@@ -5278,6 +5295,7 @@ func countPositiveOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 381, 382, 383, 384, 385, 386, 387, 388, 389, 390: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 381: add.u32
@@ -5307,7 +5325,7 @@ func countPositiveOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				p0n |= c15b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5339,10 +5357,10 @@ func countPositiveOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				p0n |= c15b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -5361,6 +5379,8 @@ func countPositiveOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
 		p2 := w.P[2]
 		v1aw := w.Window(17)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 406: ld.u32
@@ -5386,7 +5406,7 @@ func countPositiveOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 				// 408: selp.u32
 				v3 := uint64(k0)
 				if c2 {
@@ -5405,7 +5425,7 @@ func countPositiveOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
+				p2n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5433,7 +5453,7 @@ func countPositiveOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 				// 408: selp.u32
 				v3 := uint64(k0)
 				if c2 {
@@ -5452,12 +5472,12 @@ func countPositiveOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
+				p2n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -5629,6 +5649,7 @@ func countPositiveOmpFn0Block21(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 443: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 443: setp.eq.u32
@@ -5638,7 +5659,7 @@ func countPositiveOmpFn0Block21(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5650,10 +5671,10 @@ func countPositiveOmpFn0Block21(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -5669,6 +5690,7 @@ func countPositiveOmpFn0Block23(w *runtime.Warp, m uint32, budget int) {
 	{
 		p3 := w.P[3]
 		p5 := w.P[5]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 451: mov.pred
@@ -5677,7 +5699,7 @@ func countPositiveOmpFn0Block23(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 				// 452: selp.u32
 				v2 := uint64(k0)
 				if c1 {
@@ -5694,7 +5716,7 @@ func countPositiveOmpFn0Block23(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 				// 452: selp.u32
 				v2 := uint64(k0)
 				if c1 {
@@ -5703,7 +5725,7 @@ func countPositiveOmpFn0Block23(w *runtime.Warp, m uint32, budget int) {
 				r52[l] = v2
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -5717,6 +5739,7 @@ func countPositiveOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 454: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 454: setp.ne.u32
@@ -5726,7 +5749,7 @@ func countPositiveOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5738,10 +5761,10 @@ func countPositiveOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -6121,6 +6144,8 @@ func countPositiveOmpFn0Block30(w *runtime.Warp, m uint32, budget int) {
 	{
 		p3 := w.P[3]
 		p5 := w.P[5]
+		p3n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 447: setp.ne.u32
@@ -6130,14 +6155,14 @@ func countPositiveOmpFn0Block30(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 				// 448: mov.pred
 				c3 := c2
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6149,18 +6174,18 @@ func countPositiveOmpFn0Block30(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 				// 448: mov.pred
 				c3 := c2
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 			}
 		}
-		w.P[3] = p3
-		w.P[5] = p5
+		w.P[3] = p3&^m | p3n
+		w.P[5] = p5&^m | p5n
 	}
 }
 

@@ -3703,6 +3703,7 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 64: ld.param.u32
@@ -3728,7 +3729,7 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3756,11 +3757,11 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3774,6 +3775,7 @@ func sumSquaresBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: mad.lo.u32
@@ -3789,7 +3791,7 @@ func sumSquaresBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3807,10 +3809,10 @@ func sumSquaresBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3974,6 +3976,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: ld.param.u32
@@ -3999,7 +4002,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4027,11 +4030,11 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4642,6 +4645,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 130: ld.param.u32
@@ -4667,7 +4671,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4695,11 +4699,11 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4713,6 +4717,7 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 204, 205: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 204: mov.u32
@@ -4725,7 +4730,7 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4740,10 +4745,10 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4759,6 +4764,7 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 211, 212, 213: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 211: mov.u32
@@ -4774,7 +4780,7 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4792,10 +4798,10 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -4876,6 +4882,7 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 226, 227: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 226: add.u32
@@ -4888,7 +4895,7 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4903,10 +4910,10 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -4922,6 +4929,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 233, 234, 235: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 233: mov.u32
@@ -4937,7 +4945,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4955,10 +4963,10 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -5015,6 +5023,7 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 244, 245: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 244: add.u32
@@ -5027,7 +5036,7 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
+				p5n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5042,10 +5051,10 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
+				p5n |= c2b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -5061,6 +5070,7 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 251, 252, 253: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 251: mov.u32
@@ -5076,7 +5086,7 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5094,10 +5104,10 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -5154,6 +5164,7 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 262, 263: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 262: add.u32
@@ -5166,7 +5177,7 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p7 = p7&^(1<<l) | c2b0<<l
+				p7n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5181,10 +5192,10 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p7 = p7&^(1<<l) | c2b0<<l
+				p7n |= c2b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -5200,6 +5211,7 @@ func fibBlock12(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 269, 270, 271: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 269: mov.u32
@@ -5215,7 +5227,7 @@ func fibBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5233,10 +5245,10 @@ func fibBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -5293,6 +5305,7 @@ func fibBlock14(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 280, 281: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 280: add.u32
@@ -5305,7 +5318,7 @@ func fibBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p9 = p9&^(1<<l) | c2b0<<l
+				p9n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5320,10 +5333,10 @@ func fibBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p9 = p9&^(1<<l) | c2b0<<l
+				p9n |= c2b0 << l
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -5339,6 +5352,7 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 287, 288, 289: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 287: mov.u32
@@ -5354,7 +5368,7 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p10 = p10&^(1<<l) | c3b0<<l
+				p10n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5372,10 +5386,10 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p10 = p10&^(1<<l) | c3b0<<l
+				p10n |= c3b0 << l
 			}
 		}
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -5432,6 +5446,7 @@ func fibBlock17(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 298, 299: lane-local, one loop over the lanes
 	{
 		p11 := w.P[11]
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 298: add.u32
@@ -5444,7 +5459,7 @@ func fibBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p11 = p11&^(1<<l) | c2b0<<l
+				p11n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5459,10 +5474,10 @@ func fibBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p11 = p11&^(1<<l) | c2b0<<l
+				p11n |= c2b0 << l
 			}
 		}
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -5478,6 +5493,7 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 305, 306, 307: lane-local, one loop over the lanes
 	{
 		p12 := w.P[12]
+		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 305: mov.u32
@@ -5493,7 +5509,7 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p12 = p12&^(1<<l) | c3b0<<l
+				p12n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5511,10 +5527,10 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p12 = p12&^(1<<l) | c3b0<<l
+				p12n |= c3b0 << l
 			}
 		}
-		w.P[12] = p12
+		w.P[12] = p12&^m | p12n
 	}
 }
 
@@ -5571,6 +5587,7 @@ func fibBlock20(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 316, 317: lane-local, one loop over the lanes
 	{
 		p13 := w.P[13]
+		p13n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 316: add.u32
@@ -5583,7 +5600,7 @@ func fibBlock20(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p13 = p13&^(1<<l) | c2b0<<l
+				p13n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5598,10 +5615,10 @@ func fibBlock20(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p13 = p13&^(1<<l) | c2b0<<l
+				p13n |= c2b0 << l
 			}
 		}
-		w.P[13] = p13
+		w.P[13] = p13&^m | p13n
 	}
 }
 
@@ -5617,6 +5634,7 @@ func fibBlock21(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 323, 324, 325: lane-local, one loop over the lanes
 	{
 		p14 := w.P[14]
+		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 323: mov.u32
@@ -5632,7 +5650,7 @@ func fibBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p14 = p14&^(1<<l) | c3b0<<l
+				p14n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5650,10 +5668,10 @@ func fibBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p14 = p14&^(1<<l) | c3b0<<l
+				p14n |= c3b0 << l
 			}
 		}
-		w.P[14] = p14
+		w.P[14] = p14&^m | p14n
 	}
 }
 
@@ -5710,6 +5728,7 @@ func fibBlock23(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 334, 335: lane-local, one loop over the lanes
 	{
 		p15 := w.P[15]
+		p15n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 334: add.u32
@@ -5722,7 +5741,7 @@ func fibBlock23(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p15 = p15&^(1<<l) | c2b0<<l
+				p15n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5737,10 +5756,10 @@ func fibBlock23(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p15 = p15&^(1<<l) | c2b0<<l
+				p15n |= c2b0 << l
 			}
 		}
-		w.P[15] = p15
+		w.P[15] = p15&^m | p15n
 	}
 }
 
@@ -5756,6 +5775,7 @@ func fibBlock24(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 341, 342, 343, 344, 345: lane-local, one loop over the lanes
 	{
 		p16 := w.P[16]
+		p16n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 341: add.u32
@@ -5775,7 +5795,7 @@ func fibBlock24(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p16 = p16&^(1<<l) | c5b0<<l
+				p16n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5797,10 +5817,10 @@ func fibBlock24(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p16 = p16&^(1<<l) | c5b0<<l
+				p16n |= c5b0 << l
 			}
 		}
-		w.P[16] = p16
+		w.P[16] = p16&^m | p16n
 	}
 }
 
@@ -6259,6 +6279,7 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p17n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 357: ld.param.u32
@@ -6287,7 +6308,7 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p17 = p17&^(1<<l) | c4b0<<l
+				p17n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6318,11 +6339,11 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p17 = p17&^(1<<l) | c4b0<<l
+				p17n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[17] = p17
+		w.P[17] = p17&^m | p17n
 	}
 }
 
@@ -6434,6 +6455,7 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 378: ld.param.u32
@@ -6459,7 +6481,7 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6487,11 +6509,11 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -6505,6 +6527,7 @@ func factBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 398, 399, 400: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 398: mul.lo.u64
@@ -6520,7 +6543,7 @@ func factBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6538,10 +6561,10 @@ func factBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -6771,6 +6794,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
 				var v2s [32]uint64
@@ -6834,7 +6858,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					if c6 {
 						c6b0 = 1
 					}
-					p0 = p0&^(1<<l) | c6b0<<l
+					p0n |= c6b0 << l
 				}
 			}
 		} else {
@@ -6886,11 +6910,11 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -7100,6 +7124,7 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 451: ld.param.u64
@@ -7141,7 +7166,7 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7185,11 +7210,11 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -7205,6 +7230,7 @@ func meanBlock1(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v1aw := w.Window(1)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 476: ld.f64
@@ -7236,7 +7262,7 @@ func meanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7270,11 +7296,11 @@ func meanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -7717,6 +7743,7 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 537: ld.param.u64
@@ -7758,7 +7785,7 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7802,11 +7829,11 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -8561,6 +8588,7 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		s6w := w.Window(4)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 653: st.u32
@@ -8587,7 +8615,7 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8616,10 +8644,10 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -8635,6 +8663,7 @@ func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v2aw := w.Window(5)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 661: add.u32
@@ -8670,7 +8699,7 @@ func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8708,11 +8737,11 @@ func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

@@ -3688,6 +3688,7 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 64: ld.param.u32
@@ -3713,7 +3714,7 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3741,11 +3742,11 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3759,6 +3760,7 @@ func sumSquaresBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: mad.lo.u32
@@ -3774,7 +3776,7 @@ func sumSquaresBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3792,10 +3794,10 @@ func sumSquaresBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3959,6 +3961,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: ld.param.u32
@@ -3984,7 +3987,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4012,11 +4015,11 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4627,6 +4630,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 130: ld.param.u32
@@ -4652,7 +4656,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4680,11 +4684,11 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4698,6 +4702,7 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 204, 205: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 204: mov.u32
@@ -4710,7 +4715,7 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4725,10 +4730,10 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4744,6 +4749,7 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 211, 212, 213: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 211: mov.u32
@@ -4759,7 +4765,7 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4777,10 +4783,10 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -4861,6 +4867,7 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 226, 227: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 226: add.u32
@@ -4873,7 +4880,7 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4888,10 +4895,10 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -4907,6 +4914,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 233, 234, 235: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 233: mov.u32
@@ -4922,7 +4930,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4940,10 +4948,10 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -5000,6 +5008,7 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 244, 245: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 244: add.u32
@@ -5012,7 +5021,7 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
+				p5n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5027,10 +5036,10 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
+				p5n |= c2b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -5046,6 +5055,7 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 251, 252, 253: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 251: mov.u32
@@ -5061,7 +5071,7 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5079,10 +5089,10 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -5139,6 +5149,7 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 262, 263: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 262: add.u32
@@ -5151,7 +5162,7 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p7 = p7&^(1<<l) | c2b0<<l
+				p7n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5166,10 +5177,10 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p7 = p7&^(1<<l) | c2b0<<l
+				p7n |= c2b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -5185,6 +5196,7 @@ func fibBlock12(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 269, 270, 271: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 269: mov.u32
@@ -5200,7 +5212,7 @@ func fibBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5218,10 +5230,10 @@ func fibBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -5278,6 +5290,7 @@ func fibBlock14(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 280, 281: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 280: add.u32
@@ -5290,7 +5303,7 @@ func fibBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p9 = p9&^(1<<l) | c2b0<<l
+				p9n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5305,10 +5318,10 @@ func fibBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p9 = p9&^(1<<l) | c2b0<<l
+				p9n |= c2b0 << l
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -5324,6 +5337,7 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 287, 288, 289: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 287: mov.u32
@@ -5339,7 +5353,7 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p10 = p10&^(1<<l) | c3b0<<l
+				p10n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5357,10 +5371,10 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p10 = p10&^(1<<l) | c3b0<<l
+				p10n |= c3b0 << l
 			}
 		}
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -5417,6 +5431,7 @@ func fibBlock17(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 298, 299: lane-local, one loop over the lanes
 	{
 		p11 := w.P[11]
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 298: add.u32
@@ -5429,7 +5444,7 @@ func fibBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p11 = p11&^(1<<l) | c2b0<<l
+				p11n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5444,10 +5459,10 @@ func fibBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p11 = p11&^(1<<l) | c2b0<<l
+				p11n |= c2b0 << l
 			}
 		}
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -5463,6 +5478,7 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 305, 306, 307: lane-local, one loop over the lanes
 	{
 		p12 := w.P[12]
+		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 305: mov.u32
@@ -5478,7 +5494,7 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p12 = p12&^(1<<l) | c3b0<<l
+				p12n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5496,10 +5512,10 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p12 = p12&^(1<<l) | c3b0<<l
+				p12n |= c3b0 << l
 			}
 		}
-		w.P[12] = p12
+		w.P[12] = p12&^m | p12n
 	}
 }
 
@@ -5556,6 +5572,7 @@ func fibBlock20(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 316, 317: lane-local, one loop over the lanes
 	{
 		p13 := w.P[13]
+		p13n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 316: add.u32
@@ -5568,7 +5585,7 @@ func fibBlock20(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p13 = p13&^(1<<l) | c2b0<<l
+				p13n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5583,10 +5600,10 @@ func fibBlock20(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p13 = p13&^(1<<l) | c2b0<<l
+				p13n |= c2b0 << l
 			}
 		}
-		w.P[13] = p13
+		w.P[13] = p13&^m | p13n
 	}
 }
 
@@ -5602,6 +5619,7 @@ func fibBlock21(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 323, 324, 325: lane-local, one loop over the lanes
 	{
 		p14 := w.P[14]
+		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 323: mov.u32
@@ -5617,7 +5635,7 @@ func fibBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p14 = p14&^(1<<l) | c3b0<<l
+				p14n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5635,10 +5653,10 @@ func fibBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p14 = p14&^(1<<l) | c3b0<<l
+				p14n |= c3b0 << l
 			}
 		}
-		w.P[14] = p14
+		w.P[14] = p14&^m | p14n
 	}
 }
 
@@ -5695,6 +5713,7 @@ func fibBlock23(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 334, 335: lane-local, one loop over the lanes
 	{
 		p15 := w.P[15]
+		p15n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 334: add.u32
@@ -5707,7 +5726,7 @@ func fibBlock23(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p15 = p15&^(1<<l) | c2b0<<l
+				p15n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5722,10 +5741,10 @@ func fibBlock23(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p15 = p15&^(1<<l) | c2b0<<l
+				p15n |= c2b0 << l
 			}
 		}
-		w.P[15] = p15
+		w.P[15] = p15&^m | p15n
 	}
 }
 
@@ -5741,6 +5760,7 @@ func fibBlock24(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 341, 342, 343, 344, 345: lane-local, one loop over the lanes
 	{
 		p16 := w.P[16]
+		p16n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 341: add.u32
@@ -5760,7 +5780,7 @@ func fibBlock24(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p16 = p16&^(1<<l) | c5b0<<l
+				p16n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5782,10 +5802,10 @@ func fibBlock24(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p16 = p16&^(1<<l) | c5b0<<l
+				p16n |= c5b0 << l
 			}
 		}
-		w.P[16] = p16
+		w.P[16] = p16&^m | p16n
 	}
 }
 
@@ -6244,6 +6264,7 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p17n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 357: ld.param.u32
@@ -6272,7 +6293,7 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p17 = p17&^(1<<l) | c4b0<<l
+				p17n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6303,11 +6324,11 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p17 = p17&^(1<<l) | c4b0<<l
+				p17n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[17] = p17
+		w.P[17] = p17&^m | p17n
 	}
 }
 
@@ -6419,6 +6440,7 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 378: ld.param.u32
@@ -6444,7 +6466,7 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6472,11 +6494,11 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -6490,6 +6512,7 @@ func factBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 398, 399, 400: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 398: mul.lo.u64
@@ -6505,7 +6528,7 @@ func factBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6523,10 +6546,10 @@ func factBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -6756,6 +6779,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
 				var v2s [32]uint64
@@ -6819,7 +6843,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					if c6 {
 						c6b0 = 1
 					}
-					p0 = p0&^(1<<l) | c6b0<<l
+					p0n |= c6b0 << l
 				}
 			}
 		} else {
@@ -6871,11 +6895,11 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -7085,6 +7109,7 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 451: ld.param.u64
@@ -7126,7 +7151,7 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7170,11 +7195,11 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -7190,6 +7215,7 @@ func meanBlock1(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v1aw := w.Window(1)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 476: ld.f64
@@ -7221,7 +7247,7 @@ func meanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7255,11 +7281,11 @@ func meanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -7702,6 +7728,7 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 537: ld.param.u64
@@ -7743,7 +7770,7 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7787,11 +7814,11 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -8473,6 +8500,7 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		s6w := w.Window(4)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 640: st.u32
@@ -8499,7 +8527,7 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8528,10 +8556,10 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -8547,6 +8575,7 @@ func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v2aw := w.Window(5)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 648: add.u32
@@ -8582,7 +8611,7 @@ func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8620,11 +8649,11 @@ func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

@@ -572,6 +572,7 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: mov.u32
@@ -586,7 +587,7 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -603,10 +604,10 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -718,6 +719,7 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s7w := w.Window(1)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: st.global.f32
@@ -738,7 +740,7 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -761,10 +763,10 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -974,6 +976,7 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: mov.u32
@@ -990,7 +993,7 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1009,10 +1012,10 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 76: mov.b32, warp-uniform
 	u11 := uint64(k0)
@@ -1061,6 +1064,7 @@ func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 		v1aw := w.Window(2)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 88: ld.global.u32
@@ -1092,7 +1096,7 @@ func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1126,11 +1130,11 @@ func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

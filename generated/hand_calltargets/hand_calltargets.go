@@ -941,6 +941,8 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
+		p0n := uint32(0)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 64: rem.u32
@@ -952,7 +954,7 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 				// 66: setp.eq.u32
 				c10t := uint32(v8) == uint32(k5)
 				c10 := c10t
@@ -960,7 +962,7 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p1 = p1&^(1<<l) | c10b0<<l
+				p1n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -974,7 +976,7 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 				// 66: setp.eq.u32
 				c10t := uint32(v8) == uint32(k5)
 				c10 := c10t
@@ -982,11 +984,11 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p1 = p1&^(1<<l) | c10b0<<l
+				p1n |= c10b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 67: mov.u64, warp-uniform
 	u11 := uint64(u5)
@@ -1086,6 +1088,8 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 75: ld.param.u32
@@ -1113,7 +1117,7 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 				// 81: setp.eq.u32
 				c5t := uint32(v3) == uint32(k2)
 				c5 := c5t
@@ -1121,7 +1125,7 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p3 = p3&^(1<<l) | c5b0<<l
+				p3n |= c5b0 << l
 				// 82: selp.b64
 				v6 := uint64(r3[l])
 				if c4 {
@@ -1165,7 +1169,7 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 				// 81: setp.eq.u32
 				c5t := uint32(v3) == uint32(k2)
 				c5 := c5t
@@ -1173,7 +1177,7 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p3 = p3&^(1<<l) | c5b0<<l
+				p3n |= c5b0 << l
 				// 82: selp.b64
 				v6 := uint64(r3[l])
 				if c4 {
@@ -1191,8 +1195,8 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
-		w.P[3] = p3
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
 	}
 	// PTX lines 88: lane-local, one loop over the lanes
 	{

@@ -3375,6 +3375,7 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 		sh := w.SharedMem()
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 235: mul.wide.u32
@@ -3398,7 +3399,7 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c32 {
 					c32b0 = 1
 				}
-				p0 = p0&^(1<<l) | c32b0<<l
+				p0n |= c32b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3424,10 +3425,10 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c32 {
 					c32b0 = 1
 				}
-				p0 = p0&^(1<<l) | c32b0<<l
+				p0n |= c32b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 240: mov.u64, warp-uniform
 	u33 := uint64(k5)

@@ -482,6 +482,9 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
+		p0n := uint32(0)
+		p2n := uint32(0)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: and.b32
@@ -493,7 +496,7 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 				// 39: and.b32
 				v12 := uint64(uint32(r3[l]) & uint32(k3))
 				// 40: setp.ne.u32
@@ -503,7 +506,7 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p2 = p2&^(1<<l) | c13b0<<l
+				p2n |= c13b0 << l
 				// 41: and.b32
 				v14 := uint64(uint32(r3[l]) & uint32(k4))
 				// 42: setp.ne.u32
@@ -513,7 +516,7 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p1 = p1&^(1<<l) | c15b0<<l
+				p1n |= c15b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -527,7 +530,7 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 				// 39: and.b32
 				v12 := uint64(uint32(r3[l]) & uint32(k3))
 				// 40: setp.ne.u32
@@ -537,7 +540,7 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p2 = p2&^(1<<l) | c13b0<<l
+				p2n |= c13b0 << l
 				// 41: and.b32
 				v14 := uint64(uint32(r3[l]) & uint32(k4))
 				// 42: setp.ne.u32
@@ -547,12 +550,12 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p1 = p1&^(1<<l) | c15b0<<l
+				p1n |= c15b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
-		w.P[2] = p2
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 43: mov.u32, warp-uniform
 	u16 := uint64(k5)
@@ -570,6 +573,11 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 		p5 := w.P[5]
 		p6 := w.P[6]
 		p7 := w.P[7]
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
+		p6n := uint32(0)
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: setp.ne.u32
@@ -579,35 +587,35 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c19 {
 					c19b0 = 1
 				}
-				p3 = p3&^(1<<l) | c19b0<<l
+				p3n |= c19b0 << l
 				// 47: mov.pred
 				c20 := c19
 				c20b0 := uint32(0)
 				if c20 {
 					c20b0 = 1
 				}
-				p4 = p4&^(1<<l) | c20b0<<l
+				p4n |= c20b0 << l
 				// 48: mov.pred
 				c21 := c19
 				c21b0 := uint32(0)
 				if c21 {
 					c21b0 = 1
 				}
-				p5 = p5&^(1<<l) | c21b0<<l
+				p5n |= c21b0 << l
 				// 49: mov.pred
 				c22 := c19
 				c22b0 := uint32(0)
 				if c22 {
 					c22b0 = 1
 				}
-				p6 = p6&^(1<<l) | c22b0<<l
+				p6n |= c22b0 << l
 				// 50: mov.pred
 				c23 := c19
 				c23b0 := uint32(0)
 				if c23 {
 					c23b0 = 1
 				}
-				p7 = p7&^(1<<l) | c23b0<<l
+				p7n |= c23b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -619,42 +627,42 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c19 {
 					c19b0 = 1
 				}
-				p3 = p3&^(1<<l) | c19b0<<l
+				p3n |= c19b0 << l
 				// 47: mov.pred
 				c20 := c19
 				c20b0 := uint32(0)
 				if c20 {
 					c20b0 = 1
 				}
-				p4 = p4&^(1<<l) | c20b0<<l
+				p4n |= c20b0 << l
 				// 48: mov.pred
 				c21 := c19
 				c21b0 := uint32(0)
 				if c21 {
 					c21b0 = 1
 				}
-				p5 = p5&^(1<<l) | c21b0<<l
+				p5n |= c21b0 << l
 				// 49: mov.pred
 				c22 := c19
 				c22b0 := uint32(0)
 				if c22 {
 					c22b0 = 1
 				}
-				p6 = p6&^(1<<l) | c22b0<<l
+				p6n |= c22b0 << l
 				// 50: mov.pred
 				c23 := c19
 				c23b0 := uint32(0)
 				if c23 {
 					c23b0 = 1
 				}
-				p7 = p7&^(1<<l) | c23b0<<l
+				p7n |= c23b0 << l
 			}
 		}
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
-		w.P[6] = p6
-		w.P[7] = p7
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
 	}
 	_ = u16
 	_ = u17

@@ -459,6 +459,7 @@ func scopesBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: add.u32
@@ -474,7 +475,7 @@ func scopesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -492,10 +493,10 @@ func scopesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

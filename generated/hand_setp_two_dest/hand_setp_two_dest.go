@@ -324,6 +324,7 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: and.b32
@@ -335,7 +336,7 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p2 = p2&^(1<<l) | c8b0<<l
+				p2n |= c8b0 << l
 				// 38: setp.lt.s32
 				c9t := int32(r0[l]) < int32(u6)
 				c9 := c9t
@@ -446,7 +447,7 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p2 = p2&^(1<<l) | c8b0<<l
+				p2n |= c8b0 << l
 				// 38: setp.lt.s32
 				c9t := int32(r0[l]) < int32(u6)
 				c9 := c9t
@@ -548,7 +549,7 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[0] = p0
 		w.P[1] = p1
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 

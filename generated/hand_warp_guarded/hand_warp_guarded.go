@@ -981,6 +981,9 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
+		p0n := uint32(0)
+		p2n := uint32(0)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 45: add.u64
@@ -995,7 +998,7 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 				// 48: and.b32
 				v13 := uint64(uint32(r3[l]) & uint32(k4))
 				// 49: setp.ne.u32
@@ -1005,7 +1008,7 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p2 = p2&^(1<<l) | c14b0<<l
+				p2n |= c14b0 << l
 				// 50: and.b32
 				v15 := uint64(uint32(r3[l]) & uint32(k5))
 				// 51: setp.ne.u32
@@ -1015,7 +1018,7 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p1 = p1&^(1<<l) | c16b0<<l
+				p1n |= c16b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1032,7 +1035,7 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 				// 48: and.b32
 				v13 := uint64(uint32(r3[l]) & uint32(k4))
 				// 49: setp.ne.u32
@@ -1042,7 +1045,7 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p2 = p2&^(1<<l) | c14b0<<l
+				p2n |= c14b0 << l
 				// 50: and.b32
 				v15 := uint64(uint32(r3[l]) & uint32(k5))
 				// 51: setp.ne.u32
@@ -1052,12 +1055,12 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p1 = p1&^(1<<l) | c16b0<<l
+				p1n |= c16b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
-		w.P[2] = p2
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 52: mov.u32, warp-uniform
 	u17 := uint64(k6)
@@ -1092,6 +1095,13 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 		p7 := w.P[7]
 		p8 := w.P[8]
 		p9 := w.P[9]
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
+		p6n := uint32(0)
+		p7n := uint32(0)
+		p8n := uint32(0)
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: setp.ne.u32
@@ -1101,49 +1111,49 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p3 = p3&^(1<<l) | c25b0<<l
+				p3n |= c25b0 << l
 				// 61: mov.pred
 				c26 := c25
 				c26b0 := uint32(0)
 				if c26 {
 					c26b0 = 1
 				}
-				p4 = p4&^(1<<l) | c26b0<<l
+				p4n |= c26b0 << l
 				// 62: mov.pred
 				c27 := c25
 				c27b0 := uint32(0)
 				if c27 {
 					c27b0 = 1
 				}
-				p5 = p5&^(1<<l) | c27b0<<l
+				p5n |= c27b0 << l
 				// 63: mov.pred
 				c28 := c25
 				c28b0 := uint32(0)
 				if c28 {
 					c28b0 = 1
 				}
-				p6 = p6&^(1<<l) | c28b0<<l
+				p6n |= c28b0 << l
 				// 64: mov.pred
 				c29 := c25
 				c29b0 := uint32(0)
 				if c29 {
 					c29b0 = 1
 				}
-				p7 = p7&^(1<<l) | c29b0<<l
+				p7n |= c29b0 << l
 				// 65: mov.pred
 				c30 := c25
 				c30b0 := uint32(0)
 				if c30 {
 					c30b0 = 1
 				}
-				p8 = p8&^(1<<l) | c30b0<<l
+				p8n |= c30b0 << l
 				// 66: mov.pred
 				c31 := c25
 				c31b0 := uint32(0)
 				if c31 {
 					c31b0 = 1
 				}
-				p9 = p9&^(1<<l) | c31b0<<l
+				p9n |= c31b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1155,58 +1165,58 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p3 = p3&^(1<<l) | c25b0<<l
+				p3n |= c25b0 << l
 				// 61: mov.pred
 				c26 := c25
 				c26b0 := uint32(0)
 				if c26 {
 					c26b0 = 1
 				}
-				p4 = p4&^(1<<l) | c26b0<<l
+				p4n |= c26b0 << l
 				// 62: mov.pred
 				c27 := c25
 				c27b0 := uint32(0)
 				if c27 {
 					c27b0 = 1
 				}
-				p5 = p5&^(1<<l) | c27b0<<l
+				p5n |= c27b0 << l
 				// 63: mov.pred
 				c28 := c25
 				c28b0 := uint32(0)
 				if c28 {
 					c28b0 = 1
 				}
-				p6 = p6&^(1<<l) | c28b0<<l
+				p6n |= c28b0 << l
 				// 64: mov.pred
 				c29 := c25
 				c29b0 := uint32(0)
 				if c29 {
 					c29b0 = 1
 				}
-				p7 = p7&^(1<<l) | c29b0<<l
+				p7n |= c29b0 << l
 				// 65: mov.pred
 				c30 := c25
 				c30b0 := uint32(0)
 				if c30 {
 					c30b0 = 1
 				}
-				p8 = p8&^(1<<l) | c30b0<<l
+				p8n |= c30b0 << l
 				// 66: mov.pred
 				c31 := c25
 				c31b0 := uint32(0)
 				if c31 {
 					c31b0 = 1
 				}
-				p9 = p9&^(1<<l) | c31b0<<l
+				p9n |= c31b0 << l
 			}
 		}
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
-		w.P[6] = p6
-		w.P[7] = p7
-		w.P[8] = p8
-		w.P[9] = p9
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
+		w.P[8] = p8&^m | p8n
+		w.P[9] = p9&^m | p9n
 	}
 	_ = u17
 	_ = u18

@@ -963,6 +963,7 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s28w := w.Window(7)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 70: st.global.u32
@@ -982,7 +983,7 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c30 {
 					c30b0 = 1
 				}
-				p0 = p0&^(1<<l) | c30b0<<l
+				p0n |= c30b0 << l
 				// 73: selp.u32
 				v31 := uint64(k5)
 				if c30 {
@@ -1010,7 +1011,7 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c30 {
 					c30b0 = 1
 				}
-				p0 = p0&^(1<<l) | c30b0<<l
+				p0n |= c30b0 << l
 				// 73: selp.u32
 				v31 := uint64(k5)
 				if c30 {
@@ -1019,7 +1020,7 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				r23[l] = v31
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX lines 74, 75: lane-local, one loop over the lanes
 	{
@@ -1388,6 +1389,7 @@ func warpSzBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 96, 97, 98: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 96: add.u32
@@ -1403,7 +1405,7 @@ func warpSzBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1421,10 +1423,10 @@ func warpSzBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

@@ -995,6 +995,7 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 26: mov.u32
@@ -1009,7 +1010,7 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1026,10 +1027,10 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1721,6 +1722,11 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 		v9aw := w.Window(9)
 		v11aw := w.Window(10)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: mul.wide.s32
@@ -1767,7 +1773,7 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p1 = p1&^(1<<l) | c13b0<<l
+				p1n |= c13b0 << l
 				// 44: setp.eq.s64
 				c14t := uint64(v9) == uint64(k3)
 				c14 := c14t
@@ -1775,7 +1781,7 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p2 = p2&^(1<<l) | c14b0<<l
+				p2n |= c14b0 << l
 				// 45: setp.eq.s64
 				c15t := uint64(v11) == uint64(k4)
 				c15 := c15t
@@ -1783,21 +1789,21 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p3 = p3&^(1<<l) | c15b0<<l
+				p3n |= c15b0 << l
 				// 46: and.pred
 				c16 := (c14) && (c15)
 				c16b0 := uint32(0)
 				if c16 {
 					c16b0 = 1
 				}
-				p4 = p4&^(1<<l) | c16b0<<l
+				p4n |= c16b0 << l
 				// 47: or.pred
 				c17 := (c13) || (c16)
 				c17b0 := uint32(0)
 				if c17 {
 					c17b0 = 1
 				}
-				p5 = p5&^(1<<l) | c17b0<<l
+				p5n |= c17b0 << l
 				// 48: mul.wide.s32
 				v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
 				// 49: add.s64
@@ -1854,7 +1860,7 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p1 = p1&^(1<<l) | c13b0<<l
+				p1n |= c13b0 << l
 				// 44: setp.eq.s64
 				c14t := uint64(v9) == uint64(k3)
 				c14 := c14t
@@ -1862,7 +1868,7 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p2 = p2&^(1<<l) | c14b0<<l
+				p2n |= c14b0 << l
 				// 45: setp.eq.s64
 				c15t := uint64(v11) == uint64(k4)
 				c15 := c15t
@@ -1870,21 +1876,21 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p3 = p3&^(1<<l) | c15b0<<l
+				p3n |= c15b0 << l
 				// 46: and.pred
 				c16 := (c14) && (c15)
 				c16b0 := uint32(0)
 				if c16 {
 					c16b0 = 1
 				}
-				p4 = p4&^(1<<l) | c16b0<<l
+				p4n |= c16b0 << l
 				// 47: or.pred
 				c17 := (c13) || (c16)
 				c17b0 := uint32(0)
 				if c17 {
 					c17b0 = 1
 				}
-				p5 = p5&^(1<<l) | c17b0<<l
+				p5n |= c17b0 << l
 				// 48: mul.wide.s32
 				v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
 				// 49: add.s64
@@ -1896,11 +1902,11 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
 	}
 	// PTX lines 51: lane-local, one loop over the lanes
 	{
@@ -1978,6 +1984,7 @@ func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 58, 59: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: and.b64
@@ -1989,7 +1996,7 @@ func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2003,10 +2010,10 @@ func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -2019,6 +2026,7 @@ func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 86, 87: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: and.b64
@@ -2030,7 +2038,7 @@ func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p7 = p7&^(1<<l) | c2b0<<l
+				p7n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2044,10 +2052,10 @@ func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p7 = p7&^(1<<l) | c2b0<<l
+				p7n |= c2b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -2119,6 +2127,7 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 127: mov.u32
@@ -2133,7 +2142,7 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2150,10 +2159,10 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

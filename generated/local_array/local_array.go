@@ -2468,6 +2468,7 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: mov.u32
@@ -2482,7 +2483,7 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2499,10 +2500,10 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 }
@@ -2556,6 +2557,7 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 		p2 := w.P[2]
 		v2aw := w.Window(1)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 64: ld.u32
@@ -2582,7 +2584,7 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 				// 66: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r22[l] = v4
@@ -2614,14 +2616,14 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 				// 66: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r22[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -2675,6 +2677,7 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 		v2aw := w.Window(3)
 		v3aw := w.Window(4)
 		var flt runtime.LaneFault
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: ld.u32
@@ -2718,7 +2721,7 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p4 = p4&^(1<<l) | c4b0<<l
+				p4n |= c4b0 << l
 				// 82: add.u64
 				v5 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v5
@@ -2767,14 +2770,14 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p4 = p4&^(1<<l) | c4b0<<l
+				p4n |= c4b0 << l
 				// 82: add.u64
 				v5 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v5
 			}
 		}
 		flt.Raise(w)
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -2827,6 +2830,7 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 		p7 := w.P[7]
 		v2aw := w.Window(6)
 		var flt runtime.LaneFault
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 101: ld.u32
@@ -2853,7 +2857,7 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p7 = p7&^(1<<l) | c3b0<<l
+				p7n |= c3b0 << l
 				// 103: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v4
@@ -2885,14 +2889,14 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p7 = p7&^(1<<l) | c3b0<<l
+				p7n |= c3b0 << l
 				// 103: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -2946,6 +2950,7 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 		v2aw := w.Window(8)
 		v3aw := w.Window(9)
 		var flt runtime.LaneFault
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: ld.u32
@@ -2989,7 +2994,7 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p11 = p11&^(1<<l) | c4b0<<l
+				p11n |= c4b0 << l
 				// 131: add.u64
 				v5 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v5
@@ -3038,14 +3043,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p11 = p11&^(1<<l) | c4b0<<l
+				p11n |= c4b0 << l
 				// 131: add.u64
 				v5 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v5
 			}
 		}
 		flt.Raise(w)
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -3117,6 +3122,7 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 		v3aw := w.Window(11)
 		v4aw := w.Window(12)
 		var flt runtime.LaneFault
+		p16n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 163: ld.u32
@@ -3160,7 +3166,7 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p16 = p16&^(1<<l) | c5b0<<l
+				p16n |= c5b0 << l
 				// 166: add.u64
 				v6 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v6
@@ -3209,14 +3215,14 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p16 = p16&^(1<<l) | c5b0<<l
+				p16n |= c5b0 << l
 				// 166: add.u64
 				v6 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v6
 			}
 		}
 		flt.Raise(w)
-		w.P[16] = p16
+		w.P[16] = p16&^m | p16n
 	}
 	_ = u1
 }
@@ -3287,6 +3293,7 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 		v4aw := w.Window(14)
 		v5aw := w.Window(15)
 		var flt runtime.LaneFault
+		p22n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 205: ld.u32
@@ -3330,7 +3337,7 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p22 = p22&^(1<<l) | c6b0<<l
+				p22n |= c6b0 << l
 				// 208: add.u64
 				v7 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v7
@@ -3379,14 +3386,14 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p22 = p22&^(1<<l) | c6b0<<l
+				p22n |= c6b0 << l
 				// 208: add.u64
 				v7 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v7
 			}
 		}
 		flt.Raise(w)
-		w.P[22] = p22
+		w.P[22] = p22&^m | p22n
 	}
 }
 
@@ -4836,6 +4843,7 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 	{
 		p1 := w.P[1]
 		s21w := w.Window(48)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: st.u32
@@ -4856,7 +4864,7 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p1 = p1&^(1<<l) | c22b0<<l
+				p1n |= c22b0 << l
 				// 57: add.u64
 				v23 := uint64(uint64(r0[l]) + uint64(k1))
 				r20[l] = v23
@@ -4882,13 +4890,13 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p1 = p1&^(1<<l) | c22b0<<l
+				p1n |= c22b0 << l
 				// 57: add.u64
 				v23 := uint64(uint64(r0[l]) + uint64(k1))
 				r20[l] = v23
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4989,6 +4997,7 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		v2aw := w.Window(51)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 70: ld.u32
@@ -5015,7 +5024,7 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 				// 72: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r22[l] = v4
@@ -5047,14 +5056,14 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 				// 72: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r22[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -5155,6 +5164,7 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 		p5 := w.P[5]
 		v2aw := w.Window(54)
 		var flt runtime.LaneFault
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: ld.u32
@@ -5181,7 +5191,7 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 				// 88: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v4
@@ -5213,14 +5223,14 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 				// 88: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -5272,6 +5282,7 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 		p6 := w.P[6]
 		v2aw := w.Window(56)
 		var flt runtime.LaneFault
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 92: ld.u32
@@ -5298,7 +5309,7 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 				// 94: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v4
@@ -5330,14 +5341,14 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 				// 94: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -5438,6 +5449,7 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 		p8 := w.P[8]
 		v2aw := w.Window(59)
 		var flt runtime.LaneFault
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 107: ld.u32
@@ -5464,7 +5476,7 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 				// 109: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v4
@@ -5496,14 +5508,14 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 				// 109: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -5555,6 +5567,7 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 		p9 := w.P[9]
 		v2aw := w.Window(61)
 		var flt runtime.LaneFault
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 113: ld.u32
@@ -5581,7 +5594,7 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p9 = p9&^(1<<l) | c3b0<<l
+				p9n |= c3b0 << l
 				// 115: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v4
@@ -5613,14 +5626,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p9 = p9&^(1<<l) | c3b0<<l
+				p9n |= c3b0 << l
 				// 115: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -5672,6 +5685,7 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 		p10 := w.P[10]
 		v2aw := w.Window(63)
 		var flt runtime.LaneFault
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 119: ld.u32
@@ -5698,7 +5712,7 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p10 = p10&^(1<<l) | c3b0<<l
+				p10n |= c3b0 << l
 				// 121: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v4
@@ -5730,14 +5744,14 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p10 = p10&^(1<<l) | c3b0<<l
+				p10n |= c3b0 << l
 				// 121: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -5838,6 +5852,7 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 		p12 := w.P[12]
 		v2aw := w.Window(66)
 		var flt runtime.LaneFault
+		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 135: ld.u32
@@ -5864,7 +5879,7 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p12 = p12&^(1<<l) | c3b0<<l
+				p12n |= c3b0 << l
 				// 137: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v4
@@ -5896,14 +5911,14 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p12 = p12&^(1<<l) | c3b0<<l
+				p12n |= c3b0 << l
 				// 137: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[12] = p12
+		w.P[12] = p12&^m | p12n
 	}
 }
 
@@ -5955,6 +5970,7 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 		p13 := w.P[13]
 		v2aw := w.Window(68)
 		var flt runtime.LaneFault
+		p13n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 141: ld.u32
@@ -5981,7 +5997,7 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p13 = p13&^(1<<l) | c3b0<<l
+				p13n |= c3b0 << l
 				// 143: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v4
@@ -6013,14 +6029,14 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p13 = p13&^(1<<l) | c3b0<<l
+				p13n |= c3b0 << l
 				// 143: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[13] = p13
+		w.P[13] = p13&^m | p13n
 	}
 }
 
@@ -6072,6 +6088,7 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 		p14 := w.P[14]
 		v2aw := w.Window(70)
 		var flt runtime.LaneFault
+		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 147: ld.u32
@@ -6098,7 +6115,7 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p14 = p14&^(1<<l) | c3b0<<l
+				p14n |= c3b0 << l
 				// 149: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v4
@@ -6130,14 +6147,14 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p14 = p14&^(1<<l) | c3b0<<l
+				p14n |= c3b0 << l
 				// 149: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[14] = p14
+		w.P[14] = p14&^m | p14n
 	}
 }
 
@@ -6189,6 +6206,7 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 		p15 := w.P[15]
 		v2aw := w.Window(72)
 		var flt runtime.LaneFault
+		p15n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 153: ld.u32
@@ -6215,7 +6233,7 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p15 = p15&^(1<<l) | c3b0<<l
+				p15n |= c3b0 << l
 				// 155: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v4
@@ -6247,14 +6265,14 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p15 = p15&^(1<<l) | c3b0<<l
+				p15n |= c3b0 << l
 				// 155: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[15] = p15
+		w.P[15] = p15&^m | p15n
 	}
 }
 
@@ -6355,6 +6373,7 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 		p17 := w.P[17]
 		v2aw := w.Window(75)
 		var flt runtime.LaneFault
+		p17n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 170: ld.u32
@@ -6381,7 +6400,7 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p17 = p17&^(1<<l) | c3b0<<l
+				p17n |= c3b0 << l
 				// 172: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v4
@@ -6413,14 +6432,14 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p17 = p17&^(1<<l) | c3b0<<l
+				p17n |= c3b0 << l
 				// 172: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[17] = p17
+		w.P[17] = p17&^m | p17n
 	}
 }
 
@@ -6472,6 +6491,7 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 		p18 := w.P[18]
 		v2aw := w.Window(77)
 		var flt runtime.LaneFault
+		p18n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 176: ld.u32
@@ -6498,7 +6518,7 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p18 = p18&^(1<<l) | c3b0<<l
+				p18n |= c3b0 << l
 				// 178: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v4
@@ -6530,14 +6550,14 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p18 = p18&^(1<<l) | c3b0<<l
+				p18n |= c3b0 << l
 				// 178: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[18] = p18
+		w.P[18] = p18&^m | p18n
 	}
 }
 
@@ -6589,6 +6609,7 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 		p19 := w.P[19]
 		v2aw := w.Window(79)
 		var flt runtime.LaneFault
+		p19n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 182: ld.u32
@@ -6615,7 +6636,7 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p19 = p19&^(1<<l) | c3b0<<l
+				p19n |= c3b0 << l
 				// 184: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v4
@@ -6647,14 +6668,14 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p19 = p19&^(1<<l) | c3b0<<l
+				p19n |= c3b0 << l
 				// 184: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[19] = p19
+		w.P[19] = p19&^m | p19n
 	}
 }
 
@@ -6706,6 +6727,7 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 		p20 := w.P[20]
 		v2aw := w.Window(81)
 		var flt runtime.LaneFault
+		p20n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 188: ld.u32
@@ -6732,7 +6754,7 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p20 = p20&^(1<<l) | c3b0<<l
+				p20n |= c3b0 << l
 				// 190: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v4
@@ -6764,14 +6786,14 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p20 = p20&^(1<<l) | c3b0<<l
+				p20n |= c3b0 << l
 				// 190: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[20] = p20
+		w.P[20] = p20&^m | p20n
 	}
 }
 
@@ -6823,6 +6845,7 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 		p21 := w.P[21]
 		v2aw := w.Window(83)
 		var flt runtime.LaneFault
+		p21n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: ld.u32
@@ -6849,7 +6872,7 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p21 = p21&^(1<<l) | c3b0<<l
+				p21n |= c3b0 << l
 				// 196: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v4
@@ -6881,14 +6904,14 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p21 = p21&^(1<<l) | c3b0<<l
+				p21n |= c3b0 << l
 				// 196: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[21] = p21
+		w.P[21] = p21&^m | p21n
 	}
 }
 
@@ -6989,6 +7012,7 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 		p23 := w.P[23]
 		v2aw := w.Window(86)
 		var flt runtime.LaneFault
+		p23n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 212: ld.u32
@@ -7015,7 +7039,7 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p23 = p23&^(1<<l) | c3b0<<l
+				p23n |= c3b0 << l
 				// 214: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
@@ -7047,14 +7071,14 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p23 = p23&^(1<<l) | c3b0<<l
+				p23n |= c3b0 << l
 				// 214: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[23] = p23
+		w.P[23] = p23&^m | p23n
 	}
 }
 
@@ -7106,6 +7130,7 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 		p24 := w.P[24]
 		v2aw := w.Window(88)
 		var flt runtime.LaneFault
+		p24n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 218: ld.u32
@@ -7132,7 +7157,7 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p24 = p24&^(1<<l) | c3b0<<l
+				p24n |= c3b0 << l
 				// 220: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
@@ -7164,14 +7189,14 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p24 = p24&^(1<<l) | c3b0<<l
+				p24n |= c3b0 << l
 				// 220: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[24] = p24
+		w.P[24] = p24&^m | p24n
 	}
 }
 
@@ -7223,6 +7248,7 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 		p25 := w.P[25]
 		v2aw := w.Window(90)
 		var flt runtime.LaneFault
+		p25n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 224: ld.u32
@@ -7249,7 +7275,7 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p25 = p25&^(1<<l) | c3b0<<l
+				p25n |= c3b0 << l
 				// 226: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
@@ -7281,14 +7307,14 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p25 = p25&^(1<<l) | c3b0<<l
+				p25n |= c3b0 << l
 				// 226: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[25] = p25
+		w.P[25] = p25&^m | p25n
 	}
 }
 
@@ -7340,6 +7366,7 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 		p26 := w.P[26]
 		v2aw := w.Window(92)
 		var flt runtime.LaneFault
+		p26n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 230: ld.u32
@@ -7366,7 +7393,7 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p26 = p26&^(1<<l) | c3b0<<l
+				p26n |= c3b0 << l
 				// 232: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
@@ -7398,14 +7425,14 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p26 = p26&^(1<<l) | c3b0<<l
+				p26n |= c3b0 << l
 				// 232: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[26] = p26
+		w.P[26] = p26&^m | p26n
 	}
 }
 
@@ -7457,6 +7484,7 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 		p27 := w.P[27]
 		v2aw := w.Window(94)
 		var flt runtime.LaneFault
+		p27n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 236: ld.u32
@@ -7483,7 +7511,7 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p27 = p27&^(1<<l) | c3b0<<l
+				p27n |= c3b0 << l
 				// 238: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
@@ -7515,14 +7543,14 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p27 = p27&^(1<<l) | c3b0<<l
+				p27n |= c3b0 << l
 				// 238: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[27] = p27
+		w.P[27] = p27&^m | p27n
 	}
 }
 
@@ -7574,6 +7602,7 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 		p28 := w.P[28]
 		v2aw := w.Window(96)
 		var flt runtime.LaneFault
+		p28n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 242: ld.u32
@@ -7600,7 +7629,7 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p28 = p28&^(1<<l) | c3b0<<l
+				p28n |= c3b0 << l
 				// 244: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
@@ -7632,14 +7661,14 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p28 = p28&^(1<<l) | c3b0<<l
+				p28n |= c3b0 << l
 				// 244: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[28] = p28
+		w.P[28] = p28&^m | p28n
 	}
 }
 
@@ -7770,6 +7799,7 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 293: mov.u32
@@ -7784,7 +7814,7 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7801,10 +7831,10 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 }

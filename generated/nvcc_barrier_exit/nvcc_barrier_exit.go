@@ -1017,6 +1017,7 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 34: mov.u32
@@ -1029,7 +1030,7 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1044,10 +1045,10 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -1500,6 +1501,7 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 83: mov.u32
@@ -1522,7 +1524,7 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1547,10 +1549,10 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -1743,6 +1745,7 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 104: add.s32
@@ -1754,7 +1757,7 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 				// 106: selp.b32
 				v3 := uint64(k1)
 				if c2 {
@@ -1791,7 +1794,7 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 				// 106: selp.b32
 				v3 := uint64(k1)
 				if c2 {
@@ -1818,7 +1821,7 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2168,6 +2171,7 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 141: mov.u32
@@ -2180,7 +2184,7 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2195,10 +2199,10 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -2218,6 +2222,7 @@ func warpHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 150, 151, 152, 153, 154: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 150: mad.lo.s32
@@ -2236,7 +2241,7 @@ func warpHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2257,10 +2262,10 @@ func warpHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2282,6 +2287,7 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 160: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: setp.eq.s32
@@ -2291,7 +2297,7 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2303,10 +2309,10 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -2319,6 +2325,7 @@ func warpHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 169, 170: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 169: add.s32
@@ -2330,7 +2337,7 @@ func warpHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2344,10 +2351,10 @@ func warpHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 

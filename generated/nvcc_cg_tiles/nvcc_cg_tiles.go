@@ -3749,6 +3749,7 @@ func tileReduce64Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: mov.u32
@@ -3764,7 +3765,7 @@ func tileReduce64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3782,10 +3783,10 @@ func tileReduce64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -3870,6 +3871,7 @@ func tileReduce64Block2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 97, 99, 100: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: mad.lo.s32
@@ -3882,7 +3884,7 @@ func tileReduce64Block2(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 				// 100: mov.u32
 				v9 := uint64(r15[l])
 				r23[l] = v9
@@ -3900,13 +3902,13 @@ func tileReduce64Block2(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 				// 100: mov.u32
 				v9 := uint64(r15[l])
 				r23[l] = v9
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3933,6 +3935,7 @@ func tileReduce64Block3(w *runtime.Warp, m uint32, budget int) {
 		}
 		v3aw := w.Window(0)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: mul.wide.s32
@@ -3965,7 +3968,7 @@ func tileReduce64Block3(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
+				p2n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4000,11 +4003,11 @@ func tileReduce64Block3(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
+				p2n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -4109,6 +4112,7 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 		sh := w.SharedMem()
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 145: st.shared.u32
@@ -4128,7 +4132,7 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 				// 151: shl.b32
 				v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
 				r39[l] = v4
@@ -4156,7 +4160,7 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 				// 151: shl.b32
 				v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
 				r39[l] = v4
@@ -4165,7 +4169,7 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 				r40[l] = v5
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 	// PTX line 155: mov.u32, warp-uniform
 	u6 := uint64(k3)
@@ -4223,6 +4227,7 @@ func tileReduce64Block8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 175, 176, 177: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 175: or.b32
@@ -4236,7 +4241,7 @@ func tileReduce64Block8(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4252,10 +4257,10 @@ func tileReduce64Block8(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -4268,6 +4273,7 @@ func tileReduce64Block9(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 185, 187: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: and.b32
@@ -4279,7 +4285,7 @@ func tileReduce64Block9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4293,10 +4299,10 @@ func tileReduce64Block9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -4326,6 +4332,7 @@ func tileReduce64Block12(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 249, 250: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 249: and.b32
@@ -4337,7 +4344,7 @@ func tileReduce64Block12(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4351,10 +4358,10 @@ func tileReduce64Block12(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -4443,6 +4450,7 @@ func tileReduce64Block14(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s4w := w.Window(1)
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 261: cvta.to.global.u64
@@ -4468,7 +4476,7 @@ func tileReduce64Block14(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p9 = p9&^(1<<l) | c6b0<<l
+				p9n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4496,10 +4504,10 @@ func tileReduce64Block14(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p9 = p9&^(1<<l) | c6b0<<l
+				p9n |= c6b0 << l
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -4511,6 +4519,7 @@ func tileReduce64Block16(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 286: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 286: setp.ne.s32
@@ -4520,7 +4529,7 @@ func tileReduce64Block16(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p10 = p10&^(1<<l) | c1b0<<l
+				p10n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4532,10 +4541,10 @@ func tileReduce64Block16(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p10 = p10&^(1<<l) | c1b0<<l
+				p10n |= c1b0 << l
 			}
 		}
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -4593,6 +4602,7 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		var flt runtime.LaneFault
+		p13n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 306: ld.shared.u32
@@ -4672,7 +4682,7 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p13 = p13&^(1<<l) | c12b0<<l
+				p13n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4754,11 +4764,11 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p13 = p13&^(1<<l) | c12b0<<l
+				p13n |= c12b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[13] = p13
+		w.P[13] = p13&^m | p13n
 	}
 }
 
@@ -4770,6 +4780,7 @@ func tileReduce64Block18(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 323: lane-local, one loop over the lanes
 	{
 		p14 := w.P[14]
+		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 323: setp.eq.s32
@@ -4779,7 +4790,7 @@ func tileReduce64Block18(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p14 = p14&^(1<<l) | c1b0<<l
+				p14n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4791,10 +4802,10 @@ func tileReduce64Block18(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p14 = p14&^(1<<l) | c1b0<<l
+				p14n |= c1b0 << l
 			}
 		}
-		w.P[14] = p14
+		w.P[14] = p14&^m | p14n
 	}
 }
 
@@ -4823,6 +4834,7 @@ func tileReduce64Block19(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		var flt runtime.LaneFault
+		p15n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 333: ld.shared.u32
@@ -4854,7 +4866,7 @@ func tileReduce64Block19(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p15 = p15&^(1<<l) | c5b0<<l
+				p15n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4888,11 +4900,11 @@ func tileReduce64Block19(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p15 = p15&^(1<<l) | c5b0<<l
+				p15n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[15] = p15
+		w.P[15] = p15&^m | p15n
 	}
 }
 
@@ -5423,6 +5435,7 @@ func tileReduce64Block32(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 290: lane-local, one loop over the lanes
 	{
 		p11 := w.P[11]
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 290: setp.eq.s32
@@ -5432,7 +5445,7 @@ func tileReduce64Block32(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p11 = p11&^(1<<l) | c1b0<<l
+				p11n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5444,10 +5457,10 @@ func tileReduce64Block32(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p11 = p11&^(1<<l) | c1b0<<l
+				p11n |= c1b0 << l
 			}
 		}
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 	// PTX line 291: mov.u32, warp-uniform
 	u2 := uint64(k0)
@@ -5468,6 +5481,7 @@ func tileReduce64Block33(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 294, 295, 296: lane-local, one loop over the lanes
 	{
 		p12 := w.P[12]
+		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 294: add.s32
@@ -5482,7 +5496,7 @@ func tileReduce64Block33(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p12 = p12&^(1<<l) | c3b0<<l
+				p12n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5499,10 +5513,10 @@ func tileReduce64Block33(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p12 = p12&^(1<<l) | c3b0<<l
+				p12n |= c3b0 << l
 			}
 		}
-		w.P[12] = p12
+		w.P[12] = p12&^m | p12n
 	}
 	// PTX line 297: mov.u32, warp-uniform
 	u4 := uint64(k2)
@@ -6070,6 +6084,7 @@ func tileReduce128Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 389: mov.u32
@@ -6085,7 +6100,7 @@ func tileReduce128Block0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6103,10 +6118,10 @@ func tileReduce128Block0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -6191,6 +6206,7 @@ func tileReduce128Block2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 430, 432, 433: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 430: mad.lo.s32
@@ -6203,7 +6219,7 @@ func tileReduce128Block2(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 				// 433: mov.u32
 				v9 := uint64(r15[l])
 				r23[l] = v9
@@ -6221,13 +6237,13 @@ func tileReduce128Block2(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 				// 433: mov.u32
 				v9 := uint64(r15[l])
 				r23[l] = v9
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -6254,6 +6270,7 @@ func tileReduce128Block3(w *runtime.Warp, m uint32, budget int) {
 		}
 		v3aw := w.Window(3)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 444: mul.wide.s32
@@ -6286,7 +6303,7 @@ func tileReduce128Block3(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
+				p2n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6321,11 +6338,11 @@ func tileReduce128Block3(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
+				p2n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -6430,6 +6447,7 @@ func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
 		sh := w.SharedMem()
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 478: st.shared.u32
@@ -6449,7 +6467,7 @@ func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 				// 484: shl.b32
 				v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
 				r39[l] = v4
@@ -6477,7 +6495,7 @@ func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 				// 484: shl.b32
 				v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
 				r39[l] = v4
@@ -6486,7 +6504,7 @@ func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
 				r40[l] = v5
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 	// PTX line 488: mov.u32, warp-uniform
 	u6 := uint64(k3)
@@ -6544,6 +6562,7 @@ func tileReduce128Block8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 509, 510, 511: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 509: or.b32
@@ -6557,7 +6576,7 @@ func tileReduce128Block8(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6573,10 +6592,10 @@ func tileReduce128Block8(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -6589,6 +6608,7 @@ func tileReduce128Block9(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 519, 521: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 519: and.b32
@@ -6600,7 +6620,7 @@ func tileReduce128Block9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6614,10 +6634,10 @@ func tileReduce128Block9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -6647,6 +6667,7 @@ func tileReduce128Block12(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 596, 597: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 596: and.b32
@@ -6658,7 +6679,7 @@ func tileReduce128Block12(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p9 = p9&^(1<<l) | c3b0<<l
+				p9n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6672,10 +6693,10 @@ func tileReduce128Block12(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p9 = p9&^(1<<l) | c3b0<<l
+				p9n |= c3b0 << l
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -6764,6 +6785,7 @@ func tileReduce128Block14(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s4w := w.Window(4)
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 608: cvta.to.global.u64
@@ -6789,7 +6811,7 @@ func tileReduce128Block14(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p10 = p10&^(1<<l) | c6b0<<l
+				p10n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6817,10 +6839,10 @@ func tileReduce128Block14(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p10 = p10&^(1<<l) | c6b0<<l
+				p10n |= c6b0 << l
 			}
 		}
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -6832,6 +6854,7 @@ func tileReduce128Block16(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 632: lane-local, one loop over the lanes
 	{
 		p11 := w.P[11]
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 632: setp.ne.s32
@@ -6841,7 +6864,7 @@ func tileReduce128Block16(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p11 = p11&^(1<<l) | c1b0<<l
+				p11n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6853,10 +6876,10 @@ func tileReduce128Block16(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p11 = p11&^(1<<l) | c1b0<<l
+				p11n |= c1b0 << l
 			}
 		}
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -6914,6 +6937,7 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		var flt runtime.LaneFault
+		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 652: ld.shared.u32
@@ -6993,7 +7017,7 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p14 = p14&^(1<<l) | c12b0<<l
+				p14n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7075,11 +7099,11 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p14 = p14&^(1<<l) | c12b0<<l
+				p14n |= c12b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[14] = p14
+		w.P[14] = p14&^m | p14n
 	}
 }
 
@@ -7091,6 +7115,7 @@ func tileReduce128Block18(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 669: lane-local, one loop over the lanes
 	{
 		p15 := w.P[15]
+		p15n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 669: setp.eq.s32
@@ -7100,7 +7125,7 @@ func tileReduce128Block18(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p15 = p15&^(1<<l) | c1b0<<l
+				p15n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7112,10 +7137,10 @@ func tileReduce128Block18(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p15 = p15&^(1<<l) | c1b0<<l
+				p15n |= c1b0 << l
 			}
 		}
-		w.P[15] = p15
+		w.P[15] = p15&^m | p15n
 	}
 }
 
@@ -7144,6 +7169,7 @@ func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		var flt runtime.LaneFault
+		p16n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 679: ld.shared.u32
@@ -7175,7 +7201,7 @@ func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p16 = p16&^(1<<l) | c5b0<<l
+				p16n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7209,11 +7235,11 @@ func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p16 = p16&^(1<<l) | c5b0<<l
+				p16n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[16] = p16
+		w.P[16] = p16&^m | p16n
 	}
 }
 
@@ -7805,6 +7831,7 @@ func tileReduce128Block33(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 636: lane-local, one loop over the lanes
 	{
 		p12 := w.P[12]
+		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 636: setp.eq.s32
@@ -7814,7 +7841,7 @@ func tileReduce128Block33(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p12 = p12&^(1<<l) | c1b0<<l
+				p12n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7826,10 +7853,10 @@ func tileReduce128Block33(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p12 = p12&^(1<<l) | c1b0<<l
+				p12n |= c1b0 << l
 			}
 		}
-		w.P[12] = p12
+		w.P[12] = p12&^m | p12n
 	}
 	// PTX line 637: mov.u32, warp-uniform
 	u2 := uint64(k0)
@@ -7850,6 +7877,7 @@ func tileReduce128Block34(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 640, 641, 642: lane-local, one loop over the lanes
 	{
 		p13 := w.P[13]
+		p13n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 640: add.s32
@@ -7864,7 +7892,7 @@ func tileReduce128Block34(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p13 = p13&^(1<<l) | c3b0<<l
+				p13n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7881,10 +7909,10 @@ func tileReduce128Block34(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p13 = p13&^(1<<l) | c3b0<<l
+				p13n |= c3b0 << l
 			}
 		}
-		w.P[13] = p13
+		w.P[13] = p13&^m | p13n
 	}
 	// PTX line 643: mov.u32, warp-uniform
 	u4 := uint64(k2)
@@ -8182,6 +8210,7 @@ func tileShuffleBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 732: mov.u32
@@ -8197,7 +8226,7 @@ func tileShuffleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8215,10 +8244,10 @@ func tileShuffleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -8349,6 +8378,7 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 		sh := w.SharedMem()
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 767: add.s32
@@ -8370,7 +8400,7 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p1 = p1&^(1<<l) | c13b0<<l
+				p1n |= c13b0 << l
 				// 775: shr.u32
 				v14 := uint64(uint32(r9[l]) >> uint32(k5))
 				r25[l] = v14
@@ -8397,13 +8427,13 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p1 = p1&^(1<<l) | c13b0<<l
+				p1n |= c13b0 << l
 				// 775: shr.u32
 				v14 := uint64(uint32(r9[l]) >> uint32(k5))
 				r25[l] = v14
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 777: mov.u32, warp-uniform
 	u15 := uint64(k6)
@@ -8520,6 +8550,7 @@ func tileShuffleBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 819, 820: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 819: and.b32
@@ -8531,7 +8562,7 @@ func tileShuffleBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8545,10 +8576,10 @@ func tileShuffleBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -8880,6 +8911,7 @@ func tileShuffleBlock9(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 802, 803, 804: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 802: or.b32
@@ -8893,7 +8925,7 @@ func tileShuffleBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8909,10 +8941,10 @@ func tileShuffleBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 	_ = u1
 }

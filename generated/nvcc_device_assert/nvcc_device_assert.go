@@ -591,6 +591,7 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 53: mov.u32
@@ -605,7 +606,7 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -622,10 +623,10 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 	_ = u3
@@ -639,6 +640,7 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 88: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 88: setp.gt.s32
@@ -648,7 +650,7 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -660,10 +662,10 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -690,6 +692,7 @@ func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
 		}
 		v4aw := w.Window(0)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: cvta.to.global.u64
@@ -720,7 +723,7 @@ func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -753,11 +756,11 @@ func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

@@ -1742,6 +1742,7 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 44: mov.u32
@@ -1757,7 +1758,7 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1775,10 +1776,10 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -1905,6 +1906,7 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 	{
 		p4 := w.P[4]
 		s4w := w.Window(3)
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: st.u32
@@ -1945,7 +1947,7 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p4 = p4&^(1<<l) | c12b0<<l
+				p4n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1988,10 +1990,10 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p4 = p4&^(1<<l) | c12b0<<l
+				p4n |= c12b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -2003,6 +2005,7 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 111: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: setp.eq.s32
@@ -2012,7 +2015,7 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2024,10 +2027,10 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -2045,6 +2048,7 @@ func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
 	{
 		p6 := w.P[6]
 		s1w := w.Window(4)
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 121: st.u32
@@ -2074,7 +2078,7 @@ func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p6 = p6&^(1<<l) | c5b0<<l
+				p6n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2106,10 +2110,10 @@ func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p6 = p6&^(1<<l) | c5b0<<l
+				p6n |= c5b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -2147,6 +2151,7 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 		v5aw := w.Window(7)
 		v7aw := w.Window(8)
 		var flt runtime.LaneFault
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 137: ld.u32
@@ -2238,7 +2243,7 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p7 = p7&^(1<<l) | c12b0<<l
+				p7n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2332,11 +2337,11 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p7 = p7&^(1<<l) | c12b0<<l
+				p7n |= c12b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -2354,6 +2359,7 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 		p8 := w.P[8]
 		v1aw := w.Window(9)
 		var flt runtime.LaneFault
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 159: ld.u32
@@ -2388,7 +2394,7 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p8 = p8&^(1<<l) | c5b0<<l
+				p8n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2425,11 +2431,11 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p8 = p8&^(1<<l) | c5b0<<l
+				p8n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -2709,6 +2715,7 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s4w := w.Window(12)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 65: st.global.u64
@@ -2726,7 +2733,7 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 				// 67: cvta.to.global.u64
 				v6 := uint64(r1[l])
 				// 68: mul.wide.s32
@@ -2753,7 +2760,7 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 				// 67: cvta.to.global.u64
 				v6 := uint64(r1[l])
 				// 68: mul.wide.s32
@@ -2763,7 +2770,7 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				r18[l] = v8
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2777,6 +2784,7 @@ func mallocSumBlock15(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 72: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: setp.lt.s32
@@ -2786,7 +2794,7 @@ func mallocSumBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2798,10 +2806,10 @@ func mallocSumBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 73: mov.u32, warp-uniform
 	u2 := uint64(k1)
@@ -2821,6 +2829,7 @@ func mallocSumBlock16(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: add.s32
@@ -2835,7 +2844,7 @@ func mallocSumBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2852,10 +2861,10 @@ func mallocSumBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 	// PTX line 79: mov.u32, warp-uniform
 	u4 := uint64(k2)
@@ -3211,6 +3220,7 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 205: mov.u32
@@ -3225,7 +3235,7 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3242,10 +3252,10 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u3
@@ -3375,6 +3385,7 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 220: ld.param.b64
@@ -3398,7 +3409,7 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3424,11 +3435,11 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3604,6 +3615,7 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 254: mov.u32
@@ -3618,7 +3630,7 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3635,10 +3647,10 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -3767,6 +3779,7 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 		}
 		v5aw := w.Window(16)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 259: cvta.to.global.u64
@@ -3799,7 +3812,7 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3834,11 +3847,11 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 265: mov.u32, warp-uniform
 	u7 := uint64(k2)

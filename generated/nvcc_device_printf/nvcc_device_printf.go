@@ -1379,6 +1379,7 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: mov.u32
@@ -1394,7 +1395,7 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1412,10 +1413,10 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 	_ = u3
@@ -2364,6 +2365,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s2w := w.Window(5)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 147: st.global.u32
@@ -2383,7 +2385,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 				// 150: selp.b32
 				v5 := uint64(k1)
 				if c4 {
@@ -2411,7 +2413,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 				// 150: selp.b32
 				v5 := uint64(k1)
 				if c4 {
@@ -2420,7 +2422,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				r48[l] = v5
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 151: mov.u64, warp-uniform
 	u6 := uint64((w.GlobalVar(4) + k3))
@@ -2828,6 +2830,7 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 207: mov.u32
@@ -2842,7 +2845,7 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2859,10 +2862,10 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 	_ = u3

@@ -694,6 +694,7 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: mov.u32
@@ -708,7 +709,7 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -725,10 +726,10 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -748,6 +749,10 @@ func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		p4 := w.P[4]
 		p5 := w.P[5]
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 48: and.b64
@@ -759,7 +764,7 @@ func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 				// 50: mul.lo.s64
 				v3 := uint64(uint64(r13[l]) * uint64(k1))
 				// 51: add.s64
@@ -779,7 +784,7 @@ func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p3 = p3&^(1<<l) | c7b0<<l
+				p3n |= c7b0 << l
 				// 55: add.s32
 				v8 := uint64(uint32(r12[l]) + uint32(k0))
 				r12[l] = v8
@@ -790,14 +795,14 @@ func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p4 = p4&^(1<<l) | c9b0<<l
+				p4n |= c9b0 << l
 				// 57: and.pred
 				c10 := (c7) && (c9)
 				c10b0 := uint32(0)
 				if c10 {
 					c10b0 = 1
 				}
-				p5 = p5&^(1<<l) | c10b0<<l
+				p5n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -811,7 +816,7 @@ func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 				// 50: mul.lo.s64
 				v3 := uint64(uint64(r13[l]) * uint64(k1))
 				// 51: add.s64
@@ -831,7 +836,7 @@ func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p3 = p3&^(1<<l) | c7b0<<l
+				p3n |= c7b0 << l
 				// 55: add.s32
 				v8 := uint64(uint32(r12[l]) + uint32(k0))
 				r12[l] = v8
@@ -842,20 +847,20 @@ func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p4 = p4&^(1<<l) | c9b0<<l
+				p4n |= c9b0 << l
 				// 57: and.pred
 				c10 := (c7) && (c9)
 				c10b0 := uint32(0)
 				if c10 {
 					c10b0 = 1
 				}
-				p5 = p5&^(1<<l) | c10b0<<l
+				p5n |= c10b0 << l
 			}
 		}
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -942,6 +947,7 @@ func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
 		}
 		v5aw := w.Window(1)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: cvta.to.global.u64
@@ -974,7 +980,7 @@ func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1009,11 +1015,11 @@ func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 42: mov.u32, warp-uniform
 	u7 := uint64(k2)
@@ -1176,6 +1182,7 @@ func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: mov.u32
@@ -1191,7 +1198,7 @@ func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1209,10 +1216,10 @@ func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -1230,6 +1237,7 @@ func tidHashBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 102: xor.b32
@@ -1247,7 +1255,7 @@ func tidHashBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1267,10 +1275,10 @@ func tidHashBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

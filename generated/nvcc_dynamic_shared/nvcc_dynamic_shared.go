@@ -1229,6 +1229,7 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 70: mov.u32
@@ -1244,7 +1245,7 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1262,10 +1263,10 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 73: cvta.to.global.u64, warp-uniform
 	u9 := uint64(u2)
@@ -1342,6 +1343,7 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 		sh := w.SharedMem()
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 84: add.s32
@@ -1362,7 +1364,7 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1385,10 +1387,10 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1418,6 +1420,7 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 101, 102: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 101: add.s32
@@ -1429,7 +1432,7 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
+				p5n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1443,10 +1446,10 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
+				p5n |= c2b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -1566,6 +1569,8 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 	{
 		p2 := w.P[2]
 		p3 := w.P[3]
+		p2n := uint32(0)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 89: setp.lt.s32
@@ -1575,7 +1580,7 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 90: setp.gt.s32
 				c2t := int32(r6[l]) > int32(r2[l])
 				c2 := c2t
@@ -1583,7 +1588,7 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1595,7 +1600,7 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 90: setp.gt.s32
 				c2t := int32(r6[l]) > int32(r2[l])
 				c2 := c2t
@@ -1603,11 +1608,11 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		}
-		w.P[2] = p2
-		w.P[3] = p3
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
 	}
 	// PTX line 91: mov.f32, warp-uniform
 	u3 := uint64(k1)
@@ -1617,6 +1622,7 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 		p2 := w.P[2]
 		p3 := w.P[3]
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 92: or.pred
@@ -1625,7 +1631,7 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p4 = p4&^(1<<l) | c4b0<<l
+				p4n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1636,10 +1642,10 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p4 = p4&^(1<<l) | c4b0<<l
+				p4n |= c4b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 	_ = u3
 }
@@ -1713,6 +1719,7 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 105, 106: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 105: add.s32
@@ -1724,7 +1731,7 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1738,10 +1745,10 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p6 = p6&^(1<<l) | c2b0<<l
+				p6n |= c2b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 	// PTX line 107: mov.f32, warp-uniform
 	u3 := uint64(k1)

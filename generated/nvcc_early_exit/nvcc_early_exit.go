@@ -1006,6 +1006,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 22: ld.param.u32
@@ -1029,7 +1030,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1055,11 +1056,11 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 24: mov.u32, warp-uniform
 	u3 := uint64(k1)
@@ -1121,6 +1122,7 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 27, 28: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: setp.eq.s32
@@ -1130,7 +1132,7 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 				// 28: mov.u32
 				v2 := uint64(k0)
 				r1[l] = v2
@@ -1145,13 +1147,13 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 				// 28: mov.u32
 				v2 := uint64(k0)
 				r1[l] = v2
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1165,6 +1167,7 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 31, 32: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: setp.lt.s32
@@ -1174,7 +1177,7 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 32: mov.u32
 				v2 := uint64(k1)
 				r1[l] = v2
@@ -1189,13 +1192,13 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 32: mov.u32
 				v2 := uint64(k1)
 				r1[l] = v2
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -1210,6 +1213,7 @@ func classifyBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 35, 36: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: setp.lt.s32
@@ -1219,7 +1223,7 @@ func classifyBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 				// 36: selp.b32
 				v2 := uint64(k1)
 				if c1 {
@@ -1237,7 +1241,7 @@ func classifyBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 				// 36: selp.b32
 				v2 := uint64(k1)
 				if c1 {
@@ -1246,7 +1250,7 @@ func classifyBlock4(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -1470,6 +1474,7 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 64: mov.u32
@@ -1484,7 +1489,7 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1501,10 +1506,10 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -1535,6 +1540,7 @@ func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 		v4aw := w.Window(0)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 80: add.s32
@@ -1564,7 +1570,7 @@ func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p2 = p2&^(1<<l) | c5b0<<l
+				p2n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1596,11 +1602,11 @@ func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p2 = p2&^(1<<l) | c5b0<<l
+				p2n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -1757,6 +1763,7 @@ func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 69, 70, 71, 72: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 69: setp.lt.s32
@@ -1766,7 +1773,7 @@ func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 				// 70: cvta.to.global.u64
 				v2 := uint64(r0[l])
 				// 71: mul.wide.s32
@@ -1785,7 +1792,7 @@ func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 				// 70: cvta.to.global.u64
 				v2 := uint64(r0[l])
 				// 71: mul.wide.s32
@@ -1795,7 +1802,7 @@ func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
 				r11[l] = v4
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1846,6 +1853,7 @@ func findFirstBlock8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 87: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: setp.lt.s32
@@ -1855,7 +1863,7 @@ func findFirstBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1867,10 +1875,10 @@ func findFirstBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -1883,6 +1891,7 @@ func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 90, 91: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 90: add.s32
@@ -1895,7 +1904,7 @@ func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p4 = p4&^(1<<l) | c2b0<<l
+				p4n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1910,10 +1919,10 @@ func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p4 = p4&^(1<<l) | c2b0<<l
+				p4n |= c2b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -2054,6 +2063,7 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 129: mov.u32
@@ -2068,7 +2078,7 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2085,10 +2095,10 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -2284,6 +2294,9 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 153: ld.param.b32
@@ -2309,7 +2322,7 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 				// 157: add.s32
 				v4 := uint64(uint32(r10[l]) + uint32(k1))
 				r10[l] = v4
@@ -2320,14 +2333,14 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p2 = p2&^(1<<l) | c5b0<<l
+				p2n |= c5b0 << l
 				// 159: and.pred
 				c6 := (c3) && (c5)
 				c6b0 := uint32(0)
 				if c6 {
 					c6b0 = 1
 				}
-				p3 = p3&^(1<<l) | c6b0<<l
+				p3n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2355,7 +2368,7 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 				// 157: add.s32
 				v4 := uint64(uint32(r10[l]) + uint32(k1))
 				r10[l] = v4
@@ -2366,20 +2379,20 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p2 = p2&^(1<<l) | c5b0<<l
+				p2n |= c5b0 << l
 				// 159: and.pred
 				c6 := (c3) && (c5)
 				c6b0 := uint32(0)
 				if c6 {
 					c6b0 = 1
 				}
-				p3 = p3&^(1<<l) | c6b0<<l
+				p3n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
 	}
 }
 

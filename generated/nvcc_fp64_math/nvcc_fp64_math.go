@@ -800,6 +800,7 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 34: mov.u32
@@ -814,7 +815,7 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -831,10 +832,10 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -1329,6 +1330,7 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: mov.u32
@@ -1343,7 +1345,7 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1360,10 +1362,10 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -1382,6 +1384,7 @@ func newtonSqrtBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			{
 				var v1s [32]uint64
@@ -1478,7 +1481,7 @@ func newtonSqrtBlock1(w *runtime.Warp, m uint32, budget int) {
 					if c14 {
 						c14b0 = 1
 					}
-					p3 = p3&^(1<<l) | c14b0<<l
+					p3n |= c14b0 << l
 				}
 			}
 		} else {
@@ -1519,10 +1522,10 @@ func newtonSqrtBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p3 = p3&^(1<<l) | c14b0<<l
+				p3n |= c14b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -1534,6 +1537,7 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 126: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 126: setp.eq.s32
@@ -1543,7 +1547,7 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1555,10 +1559,10 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -1574,6 +1578,7 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 131, 132, 133, 134, 135: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			{
 				var v1s [32]uint64
@@ -1604,7 +1609,7 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 					if c5 {
 						c5b0 = 1
 					}
-					p5 = p5&^(1<<l) | c5b0<<l
+					p5n |= c5b0 << l
 				}
 			}
 		} else {
@@ -1627,10 +1632,10 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p5 = p5&^(1<<l) | c5b0<<l
+				p5n |= c5b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -1717,6 +1722,7 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 		}
 		v5aw := w.Window(5)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 90: cvta.to.global.u64
@@ -1749,7 +1755,7 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 				// 96: mov.f64
 				v7 := uint64(v5)
 				r13[l] = v7
@@ -1787,14 +1793,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 				// 96: mov.f64
 				v7 := uint64(v5)
 				r13[l] = v7
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1810,6 +1816,7 @@ func newtonSqrtBlock7(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 99, 100, 101, 102: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: add.s32
@@ -1824,7 +1831,7 @@ func newtonSqrtBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 				// 102: mov.f64
 				v4 := uint64(r12[l])
 				r13[l] = v4
@@ -1844,13 +1851,13 @@ func newtonSqrtBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 				// 102: mov.f64
 				v4 := uint64(r12[l])
 				r13[l] = v4
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 

@@ -860,6 +860,7 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mov.u32
@@ -874,7 +875,7 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -891,10 +892,10 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -2297,6 +2298,7 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 130: mov.u32
@@ -2311,7 +2313,7 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2328,10 +2330,10 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2

@@ -940,6 +940,7 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 34: mov.u32
@@ -954,7 +955,7 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -971,10 +972,10 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -1089,6 +1090,7 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s7w := w.Window(1)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 51: st.global.f32
@@ -1109,7 +1111,7 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1132,10 +1134,10 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1445,6 +1447,7 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 87: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: setp.ge.s64
@@ -1454,7 +1457,7 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
+				p0n |= c16b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1466,10 +1469,10 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
+				p0n |= c16b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 88: mov.u32, warp-uniform
 	u17 := uint64(k0)
@@ -1535,6 +1538,7 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 112, 113, 114: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 112: add.s64
@@ -1550,7 +1554,7 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1568,10 +1572,10 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 115: mov.u32, warp-uniform
 	u4 := uint64(k2)
@@ -1651,6 +1655,7 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 		v9aw := w.Window(4)
 		v14aw := w.Window(5)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 127: ld.global.u32
@@ -1742,7 +1747,7 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c18 {
 					c18b0 = 1
 				}
-				p3 = p3&^(1<<l) | c18b0<<l
+				p3n |= c18b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1836,11 +1841,11 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c18 {
 					c18b0 = 1
 				}
-				p3 = p3&^(1<<l) | c18b0<<l
+				p3n |= c18b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -1852,6 +1857,7 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 148: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 148: setp.eq.s64
@@ -1861,7 +1867,7 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1873,10 +1879,10 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -1903,6 +1909,7 @@ func gridStridePartialBlock5(w *runtime.Warp, m uint32, budget int) {
 		}
 		v1aw := w.Window(6)
 		var flt runtime.LaneFault
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 157: ld.global.u32
@@ -1934,7 +1941,7 @@ func gridStridePartialBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p5 = p5&^(1<<l) | c5b0<<l
+				p5n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1968,11 +1975,11 @@ func gridStridePartialBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p5 = p5&^(1<<l) | c5b0<<l
+				p5n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -2049,6 +2056,7 @@ func gridStridePartialBlock7(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: add.s64
@@ -2075,7 +2083,7 @@ func gridStridePartialBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2104,10 +2112,10 @@ func gridStridePartialBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

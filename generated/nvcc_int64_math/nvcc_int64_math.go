@@ -1282,6 +1282,7 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: mov.u32
@@ -1296,7 +1297,7 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1313,10 +1314,10 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -2001,6 +2002,11 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 		}
 		v9aw := w.Window(10)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 45: setp.eq.s64
@@ -2010,7 +2016,7 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 				// 46: ld.global.u64
 				v9a := uint64(r10[l]) + 0x0
 				var v9 uint64
@@ -2032,7 +2038,7 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p2 = p2&^(1<<l) | c10b0<<l
+				p2n |= c10b0 << l
 				// 48: setp.eq.s64
 				c11t := uint64(r13[l]) == uint64(k3)
 				c11 := c11t
@@ -2040,21 +2046,21 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p3 = p3&^(1<<l) | c11b0<<l
+				p3n |= c11b0 << l
 				// 49: and.pred
 				c12 := (c10) && (c11)
 				c12b0 := uint32(0)
 				if c12 {
 					c12b0 = 1
 				}
-				p4 = p4&^(1<<l) | c12b0<<l
+				p4n |= c12b0 << l
 				// 50: or.pred
 				c13 := (c8) || (c12)
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p5 = p5&^(1<<l) | c13b0<<l
+				p5n |= c13b0 << l
 				// 51: cvta.to.global.u64
 				v14 := uint64(r0[l])
 				// 52: mul.wide.s32
@@ -2076,7 +2082,7 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 				// 46: ld.global.u64
 				v9a := uint64(r10[l]) + 0x0
 				var v9 uint64
@@ -2098,7 +2104,7 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p2 = p2&^(1<<l) | c10b0<<l
+				p2n |= c10b0 << l
 				// 48: setp.eq.s64
 				c11t := uint64(r13[l]) == uint64(k3)
 				c11 := c11t
@@ -2106,21 +2112,21 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p3 = p3&^(1<<l) | c11b0<<l
+				p3n |= c11b0 << l
 				// 49: and.pred
 				c12 := (c10) && (c11)
 				c12b0 := uint32(0)
 				if c12 {
 					c12b0 = 1
 				}
-				p4 = p4&^(1<<l) | c12b0<<l
+				p4n |= c12b0 << l
 				// 50: or.pred
 				c13 := (c8) || (c12)
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p5 = p5&^(1<<l) | c13b0<<l
+				p5n |= c13b0 << l
 				// 51: cvta.to.global.u64
 				v14 := uint64(r0[l])
 				// 52: mul.wide.s32
@@ -2134,11 +2140,11 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
 	}
 	// PTX lines 55: lane-local, one loop over the lanes
 	{
@@ -2193,6 +2199,7 @@ func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 59, 60, 61: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: or.b64
@@ -2206,7 +2213,7 @@ func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2222,10 +2229,10 @@ func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -2264,6 +2271,7 @@ func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 77, 78, 79: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 77: or.b64
@@ -2277,7 +2285,7 @@ func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p7 = p7&^(1<<l) | c3b0<<l
+				p7n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2293,10 +2301,10 @@ func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p7 = p7&^(1<<l) | c3b0<<l
+				p7n |= c3b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -2335,6 +2343,7 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 105, 106, 107: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 105: or.b64
@@ -2348,7 +2357,7 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2364,10 +2373,10 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -2406,6 +2415,7 @@ func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 122: or.b64
@@ -2419,7 +2429,7 @@ func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p9 = p9&^(1<<l) | c3b0<<l
+				p9n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2435,10 +2445,10 @@ func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p9 = p9&^(1<<l) | c3b0<<l
+				p9n |= c3b0 << l
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -2571,6 +2581,7 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 163: mov.u32
@@ -2585,7 +2596,7 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2602,10 +2613,10 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2

@@ -424,6 +424,7 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: mov.u32
@@ -438,7 +439,7 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -455,10 +456,10 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2

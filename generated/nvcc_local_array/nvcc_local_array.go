@@ -2519,6 +2519,7 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: mov.u32
@@ -2533,7 +2534,7 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
+				p0n |= c17b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2550,10 +2551,10 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
+				p0n |= c17b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 	_ = u3
@@ -2632,6 +2633,7 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 78: ld.local.u32
@@ -2655,7 +2657,7 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 				// 80: mov.u64
 				v4 := uint64(r8[l])
 				r33[l] = v4
@@ -2684,14 +2686,14 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 				// 80: mov.u64
 				v4 := uint64(r8[l])
 				r33[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -2760,6 +2762,7 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 94: ld.local.u32
@@ -2783,7 +2786,7 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 96: mov.u64
 				v4 := uint64(r9[l])
 				r36[l] = v4
@@ -2812,14 +2815,14 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 96: mov.u64
 				v4 := uint64(r9[l])
 				r36[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -2888,6 +2891,7 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 116: ld.local.u32
@@ -2911,7 +2915,7 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p7 = p7&^(1<<l) | c3b0<<l
+				p7n |= c3b0 << l
 				// 118: mov.u64
 				v4 := uint64(r10[l])
 				r40[l] = v4
@@ -2940,14 +2944,14 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p7 = p7&^(1<<l) | c3b0<<l
+				p7n |= c3b0 << l
 				// 118: mov.u64
 				v4 := uint64(r10[l])
 				r40[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -3016,6 +3020,7 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 144: ld.local.u32
@@ -3039,7 +3044,7 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p11 = p11&^(1<<l) | c3b0<<l
+				p11n |= c3b0 << l
 				// 146: mov.u64
 				v4 := uint64(r11[l])
 				r45[l] = v4
@@ -3068,14 +3073,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p11 = p11&^(1<<l) | c3b0<<l
+				p11n |= c3b0 << l
 				// 146: mov.u64
 				v4 := uint64(r11[l])
 				r45[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -3144,6 +3149,7 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p16n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 178: ld.local.u32
@@ -3167,7 +3173,7 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p16 = p16&^(1<<l) | c3b0<<l
+				p16n |= c3b0 << l
 				// 180: mov.u64
 				v4 := uint64(r12[l])
 				r51[l] = v4
@@ -3196,14 +3202,14 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p16 = p16&^(1<<l) | c3b0<<l
+				p16n |= c3b0 << l
 				// 180: mov.u64
 				v4 := uint64(r12[l])
 				r51[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[16] = p16
+		w.P[16] = p16&^m | p16n
 	}
 }
 
@@ -3272,6 +3278,7 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p22n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 218: ld.local.u32
@@ -3295,7 +3302,7 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p22 = p22&^(1<<l) | c3b0<<l
+				p22n |= c3b0 << l
 				// 220: mov.u64
 				v4 := uint64(r13[l])
 				r58[l] = v4
@@ -3324,14 +3331,14 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p22 = p22&^(1<<l) | c3b0<<l
+				p22n |= c3b0 << l
 				// 220: mov.u64
 				v4 := uint64(r13[l])
 				r58[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[22] = p22
+		w.P[22] = p22&^m | p22n
 	}
 }
 
@@ -4881,6 +4888,7 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 		lm := w.Local
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 68: st.local.u32
@@ -4898,7 +4906,7 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p1 = p1&^(1<<l) | c22b0<<l
+				p1n |= c22b0 << l
 				// 70: mov.u64
 				v23 := uint64(r7[l])
 				r31[l] = v23
@@ -4921,13 +4929,13 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p1 = p1&^(1<<l) | c22b0<<l
+				p1n |= c22b0 << l
 				// 70: mov.u64
 				v23 := uint64(r7[l])
 				r31[l] = v23
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -5050,6 +5058,7 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 84: ld.local.u32
@@ -5073,7 +5082,7 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 				// 86: mov.u64
 				v4 := uint64(r7[l])
 				r33[l] = v4
@@ -5102,14 +5111,14 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 				// 86: mov.u64
 				v4 := uint64(r7[l])
 				r33[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -5232,6 +5241,7 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 100: ld.local.u32
@@ -5255,7 +5265,7 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 				// 102: mov.u64
 				v4 := uint64(r8[l])
 				r36[l] = v4
@@ -5284,14 +5294,14 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 				// 102: mov.u64
 				v4 := uint64(r8[l])
 				r36[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -5360,6 +5370,7 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 106: ld.local.u32
@@ -5383,7 +5394,7 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 				// 108: mov.u64
 				v4 := uint64(r7[l])
 				r36[l] = v4
@@ -5412,14 +5423,14 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 				// 108: mov.u64
 				v4 := uint64(r7[l])
 				r36[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -5542,6 +5553,7 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 122: ld.local.u32
@@ -5565,7 +5577,7 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 				// 124: mov.u64
 				v4 := uint64(r9[l])
 				r40[l] = v4
@@ -5594,14 +5606,14 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 				// 124: mov.u64
 				v4 := uint64(r9[l])
 				r40[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -5670,6 +5682,7 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: ld.local.u32
@@ -5693,7 +5706,7 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p9 = p9&^(1<<l) | c3b0<<l
+				p9n |= c3b0 << l
 				// 130: mov.u64
 				v4 := uint64(r8[l])
 				r40[l] = v4
@@ -5722,14 +5735,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p9 = p9&^(1<<l) | c3b0<<l
+				p9n |= c3b0 << l
 				// 130: mov.u64
 				v4 := uint64(r8[l])
 				r40[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -5798,6 +5811,7 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 134: ld.local.u32
@@ -5821,7 +5835,7 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p10 = p10&^(1<<l) | c3b0<<l
+				p10n |= c3b0 << l
 				// 136: mov.u64
 				v4 := uint64(r7[l])
 				r40[l] = v4
@@ -5850,14 +5864,14 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p10 = p10&^(1<<l) | c3b0<<l
+				p10n |= c3b0 << l
 				// 136: mov.u64
 				v4 := uint64(r7[l])
 				r40[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -5980,6 +5994,7 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 150: ld.local.u32
@@ -6003,7 +6018,7 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p12 = p12&^(1<<l) | c3b0<<l
+				p12n |= c3b0 << l
 				// 152: mov.u64
 				v4 := uint64(r10[l])
 				r45[l] = v4
@@ -6032,14 +6047,14 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p12 = p12&^(1<<l) | c3b0<<l
+				p12n |= c3b0 << l
 				// 152: mov.u64
 				v4 := uint64(r10[l])
 				r45[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[12] = p12
+		w.P[12] = p12&^m | p12n
 	}
 }
 
@@ -6108,6 +6123,7 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p13n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 156: ld.local.u32
@@ -6131,7 +6147,7 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p13 = p13&^(1<<l) | c3b0<<l
+				p13n |= c3b0 << l
 				// 158: mov.u64
 				v4 := uint64(r9[l])
 				r45[l] = v4
@@ -6160,14 +6176,14 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p13 = p13&^(1<<l) | c3b0<<l
+				p13n |= c3b0 << l
 				// 158: mov.u64
 				v4 := uint64(r9[l])
 				r45[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[13] = p13
+		w.P[13] = p13&^m | p13n
 	}
 }
 
@@ -6236,6 +6252,7 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 162: ld.local.u32
@@ -6259,7 +6276,7 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p14 = p14&^(1<<l) | c3b0<<l
+				p14n |= c3b0 << l
 				// 164: mov.u64
 				v4 := uint64(r8[l])
 				r45[l] = v4
@@ -6288,14 +6305,14 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p14 = p14&^(1<<l) | c3b0<<l
+				p14n |= c3b0 << l
 				// 164: mov.u64
 				v4 := uint64(r8[l])
 				r45[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[14] = p14
+		w.P[14] = p14&^m | p14n
 	}
 }
 
@@ -6364,6 +6381,7 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p15n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 168: ld.local.u32
@@ -6387,7 +6405,7 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p15 = p15&^(1<<l) | c3b0<<l
+				p15n |= c3b0 << l
 				// 170: mov.u64
 				v4 := uint64(r7[l])
 				r45[l] = v4
@@ -6416,14 +6434,14 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p15 = p15&^(1<<l) | c3b0<<l
+				p15n |= c3b0 << l
 				// 170: mov.u64
 				v4 := uint64(r7[l])
 				r45[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[15] = p15
+		w.P[15] = p15&^m | p15n
 	}
 }
 
@@ -6546,6 +6564,7 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p17n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 184: ld.local.u32
@@ -6569,7 +6588,7 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p17 = p17&^(1<<l) | c3b0<<l
+				p17n |= c3b0 << l
 				// 186: mov.u64
 				v4 := uint64(r11[l])
 				r51[l] = v4
@@ -6598,14 +6617,14 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p17 = p17&^(1<<l) | c3b0<<l
+				p17n |= c3b0 << l
 				// 186: mov.u64
 				v4 := uint64(r11[l])
 				r51[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[17] = p17
+		w.P[17] = p17&^m | p17n
 	}
 }
 
@@ -6674,6 +6693,7 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p18n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 190: ld.local.u32
@@ -6697,7 +6717,7 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p18 = p18&^(1<<l) | c3b0<<l
+				p18n |= c3b0 << l
 				// 192: mov.u64
 				v4 := uint64(r10[l])
 				r51[l] = v4
@@ -6726,14 +6746,14 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p18 = p18&^(1<<l) | c3b0<<l
+				p18n |= c3b0 << l
 				// 192: mov.u64
 				v4 := uint64(r10[l])
 				r51[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[18] = p18
+		w.P[18] = p18&^m | p18n
 	}
 }
 
@@ -6802,6 +6822,7 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p19n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 196: ld.local.u32
@@ -6825,7 +6846,7 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p19 = p19&^(1<<l) | c3b0<<l
+				p19n |= c3b0 << l
 				// 198: mov.u64
 				v4 := uint64(r9[l])
 				r51[l] = v4
@@ -6854,14 +6875,14 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p19 = p19&^(1<<l) | c3b0<<l
+				p19n |= c3b0 << l
 				// 198: mov.u64
 				v4 := uint64(r9[l])
 				r51[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[19] = p19
+		w.P[19] = p19&^m | p19n
 	}
 }
 
@@ -6930,6 +6951,7 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p20n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 202: ld.local.u32
@@ -6953,7 +6975,7 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p20 = p20&^(1<<l) | c3b0<<l
+				p20n |= c3b0 << l
 				// 204: mov.u64
 				v4 := uint64(r8[l])
 				r51[l] = v4
@@ -6982,14 +7004,14 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p20 = p20&^(1<<l) | c3b0<<l
+				p20n |= c3b0 << l
 				// 204: mov.u64
 				v4 := uint64(r8[l])
 				r51[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[20] = p20
+		w.P[20] = p20&^m | p20n
 	}
 }
 
@@ -7058,6 +7080,7 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p21n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 208: ld.local.u32
@@ -7081,7 +7104,7 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p21 = p21&^(1<<l) | c3b0<<l
+				p21n |= c3b0 << l
 				// 210: mov.u64
 				v4 := uint64(r7[l])
 				r51[l] = v4
@@ -7110,14 +7133,14 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p21 = p21&^(1<<l) | c3b0<<l
+				p21n |= c3b0 << l
 				// 210: mov.u64
 				v4 := uint64(r7[l])
 				r51[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[21] = p21
+		w.P[21] = p21&^m | p21n
 	}
 }
 
@@ -7240,6 +7263,7 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p23n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 224: ld.local.u32
@@ -7263,7 +7287,7 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p23 = p23&^(1<<l) | c3b0<<l
+				p23n |= c3b0 << l
 				// 226: mov.u64
 				v4 := uint64(r12[l])
 				r58[l] = v4
@@ -7292,14 +7316,14 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p23 = p23&^(1<<l) | c3b0<<l
+				p23n |= c3b0 << l
 				// 226: mov.u64
 				v4 := uint64(r12[l])
 				r58[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[23] = p23
+		w.P[23] = p23&^m | p23n
 	}
 }
 
@@ -7368,6 +7392,7 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p24n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 230: ld.local.u32
@@ -7391,7 +7416,7 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p24 = p24&^(1<<l) | c3b0<<l
+				p24n |= c3b0 << l
 				// 232: mov.u64
 				v4 := uint64(r11[l])
 				r58[l] = v4
@@ -7420,14 +7445,14 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p24 = p24&^(1<<l) | c3b0<<l
+				p24n |= c3b0 << l
 				// 232: mov.u64
 				v4 := uint64(r11[l])
 				r58[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[24] = p24
+		w.P[24] = p24&^m | p24n
 	}
 }
 
@@ -7496,6 +7521,7 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p25n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 236: ld.local.u32
@@ -7519,7 +7545,7 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p25 = p25&^(1<<l) | c3b0<<l
+				p25n |= c3b0 << l
 				// 238: mov.u64
 				v4 := uint64(r10[l])
 				r58[l] = v4
@@ -7548,14 +7574,14 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p25 = p25&^(1<<l) | c3b0<<l
+				p25n |= c3b0 << l
 				// 238: mov.u64
 				v4 := uint64(r10[l])
 				r58[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[25] = p25
+		w.P[25] = p25&^m | p25n
 	}
 }
 
@@ -7624,6 +7650,7 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p26n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 242: ld.local.u32
@@ -7647,7 +7674,7 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p26 = p26&^(1<<l) | c3b0<<l
+				p26n |= c3b0 << l
 				// 244: mov.u64
 				v4 := uint64(r9[l])
 				r58[l] = v4
@@ -7676,14 +7703,14 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p26 = p26&^(1<<l) | c3b0<<l
+				p26n |= c3b0 << l
 				// 244: mov.u64
 				v4 := uint64(r9[l])
 				r58[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[26] = p26
+		w.P[26] = p26&^m | p26n
 	}
 }
 
@@ -7752,6 +7779,7 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p27n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 248: ld.local.u32
@@ -7775,7 +7803,7 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p27 = p27&^(1<<l) | c3b0<<l
+				p27n |= c3b0 << l
 				// 250: mov.u64
 				v4 := uint64(r8[l])
 				r58[l] = v4
@@ -7804,14 +7832,14 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p27 = p27&^(1<<l) | c3b0<<l
+				p27n |= c3b0 << l
 				// 250: mov.u64
 				v4 := uint64(r8[l])
 				r58[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[27] = p27
+		w.P[27] = p27&^m | p27n
 	}
 }
 
@@ -7880,6 +7908,7 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p28n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 254: ld.local.u32
@@ -7903,7 +7932,7 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p28 = p28&^(1<<l) | c3b0<<l
+				p28n |= c3b0 << l
 				// 256: mov.u64
 				v4 := uint64(r7[l])
 				r58[l] = v4
@@ -7932,14 +7961,14 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p28 = p28&^(1<<l) | c3b0<<l
+				p28n |= c3b0 << l
 				// 256: mov.u64
 				v4 := uint64(r7[l])
 				r58[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[28] = p28
+		w.P[28] = p28&^m | p28n
 	}
 }
 
@@ -8106,6 +8135,7 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 309: mov.u32
@@ -8120,7 +8150,7 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8137,10 +8167,10 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2

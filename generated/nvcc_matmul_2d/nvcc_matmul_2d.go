@@ -1747,6 +1747,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		p1n := uint32(0)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: mov.u32
@@ -1761,7 +1764,7 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
+				p0n |= c17b0 << l
 				// 49: setp.ge.s32
 				c18t := int32(v16) >= int32(u5)
 				c18 := c18t
@@ -1769,14 +1772,14 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c18 {
 					c18b0 = 1
 				}
-				p1 = p1&^(1<<l) | c18b0<<l
+				p1n |= c18b0 << l
 				// 50: or.pred
 				c19 := (c17) || (c18)
 				c19b0 := uint32(0)
 				if c19 {
 					c19b0 = 1
 				}
-				p2 = p2&^(1<<l) | c19b0<<l
+				p2n |= c19b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1793,7 +1796,7 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
+				p0n |= c17b0 << l
 				// 49: setp.ge.s32
 				c18t := int32(v16) >= int32(u5)
 				c18 := c18t
@@ -1801,19 +1804,19 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c18 {
 					c18b0 = 1
 				}
-				p1 = p1&^(1<<l) | c18b0<<l
+				p1n |= c18b0 << l
 				// 50: or.pred
 				c19 := (c17) || (c18)
 				c19b0 := uint32(0)
 				if c19 {
 					c19b0 = 1
 				}
-				p2 = p2&^(1<<l) | c19b0<<l
+				p2n |= c19b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
-		w.P[2] = p2
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 	_ = u1
 	_ = u6
@@ -1918,6 +1921,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 		v14aw := w.Window(6)
 		v15aw := w.Window(7)
 		var flt runtime.LaneFault
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			{
 				var v11s [32]uint64
@@ -2100,7 +2104,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					if c20 {
 						c20b0 = 1
 					}
-					p5 = p5&^(1<<l) | c20b0<<l
+					p5n |= c20b0 << l
 				}
 			}
 		} else {
@@ -2264,11 +2268,11 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c20 {
 					c20b0 = 1
 				}
-				p5 = p5&^(1<<l) | c20b0<<l
+				p5n |= c20b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -2280,6 +2284,7 @@ func matmulBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 97: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: setp.eq.s32
@@ -2289,7 +2294,7 @@ func matmulBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2301,10 +2306,10 @@ func matmulBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -2343,6 +2348,7 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(8)
 		v2aw := w.Window(9)
 		var flt runtime.LaneFault
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 110: ld.global.f32
@@ -2395,7 +2401,7 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p7 = p7&^(1<<l) | c7b0<<l
+				p7n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2450,11 +2456,11 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p7 = p7&^(1<<l) | c7b0<<l
+				p7n |= c7b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -2532,6 +2538,7 @@ func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 53: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 53: setp.lt.s32
@@ -2541,7 +2548,7 @@ func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2553,10 +2560,10 @@ func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 	// PTX line 54: mov.f32, warp-uniform
 	u2 := uint64(k1)
@@ -2577,6 +2584,7 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: add.s32
@@ -2591,7 +2599,7 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2608,10 +2616,10 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 	// PTX line 60: mov.f32, warp-uniform
 	u4 := uint64(k2)
@@ -3139,6 +3147,7 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 161: mov.u32
@@ -3154,7 +3163,7 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				p0n |= c15b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3172,10 +3181,10 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				p0n |= c15b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 164: mov.f32, warp-uniform
 	u16 := uint64(k2)
@@ -3209,6 +3218,8 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 	{
 		p1 := w.P[1]
 		p2 := w.P[2]
+		p1n := uint32(0)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 186: add.s32
@@ -3230,7 +3241,7 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 				// 192: setp.ge.s32
 				c7t := int32(r9[l]) >= int32(r3[l])
 				c7 := c7t
@@ -3238,7 +3249,7 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p2 = p2&^(1<<l) | c7b0<<l
+				p2n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3262,7 +3273,7 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 				// 192: setp.ge.s32
 				c7t := int32(r9[l]) >= int32(r3[l])
 				c7 := c7t
@@ -3270,11 +3281,11 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p2 = p2&^(1<<l) | c7b0<<l
+				p2n |= c7b0 << l
 			}
 		}
-		w.P[1] = p1
-		w.P[2] = p2
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 193: mov.f32, warp-uniform
 	u8 := uint64(k2)
@@ -3284,6 +3295,7 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		p2 := w.P[2]
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: or.pred
@@ -3292,7 +3304,7 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p3 = p3&^(1<<l) | c9b0<<l
+				p3n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3303,10 +3315,10 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p3 = p3&^(1<<l) | c9b0<<l
+				p3n |= c9b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 	// PTX line 195: mov.f32, warp-uniform
 	u10 := uint64(u8)
@@ -3342,6 +3354,9 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 		sh := w.SharedMem()
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
+		p4n := uint32(0)
+		p5n := uint32(0)
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 204: st.shared.f32
@@ -3362,7 +3377,7 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 207: setp.ge.s32
 				c4t := int32(r13[l]) >= int32(r4[l])
 				c4 := c4t
@@ -3370,14 +3385,14 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 				// 208: or.pred
 				c5 := (c4) || (c3)
 				c5b0 := uint32(0)
 				if c5 {
 					c5b0 = 1
 				}
-				p6 = p6&^(1<<l) | c5b0<<l
+				p6n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3400,7 +3415,7 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 207: setp.ge.s32
 				c4t := int32(r13[l]) >= int32(r4[l])
 				c4 := c4t
@@ -3408,19 +3423,19 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 				// 208: or.pred
 				c5 := (c4) || (c3)
 				c5b0 := uint32(0)
 				if c5 {
 					c5b0 = 1
 				}
-				p6 = p6&^(1<<l) | c5b0<<l
+				p6n |= c5b0 << l
 			}
 		}
-		w.P[4] = p4
-		w.P[5] = p5
-		w.P[6] = p6
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -3478,6 +3493,7 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 219: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 219: setp.ge.s32
@@ -3487,7 +3503,7 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3499,10 +3515,10 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -3598,6 +3614,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		var flt runtime.LaneFault
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			{
 				var v3s [32]uint64
@@ -3768,7 +3785,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					if c17 {
 						c17b0 = 1
 					}
-					p9 = p9&^(1<<l) | c17b0<<l
+					p9n |= c17b0 << l
 				}
 			}
 		} else {
@@ -3926,11 +3943,11 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p9 = p9&^(1<<l) | c17b0<<l
+				p9n |= c17b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -3942,6 +3959,7 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 253: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 253: setp.eq.s32
@@ -3951,7 +3969,7 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p10 = p10&^(1<<l) | c1b0<<l
+				p10n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3963,10 +3981,10 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p10 = p10&^(1<<l) | c1b0<<l
+				p10n |= c1b0 << l
 			}
 		}
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -3980,6 +3998,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 279, 280, 281: lane-local, one loop over the lanes
 	{
 		p13 := w.P[13]
+		p13n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 279: add.s32
@@ -3992,7 +4011,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p13 = p13&^(1<<l) | c2b0<<l
+				p13n |= c2b0 << l
 				// 281: add.s32
 				v3 := uint64(uint32(r30[l]) + uint32(k0))
 				r30[l] = v3
@@ -4010,13 +4029,13 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p13 = p13&^(1<<l) | c2b0<<l
+				p13n |= c2b0 << l
 				// 281: add.s32
 				v3 := uint64(uint32(r30[l]) + uint32(k0))
 				r30[l] = v3
 			}
 		}
-		w.P[13] = p13
+		w.P[13] = p13&^m | p13n
 	}
 }
 
@@ -4032,6 +4051,9 @@ func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
 		p14 := w.P[14]
 		p15 := w.P[15]
 		p16 := w.P[16]
+		p14n := uint32(0)
+		p15n := uint32(0)
+		p16n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 285: setp.ge.s32
@@ -4041,7 +4063,7 @@ func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p14 = p14&^(1<<l) | c1b0<<l
+				p14n |= c1b0 << l
 				// 286: setp.ge.s32
 				c2t := int32(r9[l]) >= int32(r3[l])
 				c2 := c2t
@@ -4049,14 +4071,14 @@ func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p15 = p15&^(1<<l) | c2b0<<l
+				p15n |= c2b0 << l
 				// 287: or.pred
 				c3 := (c2) || (c1)
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p16 = p16&^(1<<l) | c3b0<<l
+				p16n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4068,7 +4090,7 @@ func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p14 = p14&^(1<<l) | c1b0<<l
+				p14n |= c1b0 << l
 				// 286: setp.ge.s32
 				c2t := int32(r9[l]) >= int32(r3[l])
 				c2 := c2t
@@ -4076,19 +4098,19 @@ func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p15 = p15&^(1<<l) | c2b0<<l
+				p15n |= c2b0 << l
 				// 287: or.pred
 				c3 := (c2) || (c1)
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p16 = p16&^(1<<l) | c3b0<<l
+				p16n |= c3b0 << l
 			}
 		}
-		w.P[14] = p14
-		w.P[15] = p15
-		w.P[16] = p16
+		w.P[14] = p14&^m | p14n
+		w.P[15] = p15&^m | p15n
+		w.P[16] = p16&^m | p16n
 	}
 }
 
@@ -4401,6 +4423,7 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 222, 223, 224: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 222: and.b32
@@ -4415,7 +4438,7 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4432,10 +4455,10 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 	// PTX line 225: mov.u32, warp-uniform
 	u4 := uint64(k2)
@@ -4523,6 +4546,7 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		var flt runtime.LaneFault
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 256: shl.b32
@@ -4578,7 +4602,7 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p11 = p11&^(1<<l) | c9b0<<l
+				p11n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4636,11 +4660,11 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p11 = p11&^(1<<l) | c9b0<<l
+				p11n |= c9b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -4677,6 +4701,7 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		var flt runtime.LaneFault
+		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 267: ld.shared.f32
@@ -4720,7 +4745,7 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p12 = p12&^(1<<l) | c4b0<<l
+				p12n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4766,11 +4791,11 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p12 = p12&^(1<<l) | c4b0<<l
+				p12n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[12] = p12
+		w.P[12] = p12&^m | p12n
 	}
 }
 

@@ -2149,6 +2149,7 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 34: mov.u32
@@ -2164,7 +2165,7 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2182,10 +2183,10 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 37: mov.u32, warp-uniform
 	u9 := uint64(k1)
@@ -2278,6 +2279,7 @@ func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 51: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 51: setp.gt.u32
@@ -2287,7 +2289,7 @@ func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2299,10 +2301,10 @@ func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2314,6 +2316,7 @@ func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 61: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 61: setp.gt.u32
@@ -2323,7 +2326,7 @@ func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2335,10 +2338,10 @@ func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -2350,6 +2353,7 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 71: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: setp.gt.u32
@@ -2359,7 +2363,7 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2371,10 +2375,10 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -2386,6 +2390,7 @@ func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 81: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 81: setp.gt.u32
@@ -2395,7 +2400,7 @@ func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2407,10 +2412,10 @@ func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -2422,6 +2427,7 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 91: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: setp.gt.u32
@@ -2431,7 +2437,7 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2443,10 +2449,10 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -2458,6 +2464,7 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 101: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 101: setp.gt.u32
@@ -2467,7 +2474,7 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2479,10 +2486,10 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -2494,6 +2501,7 @@ func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 111: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: setp.gt.u32
@@ -2503,7 +2511,7 @@ func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2515,10 +2523,10 @@ func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -2530,6 +2538,7 @@ func reduceSumBlock16(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 121: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 121: setp.ne.s32
@@ -2539,7 +2548,7 @@ func reduceSumBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2551,10 +2560,10 @@ func reduceSumBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -4104,6 +4113,7 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 162: mov.u32
@@ -4119,7 +4129,7 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4137,10 +4147,10 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 165: mov.f32, warp-uniform
 	u9 := uint64(k1)
@@ -4233,6 +4243,7 @@ func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 179: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 179: setp.gt.u32
@@ -4242,7 +4253,7 @@ func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4254,10 +4265,10 @@ func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4269,6 +4280,7 @@ func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 189: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 189: setp.gt.u32
@@ -4278,7 +4290,7 @@ func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4290,10 +4302,10 @@ func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -4305,6 +4317,7 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 199: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 199: setp.gt.u32
@@ -4314,7 +4327,7 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4326,10 +4339,10 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -4341,6 +4354,7 @@ func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 209: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 209: setp.gt.u32
@@ -4350,7 +4364,7 @@ func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4362,10 +4376,10 @@ func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -4377,6 +4391,7 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 219: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 219: setp.gt.u32
@@ -4386,7 +4401,7 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4398,10 +4413,10 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -4413,6 +4428,7 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 229: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 229: setp.gt.u32
@@ -4422,7 +4438,7 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4434,10 +4450,10 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -4449,6 +4465,7 @@ func reduceMaxBlock14(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 239: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 239: setp.gt.u32
@@ -4458,7 +4475,7 @@ func reduceMaxBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4470,10 +4487,10 @@ func reduceMaxBlock14(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -4485,6 +4502,7 @@ func reduceMaxBlock16(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 249: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 249: setp.ne.s32
@@ -4494,7 +4512,7 @@ func reduceMaxBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4506,10 +4524,10 @@ func reduceMaxBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 

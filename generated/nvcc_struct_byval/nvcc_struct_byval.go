@@ -2016,6 +2016,7 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: mov.u32
@@ -2030,7 +2031,7 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2047,10 +2048,10 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -2146,6 +2147,10 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 		}
 		v5aw := w.Window(1)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 90: cvt.s64.s32
@@ -2187,28 +2192,28 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 				// 98: mov.pred
 				c9 := false
 				c9b0 := uint32(0)
 				if c9 {
 					c9b0 = 1
 				}
-				p2 = p2&^(1<<l) | c9b0<<l
+				p2n |= c9b0 << l
 				// 99: xor.pred
 				c10 := (c8) != (c9)
 				c10b0 := uint32(0)
 				if c10 {
 					c10b0 = 1
 				}
-				p3 = p3&^(1<<l) | c10b0<<l
+				p3n |= c10b0 << l
 				// 100: not.pred
 				c11 := !(c10)
 				c11b0 := uint32(0)
 				if c11 {
 					c11b0 = 1
 				}
-				p4 = p4&^(1<<l) | c11b0<<l
+				p4n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2252,35 +2257,35 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 				// 98: mov.pred
 				c9 := false
 				c9b0 := uint32(0)
 				if c9 {
 					c9b0 = 1
 				}
-				p2 = p2&^(1<<l) | c9b0<<l
+				p2n |= c9b0 << l
 				// 99: xor.pred
 				c10 := (c8) != (c9)
 				c10b0 := uint32(0)
 				if c10 {
 					c10b0 = 1
 				}
-				p3 = p3&^(1<<l) | c10b0<<l
+				p3n |= c10b0 << l
 				// 100: not.pred
 				c11 := !(c10)
 				c11b0 := uint32(0)
 				if c11 {
 					c11b0 = 1
 				}
-				p4 = p4&^(1<<l) | c11b0<<l
+				p4n |= c11b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -2506,6 +2511,7 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 140: mov.u32
@@ -2520,7 +2526,7 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2537,10 +2543,10 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -3864,6 +3870,7 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 232: mov.u32
@@ -3878,7 +3885,7 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3895,10 +3902,10 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2

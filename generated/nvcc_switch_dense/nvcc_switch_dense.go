@@ -1948,6 +1948,7 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: mov.u32
@@ -1962,7 +1963,7 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1979,10 +1980,10 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -1996,6 +1997,7 @@ func switchDenseBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 49: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: setp.gt.s16
@@ -2005,7 +2007,7 @@ func switchDenseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2017,10 +2019,10 @@ func switchDenseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -2057,6 +2059,7 @@ func switchDenseBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 64: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 64: setp.eq.s16
@@ -2066,7 +2069,7 @@ func switchDenseBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2078,10 +2081,10 @@ func switchDenseBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -2118,6 +2121,7 @@ func switchDenseBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 79: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: setp.eq.s16
@@ -2127,7 +2131,7 @@ func switchDenseBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2139,10 +2143,10 @@ func switchDenseBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -2371,6 +2375,7 @@ func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
 		}
 		v5aw := w.Window(1)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: cvta.to.global.u64
@@ -2408,7 +2413,7 @@ func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2448,11 +2453,11 @@ func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2464,6 +2469,7 @@ func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 52: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: setp.eq.s16
@@ -2473,7 +2479,7 @@ func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2485,10 +2491,10 @@ func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -2500,6 +2506,7 @@ func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 55: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: setp.eq.s16
@@ -2509,7 +2516,7 @@ func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2521,10 +2528,10 @@ func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -2536,6 +2543,7 @@ func switchDenseBlock18(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 67: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 67: setp.eq.s16
@@ -2545,7 +2553,7 @@ func switchDenseBlock18(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2557,10 +2565,10 @@ func switchDenseBlock18(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -2572,6 +2580,7 @@ func switchDenseBlock19(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 70: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 70: setp.eq.s16
@@ -2581,7 +2590,7 @@ func switchDenseBlock19(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2593,10 +2602,10 @@ func switchDenseBlock19(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -2608,6 +2617,7 @@ func switchDenseBlock21(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 82: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 82: setp.ne.s16
@@ -2617,7 +2627,7 @@ func switchDenseBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2629,10 +2639,10 @@ func switchDenseBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -3110,6 +3120,7 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 138: mov.u32
@@ -3124,7 +3135,7 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3141,10 +3152,10 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -3158,6 +3169,7 @@ func switchDefaultBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 154: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 154: setp.gt.s32
@@ -3167,7 +3179,7 @@ func switchDefaultBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3179,10 +3191,10 @@ func switchDefaultBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -3194,6 +3206,7 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 159: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 159: setp.eq.s32
@@ -3203,7 +3216,7 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3215,10 +3228,10 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -3230,6 +3243,7 @@ func switchDefaultBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 172: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 172: setp.gt.s32
@@ -3239,7 +3253,7 @@ func switchDefaultBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3251,10 +3265,10 @@ func switchDefaultBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
+				p6n |= c1b0 << l
 			}
 		}
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -3290,6 +3304,7 @@ func switchDefaultBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 187: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 187: setp.eq.s32
@@ -3299,7 +3314,7 @@ func switchDefaultBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3311,10 +3326,10 @@ func switchDefaultBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -3350,6 +3365,7 @@ func switchDefaultBlock7(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 199: lane-local, one loop over the lanes
 	{
 		p11 := w.P[11]
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 199: setp.eq.s32
@@ -3359,7 +3375,7 @@ func switchDefaultBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p11 = p11&^(1<<l) | c1b0<<l
+				p11n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3371,10 +3387,10 @@ func switchDefaultBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p11 = p11&^(1<<l) | c1b0<<l
+				p11n |= c1b0 << l
 			}
 		}
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -3666,6 +3682,7 @@ func switchDefaultBlock16(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 149: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 149: setp.gt.s32
@@ -3675,7 +3692,7 @@ func switchDefaultBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
+				p1n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3687,10 +3704,10 @@ func switchDefaultBlock16(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
+				p1n |= c7b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	_ = u6
 }
@@ -3703,6 +3720,7 @@ func switchDefaultBlock19(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 162: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 162: setp.eq.s32
@@ -3712,7 +3730,7 @@ func switchDefaultBlock19(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3724,10 +3742,10 @@ func switchDefaultBlock19(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -3739,6 +3757,7 @@ func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 165: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 165: setp.ne.s32
@@ -3748,7 +3767,7 @@ func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3760,10 +3779,10 @@ func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -3799,6 +3818,7 @@ func switchDefaultBlock22(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 175: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 175: setp.eq.s32
@@ -3808,7 +3828,7 @@ func switchDefaultBlock22(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3820,10 +3840,10 @@ func switchDefaultBlock22(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -3835,6 +3855,7 @@ func switchDefaultBlock23(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 178: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 178: setp.eq.s32
@@ -3844,7 +3865,7 @@ func switchDefaultBlock23(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3856,10 +3877,10 @@ func switchDefaultBlock23(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -3871,6 +3892,7 @@ func switchDefaultBlock25(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 190: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 190: setp.eq.s32
@@ -3880,7 +3902,7 @@ func switchDefaultBlock25(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p10 = p10&^(1<<l) | c1b0<<l
+				p10n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3892,10 +3914,10 @@ func switchDefaultBlock25(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p10 = p10&^(1<<l) | c1b0<<l
+				p10n |= c1b0 << l
 			}
 		}
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -3907,6 +3929,7 @@ func switchDefaultBlock27(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 202: lane-local, one loop over the lanes
 	{
 		p12 := w.P[12]
+		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 202: setp.eq.s32
@@ -3916,7 +3939,7 @@ func switchDefaultBlock27(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p12 = p12&^(1<<l) | c1b0<<l
+				p12n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3928,10 +3951,10 @@ func switchDefaultBlock27(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p12 = p12&^(1<<l) | c1b0<<l
+				p12n |= c1b0 << l
 			}
 		}
-		w.P[12] = p12
+		w.P[12] = p12&^m | p12n
 	}
 }
 

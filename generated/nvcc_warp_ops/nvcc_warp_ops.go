@@ -1816,6 +1816,7 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 51, 52, 53: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 51: add.s32
@@ -1830,7 +1831,7 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1847,10 +1848,10 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -2591,6 +2592,7 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 150, 151, 152: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 150: setp.eq.s32
@@ -2600,7 +2602,7 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 				// 151: selp.b32
 				v2 := uint64(r14[l])
 				if c1 {
@@ -2620,7 +2622,7 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 				// 151: selp.b32
 				v2 := uint64(r14[l])
 				if c1 {
@@ -2631,7 +2633,7 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 				r16[l] = v3
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 153: mov.u32, warp-uniform
 	u4 := uint64(k1)
@@ -2655,6 +2657,7 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 155, 156, 157: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 155: setp.lt.u32
@@ -2664,7 +2667,7 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 				// 156: selp.b32
 				v2 := uint64(r18[l])
 				if c1 {
@@ -2684,7 +2687,7 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 				// 156: selp.b32
 				v2 := uint64(r18[l])
 				if c1 {
@@ -2695,7 +2698,7 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				r20[l] = v3
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 	// PTX line 158: mov.u32, warp-uniform
 	u4 := uint64(k2)
@@ -2719,6 +2722,7 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 160, 161, 162: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: setp.lt.u32
@@ -2728,7 +2732,7 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 				// 161: selp.b32
 				v2 := uint64(r22[l])
 				if c1 {
@@ -2748,7 +2752,7 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 				// 161: selp.b32
 				v2 := uint64(r22[l])
 				if c1 {
@@ -2759,7 +2763,7 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				r24[l] = v3
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 	// PTX line 163: mov.u32, warp-uniform
 	u4 := uint64(k2)
@@ -2783,6 +2787,7 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 165, 166, 167: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 165: setp.lt.u32
@@ -2792,7 +2797,7 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 				// 166: selp.b32
 				v2 := uint64(r26[l])
 				if c1 {
@@ -2812,7 +2817,7 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 				// 166: selp.b32
 				v2 := uint64(r26[l])
 				if c1 {
@@ -2823,7 +2828,7 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				r28[l] = v3
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 	// PTX line 168: mov.u32, warp-uniform
 	u4 := uint64(k2)
@@ -2856,6 +2861,7 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s6w := w.Window(5)
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 170: setp.lt.u32
@@ -2865,7 +2871,7 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 				// 171: selp.b32
 				v2 := uint64(r30[l])
 				if c1 {
@@ -2896,7 +2902,7 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 				// 171: selp.b32
 				v2 := uint64(r30[l])
 				if c1 {
@@ -2918,7 +2924,7 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -3352,6 +3358,7 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		v14aw := w.Window(8)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 235: mul.wide.s32
@@ -3378,7 +3385,7 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				p0n |= c15b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3407,11 +3414,11 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				p0n |= c15b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 239: mov.u32, warp-uniform
 	u16 := uint64(k2)
@@ -3434,6 +3441,7 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 241, 242: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 241: and.b32
@@ -3445,7 +3453,7 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3459,10 +3467,10 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

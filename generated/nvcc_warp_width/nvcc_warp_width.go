@@ -1177,6 +1177,7 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: mov.u32
@@ -1191,7 +1192,7 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1208,10 +1209,10 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u1
 	_ = u2
@@ -1284,6 +1285,7 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		v1aw := w.Window(7)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 105: ld.global.u32
@@ -1308,7 +1310,7 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1335,11 +1337,11 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -1413,6 +1415,7 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 		}
 		v4aw := w.Window(9)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 84: cvta.to.global.u64
@@ -1442,7 +1445,7 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 				// 89: cvta.to.global.u64
 				v6 := uint64(r0[l])
 				// 90: add.s64
@@ -1479,7 +1482,7 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 				// 89: cvta.to.global.u64
 				v6 := uint64(r0[l])
 				// 90: add.s64
@@ -1488,6 +1491,6 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }

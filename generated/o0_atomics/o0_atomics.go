@@ -2369,6 +2369,7 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 		v21aw := w.Window(5)
 		v22aw := w.Window(6)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: ld.u32
@@ -2410,7 +2411,7 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2454,11 +2455,11 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3221,6 +3222,7 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 		v27aw := w.Window(22)
 		v28aw := w.Window(23)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 121: ld.u32
@@ -3262,7 +3264,7 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3306,11 +3308,11 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4352,6 +4354,7 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 		v27aw := w.Window(46)
 		v28aw := w.Window(47)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 197: ld.u32
@@ -4393,7 +4396,7 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4437,11 +4440,11 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -5643,6 +5646,7 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 		v21aw := w.Window(73)
 		v22aw := w.Window(74)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 276: ld.u32
@@ -5684,7 +5688,7 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5728,11 +5732,11 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -6152,6 +6156,7 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 		v11aw := w.Window(85)
 		v12aw := w.Window(86)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 299: ld.u64
@@ -6194,7 +6199,7 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p1 = p1&^(1<<l) | c13b0<<l
+				p1n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6239,11 +6244,11 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p1 = p1&^(1<<l) | c13b0<<l
+				p1n |= c13b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -6812,6 +6817,7 @@ func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(100)
 		v2aw := w.Window(101)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 328: ld.u32
@@ -6853,7 +6859,7 @@ func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6897,11 +6903,11 @@ func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -7243,6 +7249,7 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 		v23aw := w.Window(107)
 		v24aw := w.Window(108)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 375: ld.u32
@@ -7284,7 +7291,7 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7328,11 +7335,11 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -7349,6 +7356,7 @@ func compactBlock1(w *runtime.Warp, m uint32, budget int) {
 		v2aw := w.Window(110)
 		v5aw := w.Window(111)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 381: ld.u64
@@ -7411,7 +7419,7 @@ func compactBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7476,11 +7484,11 @@ func compactBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -8171,6 +8179,7 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(126)
 		v20aw := w.Window(127)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 445: ld.u32
@@ -8212,7 +8221,7 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8256,11 +8265,11 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

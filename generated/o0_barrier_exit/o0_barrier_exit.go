@@ -1874,6 +1874,7 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 		v21aw := w.Window(6)
 		v22aw := w.Window(7)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 53: ld.u32
@@ -1915,7 +1916,7 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1959,11 +1960,11 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2861,6 +2862,7 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		v19aw := w.Window(25)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 131: ld.u32
@@ -2890,7 +2892,7 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
+				p0n |= c22b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2922,11 +2924,11 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
+				p0n |= c22b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3211,6 +3213,7 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 155: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 155: setp.ge.s32
@@ -3220,7 +3223,7 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3232,10 +3235,10 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4283,6 +4286,7 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		v15aw := w.Window(51)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 233: ld.u32
@@ -4308,7 +4312,7 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
+				p0n |= c16b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4336,11 +4340,11 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
+				p0n |= c16b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4402,6 +4406,7 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v1aw := w.Window(53)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 245: ld.u32
@@ -4427,7 +4432,7 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4455,11 +4460,11 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4478,6 +4483,7 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 		p2 := w.P[2]
 		v3aw := w.Window(54)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 254: ld.volatile.u32
@@ -4503,7 +4509,7 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4531,11 +4537,11 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -4812,6 +4818,7 @@ func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 276: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 276: setp.ne.s32
@@ -4821,7 +4828,7 @@ func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p3 = p3&^(1<<l) | c4b0<<l
+				p3n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4833,10 +4840,10 @@ func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p3 = p3&^(1<<l) | c4b0<<l
+				p3n |= c4b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 

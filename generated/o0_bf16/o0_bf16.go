@@ -1268,6 +1268,7 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		v35aw := w.Window(8)
 		v36aw := w.Window(9)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 68: ld.u32
@@ -1309,7 +1310,7 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c37 {
 					c37b0 = 1
 				}
-				p0 = p0&^(1<<l) | c37b0<<l
+				p0n |= c37b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1353,11 +1354,11 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c37 {
 					c37b0 = 1
 				}
-				p0 = p0&^(1<<l) | c37b0<<l
+				p0n |= c37b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3282,6 +3283,7 @@ func bf16OpsBlock3(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v1aw := w.Window(57)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 143: ld.u32
@@ -3307,7 +3309,7 @@ func bf16OpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3335,11 +3337,11 @@ func bf16OpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

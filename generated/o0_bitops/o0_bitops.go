@@ -1521,6 +1521,7 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 		v23aw := w.Window(5)
 		v24aw := w.Window(6)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 51: ld.u32
@@ -1562,7 +1563,7 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1606,11 +1607,11 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2370,6 +2371,7 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v29aw := w.Window(25)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: ld.u32
@@ -2395,7 +2397,7 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if c30 {
 					c30b0 = 1
 				}
-				p1 = p1&^(1<<l) | c30b0<<l
+				p1n |= c30b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2423,11 +2425,11 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if c30 {
 					c30b0 = 1
 				}
-				p1 = p1&^(1<<l) | c30b0<<l
+				p1n |= c30b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3707,6 +3709,7 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 		v37aw := w.Window(56)
 		v45aw := w.Window(57)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 137: ld.u32
@@ -3742,7 +3745,7 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if c43 {
 					c43b0 = 1
 				}
-				p2 = p2&^(1<<l) | c43b0<<l
+				p2n |= c43b0 << l
 				// 144: selp.b32
 				v44 := uint64(v42)
 				if c43 {
@@ -3803,7 +3806,7 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if c43 {
 					c43b0 = 1
 				}
-				p2 = p2&^(1<<l) | c43b0<<l
+				p2n |= c43b0 << l
 				// 144: selp.b32
 				v44 := uint64(v42)
 				if c43 {
@@ -3830,7 +3833,7 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX lines 146: lane-local, one loop over the lanes
 	{
@@ -5066,6 +5069,7 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(86)
 		v20aw := w.Window(87)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 217: ld.u32
@@ -5107,7 +5111,7 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5151,11 +5155,11 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -5755,6 +5759,7 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v23aw := w.Window(102)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 247: ld.u64
@@ -5780,7 +5785,7 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if c24 {
 					c24b0 = 1
 				}
-				p1 = p1&^(1<<l) | c24b0<<l
+				p1n |= c24b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5808,11 +5813,11 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if c24 {
 					c24b0 = 1
 				}
-				p1 = p1&^(1<<l) | c24b0<<l
+				p1n |= c24b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

@@ -1333,6 +1333,7 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(4)
 		v20aw := w.Window(5)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 47: ld.u32
@@ -1374,7 +1375,7 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1418,11 +1419,11 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2950,6 +2951,7 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(40)
 		v20aw := w.Window(41)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 137: ld.u32
@@ -2991,7 +2993,7 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3035,11 +3037,11 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4394,6 +4396,7 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(72)
 		v20aw := w.Window(73)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 225: ld.u32
@@ -4435,7 +4438,7 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4479,11 +4482,11 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

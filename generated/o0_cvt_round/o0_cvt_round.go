@@ -1825,6 +1825,7 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 		v23aw := w.Window(5)
 		v24aw := w.Window(6)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 53: ld.u32
@@ -1866,7 +1867,7 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1910,11 +1911,11 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -6033,6 +6034,7 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 		v23aw := w.Window(103)
 		v24aw := w.Window(104)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 230: ld.u32
@@ -6074,7 +6076,7 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6118,11 +6120,11 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -9108,6 +9110,7 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 		v23aw := w.Window(174)
 		v24aw := w.Window(175)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 370: ld.u32
@@ -9149,7 +9152,7 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9193,11 +9196,11 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

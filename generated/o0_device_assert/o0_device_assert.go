@@ -906,6 +906,7 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 		v15aw := w.Window(3)
 		v16aw := w.Window(4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: ld.u32
@@ -947,7 +948,7 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
+				p0n |= c17b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -991,11 +992,11 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
+				p0n |= c17b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1012,6 +1013,7 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 		v2aw := w.Window(6)
 		v5aw := w.Window(7)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 66: ld.u64
@@ -1074,7 +1076,7 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1139,11 +1141,11 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1464,6 +1466,7 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 		v2aw := w.Window(14)
 		v5aw := w.Window(15)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 103: ld.u64
@@ -1526,7 +1529,7 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
+				p2n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1591,11 +1594,11 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
+				p2n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 

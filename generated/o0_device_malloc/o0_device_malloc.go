@@ -2105,6 +2105,7 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 		v21aw := w.Window(5)
 		v22aw := w.Window(6)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: ld.u32
@@ -2146,7 +2147,7 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2190,11 +2191,11 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2488,6 +2489,7 @@ func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(12)
 		v2aw := w.Window(13)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 104: ld.u32
@@ -2529,7 +2531,7 @@ func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2573,11 +2575,11 @@ func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -2942,6 +2944,7 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(22)
 		v2aw := w.Window(23)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 131: ld.u32
@@ -2983,7 +2986,7 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3027,11 +3030,11 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -3850,6 +3853,7 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v9aw := w.Window(41)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: ld.u64
@@ -3875,7 +3879,7 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p1 = p1&^(1<<l) | c10b0<<l
+				p1n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3903,11 +3907,11 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p1 = p1&^(1<<l) | c10b0<<l
+				p1n |= c10b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4211,6 +4215,7 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 		v17aw := w.Window(46)
 		v18aw := w.Window(47)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 204: ld.u32
@@ -4252,7 +4257,7 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c19 {
 					c19b0 = 1
 				}
-				p0 = p0&^(1<<l) | c19b0<<l
+				p0n |= c19b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4296,11 +4301,11 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c19 {
 					c19b0 = 1
 				}
-				p0 = p0&^(1<<l) | c19b0<<l
+				p0n |= c19b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4790,6 +4795,7 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v3aw := w.Window(57)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 225: ld.u64
@@ -4815,7 +4821,7 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4843,11 +4849,11 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -5158,6 +5164,7 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(62)
 		v20aw := w.Window(63)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 279: ld.u32
@@ -5199,7 +5206,7 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5243,11 +5250,11 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -5421,6 +5428,7 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v7aw := w.Window(68)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 293: ld.u64
@@ -5446,7 +5454,7 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5474,11 +5482,11 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

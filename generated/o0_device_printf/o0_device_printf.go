@@ -2065,6 +2065,7 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 		v27aw := w.Window(6)
 		v28aw := w.Window(7)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: ld.u32
@@ -2106,7 +2107,7 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2150,11 +2151,11 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4563,6 +4564,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v9aw := w.Window(58)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 209: ld.u32
@@ -4596,7 +4598,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p1 = p1&^(1<<l) | c14b0<<l
+				p1n |= c14b0 << l
 				// 215: selp.b32
 				v15 := uint64(k4)
 				if c14 {
@@ -4638,7 +4640,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p1 = p1&^(1<<l) | c14b0<<l
+				p1n |= c14b0 << l
 				// 215: selp.b32
 				v15 := uint64(k4)
 				if c14 {
@@ -4648,7 +4650,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 216: mov.u64, warp-uniform
 	u16 := uint64((w.GlobalVar(7) + k3))
@@ -5442,6 +5444,7 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 		v23aw := w.Window(72)
 		v24aw := w.Window(73)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 294: ld.u32
@@ -5483,7 +5486,7 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5527,11 +5530,11 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -1429,6 +1429,7 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(4)
 		v20aw := w.Window(5)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: ld.u32
@@ -1470,7 +1471,7 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1514,11 +1515,11 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1737,6 +1738,9 @@ func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		v1aw := w.Window(11)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 64: ld.u64
@@ -1762,21 +1766,21 @@ func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 				// 66: mov.pred
 				c3 := false
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 				// 67: mov.pred
 				c4 := c3
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p3 = p3&^(1<<l) | c4b0<<l
+				p3n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1804,27 +1808,27 @@ func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 				// 66: mov.pred
 				c3 := false
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 				// 67: mov.pred
 				c4 := c3
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p3 = p3&^(1<<l) | c4b0<<l
+				p3n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -1839,6 +1843,8 @@ func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
 		p4 := w.P[4]
 		v1aw := w.Window(12)
 		var flt runtime.LaneFault
+		p4n := uint32(0)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: ld.u32
@@ -1864,14 +1870,14 @@ func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p4 = p4&^(1<<l) | c2b0<<l
+				p4n |= c2b0 << l
 				// 73: mov.pred
 				c3 := c2
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1899,19 +1905,19 @@ func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p4 = p4&^(1<<l) | c2b0<<l
+				p4n |= c2b0 << l
 				// 73: mov.pred
 				c3 := c2
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
-		w.P[4] = p4
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -1922,6 +1928,7 @@ func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
 	{
 		p3 := w.P[3]
 		p5 := w.P[5]
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: mov.pred
@@ -1930,7 +1937,7 @@ func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1941,10 +1948,10 @@ func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
+				p5n |= c1b0 << l
 			}
 		}
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -1961,6 +1968,10 @@ func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
 		p9 := w.P[9]
 		v1aw := w.Window(13)
 		var flt runtime.LaneFault
+		p6n := uint32(0)
+		p7n := uint32(0)
+		p8n := uint32(0)
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 80: ld.u64
@@ -1988,28 +1999,28 @@ func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 				// 83: mov.pred
 				c4 := false
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p7 = p7&^(1<<l) | c4b0<<l
+				p7n |= c4b0 << l
 				// 84: xor.pred
 				c5 := (c3) != (c4)
 				c5b0 := uint32(0)
 				if c5 {
 					c5b0 = 1
 				}
-				p8 = p8&^(1<<l) | c5b0<<l
+				p8n |= c5b0 << l
 				// 85: not.pred
 				c6 := !(c5)
 				c6b0 := uint32(0)
 				if c6 {
 					c6b0 = 1
 				}
-				p9 = p9&^(1<<l) | c6b0<<l
+				p9n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2039,35 +2050,35 @@ func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 				// 83: mov.pred
 				c4 := false
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p7 = p7&^(1<<l) | c4b0<<l
+				p7n |= c4b0 << l
 				// 84: xor.pred
 				c5 := (c3) != (c4)
 				c5b0 := uint32(0)
 				if c5 {
 					c5b0 = 1
 				}
-				p8 = p8&^(1<<l) | c5b0<<l
+				p8n |= c5b0 << l
 				// 85: not.pred
 				c6 := !(c5)
 				c6b0 := uint32(0)
 				if c6 {
 					c6b0 = 1
 				}
-				p9 = p9&^(1<<l) | c6b0<<l
+				p9n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[6] = p6
-		w.P[7] = p7
-		w.P[8] = p8
-		w.P[9] = p9
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
+		w.P[8] = p8&^m | p8n
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -2814,6 +2825,7 @@ func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(27)
 		v20aw := w.Window(28)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 151: ld.u32
@@ -2855,7 +2867,7 @@ func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2899,11 +2911,11 @@ func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3157,6 +3169,7 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 		tid0 := &w.Tid[0]
 		v1aw := w.Window(35)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 171: ld.u32
@@ -3184,7 +3197,7 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3214,11 +3227,11 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

@@ -2569,6 +2569,7 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 		v24aw := w.Window(24)
 		v25aw := w.Window(25)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 118: ld.u32
@@ -2610,7 +2611,7 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if c26 {
 					c26b0 = 1
 				}
-				p0 = p0&^(1<<l) | c26b0<<l
+				p0n |= c26b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2654,11 +2655,11 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if c26 {
 					c26b0 = 1
 				}
-				p0 = p0&^(1<<l) | c26b0<<l
+				p0n |= c26b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2969,6 +2970,7 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v7aw := w.Window(32)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 142: ld.u32
@@ -2994,7 +2996,7 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3022,11 +3024,11 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3040,6 +3042,7 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 		p2 := w.P[2]
 		v1aw := w.Window(33)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 147: ld.u32
@@ -3065,7 +3068,7 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3093,11 +3096,11 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -3112,6 +3115,7 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(34)
 		v3aw := w.Window(35)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 152: ld.u32
@@ -3155,7 +3159,7 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p3 = p3&^(1<<l) | c4b0<<l
+				p3n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3201,11 +3205,11 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p3 = p3&^(1<<l) | c4b0<<l
+				p3n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -3536,6 +3540,7 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 181: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 181: setp.ne.s32
@@ -3545,7 +3550,7 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p4 = p4&^(1<<l) | c4b0<<l
+				p4n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3557,10 +3562,10 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p4 = p4&^(1<<l) | c4b0<<l
+				p4n |= c4b0 << l
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -3575,6 +3580,7 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(42)
 		v3aw := w.Window(43)
 		var flt runtime.LaneFault
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: ld.u32
@@ -3618,7 +3624,7 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3664,11 +3670,11 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -3985,6 +3991,7 @@ func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(50)
 		v2aw := w.Window(51)
 		var flt runtime.LaneFault
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 213: ld.u32
@@ -4026,7 +4033,7 @@ func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4070,11 +4077,11 @@ func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 

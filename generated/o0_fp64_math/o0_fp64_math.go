@@ -1202,6 +1202,7 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 		v23aw := w.Window(5)
 		v24aw := w.Window(6)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: ld.u32
@@ -1243,7 +1244,7 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1287,11 +1288,11 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2927,6 +2928,7 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 		v21aw := w.Window(43)
 		v22aw := w.Window(44)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 153: ld.u32
@@ -2968,7 +2970,7 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3012,11 +3014,11 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3316,6 +3318,7 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(52)
 		v2aw := w.Window(53)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 173: ld.u32
@@ -3357,7 +3360,7 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3401,11 +3404,11 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

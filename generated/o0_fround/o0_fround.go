@@ -2323,6 +2323,7 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 		v27aw := w.Window(6)
 		v28aw := w.Window(7)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: ld.u32
@@ -2364,7 +2365,7 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2408,11 +2409,11 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -10425,6 +10426,7 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 		v27aw := w.Window(209)
 		v28aw := w.Window(210)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 343: ld.u32
@@ -10466,7 +10468,7 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10510,11 +10512,11 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -1695,6 +1695,7 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		v35aw := w.Window(8)
 		v36aw := w.Window(9)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 68: ld.u32
@@ -1736,7 +1737,7 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c37 {
 					c37b0 = 1
 				}
-				p0 = p0&^(1<<l) | c37b0<<l
+				p0n |= c37b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1780,11 +1781,11 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c37 {
 					c37b0 = 1
 				}
-				p0 = p0&^(1<<l) | c37b0<<l
+				p0n |= c37b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4347,6 +4348,7 @@ func halfOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v1aw := w.Window(74)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: ld.u32
@@ -4372,7 +4374,7 @@ func halfOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4400,11 +4402,11 @@ func halfOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -5314,6 +5316,7 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 		v23aw := w.Window(93)
 		v24aw := w.Window(94)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 239: ld.u32
@@ -5355,7 +5358,7 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5399,11 +5402,11 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -1959,6 +1959,7 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 		v23aw := w.Window(5)
 		v24aw := w.Window(6)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: ld.u32
@@ -2000,7 +2001,7 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2044,11 +2045,11 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2637,6 +2638,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		v20aw := w.Window(21)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: ld.u64
@@ -2662,21 +2666,21 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p1 = p1&^(1<<l) | c21b0<<l
+				p1n |= c21b0 << l
 				// 81: mov.pred
 				c22 := true
 				c22b0 := uint32(0)
 				if c22 {
 					c22b0 = 1
 				}
-				p2 = p2&^(1<<l) | c22b0<<l
+				p2n |= c22b0 << l
 				// 82: mov.pred
 				c23 := c22
 				c23b0 := uint32(0)
 				if c23 {
 					c23b0 = 1
 				}
-				p3 = p3&^(1<<l) | c23b0<<l
+				p3n |= c23b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2704,27 +2708,27 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p1 = p1&^(1<<l) | c21b0<<l
+				p1n |= c21b0 << l
 				// 81: mov.pred
 				c22 := true
 				c22b0 := uint32(0)
 				if c22 {
 					c22b0 = 1
 				}
-				p2 = p2&^(1<<l) | c22b0<<l
+				p2n |= c22b0 << l
 				// 82: mov.pred
 				c23 := c22
 				c23b0 := uint32(0)
 				if c23 {
 					c23b0 = 1
 				}
-				p3 = p3&^(1<<l) | c23b0<<l
+				p3n |= c23b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -2740,6 +2744,9 @@ func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
 		p6 := w.P[6]
 		v1aw := w.Window(22)
 		var flt runtime.LaneFault
+		p4n := uint32(0)
+		p5n := uint32(0)
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: ld.u64
@@ -2765,21 +2772,21 @@ func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p4 = p4&^(1<<l) | c2b0<<l
+				p4n |= c2b0 << l
 				// 88: mov.pred
 				c3 := false
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 				// 89: mov.pred
 				c4 := c3
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p6 = p6&^(1<<l) | c4b0<<l
+				p6n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2807,27 +2814,27 @@ func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p4 = p4&^(1<<l) | c2b0<<l
+				p4n |= c2b0 << l
 				// 88: mov.pred
 				c3 := false
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
+				p5n |= c3b0 << l
 				// 89: mov.pred
 				c4 := c3
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p6 = p6&^(1<<l) | c4b0<<l
+				p6n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[4] = p4
-		w.P[5] = p5
-		w.P[6] = p6
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -2842,6 +2849,8 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 		p7 := w.P[7]
 		v1aw := w.Window(23)
 		var flt runtime.LaneFault
+		p7n := uint32(0)
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 93: ld.u64
@@ -2867,14 +2876,14 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p7 = p7&^(1<<l) | c2b0<<l
+				p7n |= c2b0 << l
 				// 95: mov.pred
 				c3 := c2
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2902,19 +2911,19 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p7 = p7&^(1<<l) | c2b0<<l
+				p7n |= c2b0 << l
 				// 95: mov.pred
 				c3 := c2
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[6] = p6
-		w.P[7] = p7
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -2926,6 +2935,8 @@ func int64MathBlock5(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		p6 := w.P[6]
 		p8 := w.P[8]
+		p8n := uint32(0)
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 98: mov.pred
@@ -2934,14 +2945,14 @@ func int64MathBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 				// 99: mov.pred
 				c2 := c1
 				c2b0 := uint32(0)
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2952,18 +2963,18 @@ func int64MathBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				p8n |= c1b0 << l
 				// 99: mov.pred
 				c2 := c1
 				c2b0 := uint32(0)
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		}
-		w.P[3] = p3
-		w.P[8] = p8
+		w.P[3] = p3&^m | p3n
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -2982,6 +2993,7 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		p9 := w.P[9]
 		s3w := w.Window(24)
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 102: mov.pred
@@ -2990,7 +3002,7 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 				// 103: selp.u16
 				v2 := uint64(k0)
 				if c1 {
@@ -3017,7 +3029,7 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p9 = p9&^(1<<l) | c1b0<<l
+				p9n |= c1b0 << l
 				// 103: selp.u16
 				v2 := uint64(k0)
 				if c1 {
@@ -3036,7 +3048,7 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 	// PTX lines 105, 106, 107, 108: lane-local, one loop over the lanes
 	{
@@ -3322,6 +3334,7 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 		p10 := w.P[10]
 		v14aw := w.Window(32)
 		var flt runtime.LaneFault
+		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 115: ld.u8
@@ -3349,7 +3362,7 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p10 = p10&^(1<<l) | c16b0<<l
+				p10n |= c16b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3379,11 +3392,11 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p10 = p10&^(1<<l) | c16b0<<l
+				p10n |= c16b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[10] = p10
+		w.P[10] = p10&^m | p10n
 	}
 }
 
@@ -3610,6 +3623,7 @@ func int64MathBlock9(w *runtime.Warp, m uint32, budget int) {
 		p11 := w.P[11]
 		v4aw := w.Window(37)
 		var flt runtime.LaneFault
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 134: ld.u8
@@ -3637,7 +3651,7 @@ func int64MathBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p11 = p11&^(1<<l) | c6b0<<l
+				p11n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3667,11 +3681,11 @@ func int64MathBlock9(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p11 = p11&^(1<<l) | c6b0<<l
+				p11n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 
@@ -4366,6 +4380,7 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 		p12 := w.P[12]
 		v19aw := w.Window(54)
 		var flt runtime.LaneFault
+		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 168: ld.u64
@@ -4391,7 +4406,7 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c20 {
 					c20b0 = 1
 				}
-				p12 = p12&^(1<<l) | c20b0<<l
+				p12n |= c20b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4419,11 +4434,11 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if c20 {
 					c20b0 = 1
 				}
-				p12 = p12&^(1<<l) | c20b0<<l
+				p12n |= c20b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[12] = p12
+		w.P[12] = p12&^m | p12n
 	}
 }
 
@@ -4650,6 +4665,7 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 		p13 := w.P[13]
 		v4aw := w.Window(59)
 		var flt runtime.LaneFault
+		p13n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 186: ld.u64
@@ -4675,7 +4691,7 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p13 = p13&^(1<<l) | c5b0<<l
+				p13n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4703,11 +4719,11 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p13 = p13&^(1<<l) | c5b0<<l
+				p13n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[13] = p13
+		w.P[13] = p13&^m | p13n
 	}
 }
 
@@ -5814,6 +5830,7 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 		v17aw := w.Window(84)
 		v18aw := w.Window(85)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 258: ld.u32
@@ -5855,7 +5872,7 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c19 {
 					c19b0 = 1
 				}
-				p0 = p0&^(1<<l) | c19b0<<l
+				p0n |= c19b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5899,11 +5916,11 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if c19 {
 					c19b0 = 1
 				}
-				p0 = p0&^(1<<l) | c19b0<<l
+				p0n |= c19b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -1276,6 +1276,7 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 		v27aw := w.Window(6)
 		v28aw := w.Window(7)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: ld.u32
@@ -1317,7 +1318,7 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1361,11 +1362,11 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2969,6 +2970,7 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 		v54aw := w.Window(48)
 		v55aw := w.Window(49)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 117: ld.u32
@@ -3010,7 +3012,7 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c56 {
 					c56b0 = 1
 				}
-				p1 = p1&^(1<<l) | c56b0<<l
+				p1n |= c56b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3054,11 +3056,11 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c56 {
 					c56b0 = 1
 				}
-				p1 = p1&^(1<<l) | c56b0<<l
+				p1n |= c56b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3434,6 +3436,7 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 		v8aw := w.Window(58)
 		v9aw := w.Window(59)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 138: ld.u32
@@ -3475,7 +3478,7 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p2 = p2&^(1<<l) | c10b0<<l
+				p2n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3519,11 +3522,11 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p2 = p2&^(1<<l) | c10b0<<l
+				p2n |= c10b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 

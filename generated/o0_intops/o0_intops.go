@@ -1551,6 +1551,7 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 		v27aw := w.Window(6)
 		v28aw := w.Window(7)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: ld.u32
@@ -1592,7 +1593,7 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1636,11 +1637,11 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2639,6 +2640,7 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 		v27aw := w.Window(30)
 		v28aw := w.Window(31)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 134: ld.u32
@@ -2680,7 +2682,7 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2724,11 +2726,11 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -5229,6 +5231,7 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 		v27aw := w.Window(92)
 		v28aw := w.Window(93)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 270: ld.u32
@@ -5270,7 +5273,7 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5314,11 +5317,11 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p0 = p0&^(1<<l) | c29b0<<l
+				p0n |= c29b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -2497,6 +2497,7 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 62: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: setp.eq.s32
@@ -2506,7 +2507,7 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2518,10 +2519,10 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3603,6 +3604,7 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		s18w := w.Window(33)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 125: st.u32
@@ -3625,7 +3627,7 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c20 {
 					c20b0 = 1
 				}
-				p0 = p0&^(1<<l) | c20b0<<l
+				p0n |= c20b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3650,10 +3652,10 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c20 {
 					c20b0 = 1
 				}
-				p0 = p0&^(1<<l) | c20b0<<l
+				p0n |= c20b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3798,6 +3800,7 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(37)
 		v2aw := w.Window(38)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 137: ld.u64
@@ -3839,7 +3842,7 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3883,11 +3886,11 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4108,6 +4111,7 @@ func laneHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 	{
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 156: mov.u32
@@ -4119,7 +4123,7 @@ func laneHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4133,10 +4137,10 @@ func laneHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -4151,6 +4155,7 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(44)
 		v2aw := w.Window(45)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 163: ld.u64
@@ -4192,7 +4197,7 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4236,11 +4241,11 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				p3n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -4950,6 +4955,7 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		v19aw := w.Window(59)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 225: ld.u32
@@ -4979,7 +4985,7 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
+				p0n |= c22b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5011,11 +5017,11 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
+				p0n |= c22b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -5032,6 +5038,7 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v1aw := w.Window(60)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 234: ld.u32
@@ -5067,7 +5074,7 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
+				p1n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5105,11 +5112,11 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
+				p1n |= c7b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -5567,6 +5574,7 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 268: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 268: setp.ge.s32
@@ -5576,7 +5584,7 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5588,10 +5596,10 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -6361,6 +6369,7 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		v19aw := w.Window(85)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 336: ld.u32
@@ -6388,7 +6397,7 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6418,11 +6427,11 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -2178,6 +2178,7 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(4)
 		v20aw := w.Window(5)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: ld.u32
@@ -2219,7 +2220,7 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2263,11 +2264,11 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2324,6 +2325,7 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v1aw := w.Window(7)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: ld.u32
@@ -2349,7 +2351,7 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2377,11 +2379,11 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2762,6 +2764,7 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 		p2 := w.P[2]
 		v1aw := w.Window(16)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 89: ld.u32
@@ -2787,7 +2790,7 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2815,11 +2818,11 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -3061,6 +3064,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 		p5 := w.P[5]
 		v1aw := w.Window(22)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 106: ld.u32
@@ -3086,21 +3092,21 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 				// 108: mov.pred
 				c3 := false
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 109: mov.pred
 				c4 := c3
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3128,27 +3134,27 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 				// 108: mov.pred
 				c3 := false
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				p4n |= c3b0 << l
 				// 109: mov.pred
 				c4 := c3
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -3166,6 +3172,8 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 		v5aw := w.Window(24)
 		v6aw := w.Window(25)
 		var flt runtime.LaneFault
+		p6n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 113: ld.s32
@@ -3230,14 +3238,14 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p6 = p6&^(1<<l) | c7b0<<l
+				p6n |= c7b0 << l
 				// 120: mov.pred
 				c8 := c7
 				c8b0 := uint32(0)
 				if c8 {
 					c8b0 = 1
 				}
-				p5 = p5&^(1<<l) | c8b0<<l
+				p5n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3304,19 +3312,19 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p6 = p6&^(1<<l) | c7b0<<l
+				p6n |= c7b0 << l
 				// 120: mov.pred
 				c8 := c7
 				c8b0 := uint32(0)
 				if c8 {
 					c8b0 = 1
 				}
-				p5 = p5&^(1<<l) | c8b0<<l
+				p5n |= c8b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[5] = p5
-		w.P[6] = p6
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -3327,6 +3335,7 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 	{
 		p5 := w.P[5]
 		p7 := w.P[7]
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 123: mov.pred
@@ -3335,7 +3344,7 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3346,10 +3355,10 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
+				p7n |= c1b0 << l
 			}
 		}
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -3870,6 +3879,7 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 		p8 := w.P[8]
 		v1aw := w.Window(37)
 		var flt runtime.LaneFault
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 155: ld.u32
@@ -3895,7 +3905,7 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p8 = p8&^(1<<l) | c2b0<<l
+				p8n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3923,11 +3933,11 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p8 = p8&^(1<<l) | c2b0<<l
+				p8n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 
@@ -4632,6 +4642,7 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(49)
 		v20aw := w.Window(50)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 217: ld.u32
@@ -4673,7 +4684,7 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4717,11 +4728,11 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4778,6 +4789,7 @@ func nibbleHistBlock3(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v1aw := w.Window(52)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 229: ld.u32
@@ -4803,7 +4815,7 @@ func nibbleHistBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4831,11 +4843,11 @@ func nibbleHistBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -5254,6 +5266,7 @@ func nibbleHistBlock7(w *runtime.Warp, m uint32, budget int) {
 		p2 := w.P[2]
 		v1aw := w.Window(62)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 257: ld.u32
@@ -5279,7 +5292,7 @@ func nibbleHistBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5307,11 +5320,11 @@ func nibbleHistBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -5699,6 +5712,7 @@ func nibbleHistBlock11(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		v1aw := w.Window(71)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 284: ld.u32
@@ -5724,7 +5738,7 @@ func nibbleHistBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5752,11 +5766,11 @@ func nibbleHistBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 

@@ -2522,6 +2522,7 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 		v33aw := w.Window(8)
 		v34aw := w.Window(9)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 66: ld.u32
@@ -2563,7 +2564,7 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c35 {
 					c35b0 = 1
 				}
-				p0 = p0&^(1<<l) | c35b0<<l
+				p0n |= c35b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2607,11 +2608,11 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c35 {
 					c35b0 = 1
 				}
-				p0 = p0&^(1<<l) | c35b0<<l
+				p0n |= c35b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2625,6 +2626,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(10)
 		v2aw := w.Window(11)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: ld.u32
@@ -2666,7 +2668,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2710,11 +2712,11 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2805,6 +2807,7 @@ func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(14)
 		v2aw := w.Window(15)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: ld.u32
@@ -2846,7 +2849,7 @@ func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2890,11 +2893,11 @@ func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -4619,6 +4622,7 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(49)
 		v2aw := w.Window(50)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 198: ld.u32
@@ -4660,7 +4664,7 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4704,11 +4708,11 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4722,6 +4726,7 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(51)
 		v2aw := w.Window(52)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 204: ld.u32
@@ -4763,7 +4768,7 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4807,11 +4812,11 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4826,6 +4831,7 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 		v2aw := w.Window(54)
 		v4aw := w.Window(55)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 210: ld.u32
@@ -4885,7 +4891,7 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p2 = p2&^(1<<l) | c5b0<<l
+				p2n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4947,11 +4953,11 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p2 = p2&^(1<<l) | c5b0<<l
+				p2n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -5408,6 +5414,7 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 		v11aw := w.Window(65)
 		v12aw := w.Window(66)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 247: ld.u32
@@ -5449,7 +5456,7 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p3 = p3&^(1<<l) | c13b0<<l
+				p3n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5493,11 +5500,11 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p3 = p3&^(1<<l) | c13b0<<l
+				p3n |= c13b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -5512,6 +5519,7 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 		v2aw := w.Window(68)
 		v4aw := w.Window(69)
 		var flt runtime.LaneFault
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 253: ld.u32
@@ -5571,7 +5579,7 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p4 = p4&^(1<<l) | c5b0<<l
+				p4n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5633,11 +5641,11 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p4 = p4&^(1<<l) | c5b0<<l
+				p4n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -6101,6 +6109,7 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(79)
 		v2aw := w.Window(80)
 		var flt runtime.LaneFault
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 291: ld.u32
@@ -6144,7 +6153,7 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6190,11 +6199,11 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p5 = p5&^(1<<l) | c4b0<<l
+				p5n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -6412,6 +6421,7 @@ func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(85)
 		v2aw := w.Window(86)
 		var flt runtime.LaneFault
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 315: ld.u32
@@ -6453,7 +6463,7 @@ func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6497,11 +6507,11 @@ func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[6] = p6
+		w.P[6] = p6&^m | p6n
 	}
 }
 
@@ -7057,6 +7067,7 @@ func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(98)
 		v2aw := w.Window(99)
 		var flt runtime.LaneFault
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 356: ld.u32
@@ -7098,7 +7109,7 @@ func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p7 = p7&^(1<<l) | c3b0<<l
+				p7n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7142,11 +7153,11 @@ func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p7 = p7&^(1<<l) | c3b0<<l
+				p7n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[7] = p7
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -7160,6 +7171,7 @@ func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(100)
 		v2aw := w.Window(101)
 		var flt runtime.LaneFault
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 362: ld.u32
@@ -7201,7 +7213,7 @@ func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7245,11 +7257,11 @@ func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p8 = p8&^(1<<l) | c3b0<<l
+				p8n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 }
 

@@ -1784,6 +1784,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		v5aw := w.Window(1)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: ld.u32
@@ -1809,7 +1810,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1837,11 +1838,11 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2576,6 +2577,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		v5aw := w.Window(9)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 89: ld.u32
@@ -2601,7 +2603,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2629,11 +2631,11 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3331,6 +3333,7 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 		v3aw := w.Window(19)
 		v4aw := w.Window(20)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 127: ld.u32
@@ -3372,7 +3375,7 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3416,11 +3419,11 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3664,6 +3667,7 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		v7aw := w.Window(23)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 170: ld.u32
@@ -3689,7 +3693,7 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3717,11 +3721,11 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4637,6 +4641,7 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 		v31aw := w.Window(37)
 		v32aw := w.Window(38)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 252: ld.u32
@@ -4678,7 +4683,7 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c33 {
 					c33b0 = 1
 				}
-				p0 = p0&^(1<<l) | c33b0<<l
+				p0n |= c33b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4722,11 +4727,11 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c33 {
 					c33b0 = 1
 				}
-				p0 = p0&^(1<<l) | c33b0<<l
+				p0n |= c33b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

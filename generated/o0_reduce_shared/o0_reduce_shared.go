@@ -1888,6 +1888,7 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 		v20aw := w.Window(6)
 		v21aw := w.Window(7)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: ld.u32
@@ -1929,7 +1930,7 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
+				p0n |= c22b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1973,11 +1974,11 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
+				p0n |= c22b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2308,6 +2309,7 @@ func reduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v1aw := w.Window(14)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: ld.u32
@@ -2333,7 +2335,7 @@ func reduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2361,11 +2363,11 @@ func reduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2379,6 +2381,7 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(15)
 		v2aw := w.Window(16)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 84: ld.u32
@@ -2420,7 +2423,7 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2464,11 +2467,11 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -2825,6 +2828,7 @@ func reduceSumBlock11(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		v1aw := w.Window(24)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 115: ld.u32
@@ -2850,7 +2854,7 @@ func reduceSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2878,11 +2882,11 @@ func reduceSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -3479,6 +3483,7 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 		v20aw := w.Window(34)
 		v21aw := w.Window(35)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 170: ld.u32
@@ -3520,7 +3525,7 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
+				p0n |= c22b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3564,11 +3569,11 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
+				p0n |= c22b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3899,6 +3904,7 @@ func reduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 		p1 := w.P[1]
 		v1aw := w.Window(42)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 200: ld.u32
@@ -3924,7 +3930,7 @@ func reduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3952,11 +3958,11 @@ func reduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3970,6 +3976,7 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 		v1aw := w.Window(43)
 		v2aw := w.Window(44)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 205: ld.u32
@@ -4011,7 +4018,7 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4055,11 +4062,11 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -4610,6 +4617,7 @@ func reduceMaxBlock11(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		v1aw := w.Window(57)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 243: ld.u32
@@ -4635,7 +4643,7 @@ func reduceMaxBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4663,11 +4671,11 @@ func reduceMaxBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				p3n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 

@@ -1207,6 +1207,7 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 		v21aw := w.Window(5)
 		v22aw := w.Window(6)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 50: ld.u32
@@ -1248,7 +1249,7 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1292,11 +1293,11 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2371,6 +2372,7 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 		v35aw := w.Window(30)
 		v36aw := w.Window(31)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 136: ld.u32
@@ -2412,7 +2414,7 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c37 {
 					c37b0 = 1
 				}
-				p0 = p0&^(1<<l) | c37b0<<l
+				p0n |= c37b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2456,11 +2458,11 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c37 {
 					c37b0 = 1
 				}
-				p0 = p0&^(1<<l) | c37b0<<l
+				p0n |= c37b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

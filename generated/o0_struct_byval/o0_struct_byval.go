@@ -3214,6 +3214,7 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 124: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: setp.lt.s32
@@ -3223,7 +3224,7 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3235,10 +3236,10 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u6
 }
@@ -3501,6 +3502,10 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		var flt runtime.LaneFault
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 139: ld.param.u32
@@ -3523,28 +3528,28 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p1 = p1&^(1<<l) | c12b0<<l
+				p1n |= c12b0 << l
 				// 142: mov.pred
 				c13 := false
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p2 = p2&^(1<<l) | c13b0<<l
+				p2n |= c13b0 << l
 				// 143: xor.pred
 				c14 := (c12) != (c13)
 				c14b0 := uint32(0)
 				if c14 {
 					c14b0 = 1
 				}
-				p3 = p3&^(1<<l) | c14b0<<l
+				p3n |= c14b0 << l
 				// 144: not.pred
 				c15 := !(c14)
 				c15b0 := uint32(0)
 				if c15 {
 					c15b0 = 1
 				}
-				p4 = p4&^(1<<l) | c15b0<<l
+				p4n |= c15b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3569,35 +3574,35 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p1 = p1&^(1<<l) | c12b0<<l
+				p1n |= c12b0 << l
 				// 142: mov.pred
 				c13 := false
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p2 = p2&^(1<<l) | c13b0<<l
+				p2n |= c13b0 << l
 				// 143: xor.pred
 				c14 := (c12) != (c13)
 				c14b0 := uint32(0)
 				if c14 {
 					c14b0 = 1
 				}
-				p3 = p3&^(1<<l) | c14b0<<l
+				p3n |= c14b0 << l
 				// 144: not.pred
 				c15 := !(c14)
 				c15b0 := uint32(0)
 				if c15 {
 					c15b0 = 1
 				}
-				p4 = p4&^(1<<l) | c15b0<<l
+				p4n |= c15b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -4513,6 +4518,7 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		v30aw := w.Window(32)
 		v31aw := w.Window(33)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 216: ld.u32
@@ -4554,7 +4560,7 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c32 {
 					c32b0 = 1
 				}
-				p0 = p0&^(1<<l) | c32b0<<l
+				p0n |= c32b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4598,11 +4604,11 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c32 {
 					c32b0 = 1
 				}
-				p0 = p0&^(1<<l) | c32b0<<l
+				p0n |= c32b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u4
 }
@@ -7591,6 +7597,7 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 		v21aw := w.Window(88)
 		v22aw := w.Window(89)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 378: ld.u32
@@ -7632,7 +7639,7 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7676,11 +7683,11 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p0 = p0&^(1<<l) | c23b0<<l
+				p0n |= c23b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u7
 }

@@ -622,6 +622,7 @@ func vecaddBlock0(w *runtime.Warp, m uint32, budget int) {
 		v23aw := w.Window(5)
 		v24aw := w.Window(6)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: ld.u32
@@ -663,7 +664,7 @@ func vecaddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -707,11 +708,11 @@ func vecaddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c25 {
 					c25b0 = 1
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
+				p0n |= c25b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -1132,6 +1132,7 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 		v25aw := w.Window(6)
 		v26aw := w.Window(7)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: ld.u32
@@ -1173,7 +1174,7 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if c27 {
 					c27b0 = 1
 				}
-				p0 = p0&^(1<<l) | c27b0<<l
+				p0n |= c27b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1217,11 +1218,11 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if c27 {
 					c27b0 = 1
 				}
-				p0 = p0&^(1<<l) | c27b0<<l
+				p0n |= c27b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2972,6 +2973,7 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(46)
 		v20aw := w.Window(47)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 157: ld.u32
@@ -3013,7 +3015,7 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3057,11 +3059,11 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -2545,6 +2545,7 @@ func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		v1aw := w.Window(8)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 53: ld.u32
@@ -2570,7 +2571,7 @@ func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2598,11 +2599,11 @@ func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3209,6 +3210,7 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 	{
 		p1 := w.P[1]
 		tid0 := &w.Tid[0]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 84: mov.u32
@@ -3222,7 +3224,7 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3238,10 +3240,10 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3880,6 +3882,7 @@ func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		v1aw := w.Window(35)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 147: ld.u32
@@ -3905,7 +3908,7 @@ func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3933,11 +3936,11 @@ func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -5313,6 +5316,7 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		v1aw := w.Window(66)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 232: ld.u32
@@ -5338,7 +5342,7 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5366,11 +5370,11 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -5820,6 +5824,7 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 		v2aw := w.Window(78)
 		v3aw := w.Window(79)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 253: ld.u32
@@ -5861,7 +5866,7 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5905,11 +5910,11 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -7581,6 +7586,7 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 		v30aw := w.Window(115)
 		v33aw := w.Window(116)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 385: ld.u64
@@ -7643,7 +7649,7 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c34 {
 					c34b0 = 1
 				}
-				p0 = p0&^(1<<l) | c34b0<<l
+				p0n |= c34b0 << l
 				// 391: selp.u32
 				v35 := uint64(k0)
 				if c34 {
@@ -7714,7 +7720,7 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c34 {
 					c34b0 = 1
 				}
-				p0 = p0&^(1<<l) | c34b0<<l
+				p0n |= c34b0 << l
 				// 391: selp.u32
 				v35 := uint64(k0)
 				if c34 {
@@ -7724,7 +7730,7 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX lines 392: lane-local, one loop over the lanes
 	{
@@ -7884,6 +7890,7 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 		v41aw := w.Window(121)
 		v42aw := w.Window(122)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 397: ld.u32
@@ -7926,7 +7933,7 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c43 {
 					c43b0 = 1
 				}
-				p1 = p1&^(1<<l) | c43b0<<l
+				p1n |= c43b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7971,11 +7978,11 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c43 {
 					c43b0 = 1
 				}
-				p1 = p1&^(1<<l) | c43b0<<l
+				p1n |= c43b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -7993,6 +8000,7 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 	{
 		p2 := w.P[2]
 		s1w := w.Window(123)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 401: st.u32
@@ -8015,7 +8023,7 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8040,10 +8048,10 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -8371,6 +8379,7 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 		v5aw := w.Window(131)
 		v6aw := w.Window(132)
 		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 424: ld.u32
@@ -8413,7 +8422,7 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p3 = p3&^(1<<l) | c7b0<<l
+				p3n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8458,11 +8467,11 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p3 = p3&^(1<<l) | c7b0<<l
+				p3n |= c7b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -8740,6 +8749,7 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 		v10aw := w.Window(139)
 		v11aw := w.Window(140)
 		var flt runtime.LaneFault
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 437: ld.u32
@@ -8782,7 +8792,7 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p5 = p5&^(1<<l) | c12b0<<l
+				p5n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8827,11 +8837,11 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p5 = p5&^(1<<l) | c12b0<<l
+				p5n |= c12b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[5] = p5
+		w.P[5] = p5&^m | p5n
 	}
 }
 

@@ -3752,6 +3752,7 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 		v19aw := w.Window(62)
 		v20aw := w.Window(63)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 168: ld.u32
@@ -3793,7 +3794,7 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3837,11 +3838,11 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				p0n |= c21b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3858,6 +3859,7 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 		v2aw := w.Window(65)
 		v5aw := w.Window(66)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 176: ld.u64
@@ -3920,7 +3922,7 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3985,11 +3987,11 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -4343,6 +4345,7 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 		v9aw := w.Window(75)
 		v10aw := w.Window(76)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 202: ld.u32
@@ -4385,7 +4388,7 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p2 = p2&^(1<<l) | c11b0<<l
+				p2n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4430,11 +4433,11 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p2 = p2&^(1<<l) | c11b0<<l
+				p2n |= c11b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 

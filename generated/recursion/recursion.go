@@ -1657,6 +1657,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 19: ld.param.u32
@@ -1680,7 +1681,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1706,11 +1707,11 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 21: mov.b32, warp-uniform
 	u3 := uint64(k1)
@@ -1776,6 +1777,7 @@ func fibBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 94: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 94: setp.eq.s32
@@ -1785,7 +1787,7 @@ func fibBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1797,10 +1799,10 @@ func fibBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -1927,6 +1929,7 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 24, 25, 26, 27, 28: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 24: add.s32
@@ -1946,7 +1949,7 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1968,10 +1971,10 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				p1n |= c5b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 29: mov.b32, warp-uniform
 	u6 := uint64(k4)
@@ -2399,6 +2402,7 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: ld.param.b32
@@ -2427,7 +2431,7 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 				// 91: mov.u32
 				v5 := uint64(r0[l])
 				r7[l] = v5
@@ -2461,14 +2465,14 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p2 = p2&^(1<<l) | c4b0<<l
+				p2n |= c4b0 << l
 				// 91: mov.u32
 				v5 := uint64(r0[l])
 				r7[l] = v5
 			}
 		}
 		flt.Raise(w)
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -2521,6 +2525,7 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: ld.param.b32
@@ -2549,7 +2554,7 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p4 = p4&^(1<<l) | c4b0<<l
+				p4n |= c4b0 << l
 				// 116: mov.u32
 				v5 := uint64(r0[l])
 				r19[l] = v5
@@ -2583,14 +2588,14 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p4 = p4&^(1<<l) | c4b0<<l
+				p4n |= c4b0 << l
 				// 116: mov.u32
 				v5 := uint64(r0[l])
 				r19[l] = v5
 			}
 		}
 		flt.Raise(w)
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -2684,6 +2689,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 133: ld.param.u32
@@ -2707,7 +2713,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2733,11 +2739,11 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 135: mov.b32, warp-uniform
 	u3 := uint64(k1)
@@ -3128,6 +3134,7 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 181: ld.param.u32
@@ -3165,7 +3172,7 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3205,11 +3212,11 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -3223,6 +3230,7 @@ func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 188, 189, 190, 191: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 188: mov.u32
@@ -3238,7 +3246,7 @@ func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 				// 191: mov.u32
 				v4 := uint64(v1)
 				r2[l] = v4
@@ -3259,13 +3267,13 @@ func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1n |= c3b0 << l
 				// 191: mov.u32
 				v4 := uint64(v1)
 				r2[l] = v4
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -3436,6 +3444,7 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 216: mov.u32
@@ -3450,7 +3459,7 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3467,10 +3476,10 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -555,6 +555,7 @@ func fooBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 41: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 41: setp.lt.u32
@@ -564,7 +565,7 @@ func fooBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -576,10 +577,10 @@ func fooBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

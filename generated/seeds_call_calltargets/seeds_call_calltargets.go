@@ -580,6 +580,8 @@ func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
+		p0n := uint32(0)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: rem.u32
@@ -591,7 +593,7 @@ func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 				// 60: setp.eq.u32
 				c9t := uint32(v7) == uint32(k3)
 				c9 := c9t
@@ -599,7 +601,7 @@ func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -613,7 +615,7 @@ func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 				// 60: setp.eq.u32
 				c9t := uint32(v7) == uint32(k3)
 				c9 := c9t
@@ -621,11 +623,11 @@ func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 61: mov.u64, warp-uniform
 	u10 := uint64(k4)

@@ -876,6 +876,7 @@ func callDirectBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 76, 77: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: and.b32
@@ -887,7 +888,7 @@ func callDirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -901,10 +902,10 @@ func callDirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 	_ = u3

@@ -596,6 +596,8 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
+		p0n := uint32(0)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: rem.u32
@@ -607,7 +609,7 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 				// 56: setp.eq.u32
 				c9t := uint32(v7) == uint32(k3)
 				c9 := c9t
@@ -615,7 +617,7 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -629,7 +631,7 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 				// 56: setp.eq.u32
 				c9t := uint32(v7) == uint32(k3)
 				c9 := c9t
@@ -637,11 +639,11 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

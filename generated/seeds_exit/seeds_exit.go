@@ -286,6 +286,7 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s10w := w.Window(0)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: st.global.u32
@@ -305,7 +306,7 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -327,10 +328,10 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

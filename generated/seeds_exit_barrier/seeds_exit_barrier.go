@@ -309,6 +309,7 @@ func exitBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: mov.u32
@@ -321,7 +322,7 @@ func exitBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -336,10 +337,10 @@ func exitBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -351,6 +352,7 @@ func exitBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 33: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: setp.ge.u32
@@ -360,7 +362,7 @@ func exitBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -372,10 +374,10 @@ func exitBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

@@ -292,6 +292,7 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s16w := w.Window(0)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: mul.wide.u32
@@ -316,7 +317,7 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p0 = p0&^(1<<l) | c13b0<<l
+				p0n |= c13b0 << l
 				// 47: mov.f32
 				if c13 {
 					v14 := uint64(k4)
@@ -361,7 +362,7 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p0 = p0&^(1<<l) | c13b0<<l
+				p0n |= c13b0 << l
 				// 47: mov.f32
 				if c13 {
 					v14 := uint64(k4)
@@ -382,7 +383,7 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				r11[l] = v17
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX lines 52, 53: lane-local, one loop over the lanes
 	{
@@ -618,6 +619,7 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s29w := w.Window(6)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 63: st.global.f32
@@ -635,7 +637,7 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c30 {
 					c30b0 = 1
 				}
-				p1 = p1&^(1<<l) | c30b0<<l
+				p1n |= c30b0 << l
 				// 65: neg.s32
 				v31 := uint64(-uint32(r0[l]))
 				// 66: shl.b32
@@ -665,7 +667,7 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c30 {
 					c30b0 = 1
 				}
-				p1 = p1&^(1<<l) | c30b0<<l
+				p1n |= c30b0 << l
 				// 65: neg.s32
 				v31 := uint64(-uint32(r0[l]))
 				// 66: shl.b32
@@ -678,7 +680,7 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				r20[l] = v33
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX lines 68: lane-local, one loop over the lanes
 	{

@@ -231,6 +231,12 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 		p5 := w.P[5]
 		p6 := w.P[6]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		p1n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
+		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: mov.u32
@@ -245,7 +251,7 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 				// 34: and.b32
 				v6 := uint64(uint32(v4) & uint32(k1))
 				// 35: setp.ne.u32
@@ -255,14 +261,14 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
+				p1n |= c7b0 << l
 				// 37: and.pred
 				c8 := (c5) && (c7)
 				c8b0 := uint32(0)
 				if c8 {
 					c8b0 = 1
 				}
-				p3 = p3&^(1<<l) | c8b0<<l
+				p3n |= c8b0 << l
 				// 38: selp.u32
 				v9 := uint64(k2)
 				if c8 {
@@ -274,7 +280,7 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p4 = p4&^(1<<l) | c10b0<<l
+				p4n |= c10b0 << l
 				// 40: selp.u32
 				v11 := uint64(k2)
 				if c10 {
@@ -286,7 +292,7 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p5 = p5&^(1<<l) | c12b0<<l
+				p5n |= c12b0 << l
 				// 42: selp.u32
 				v13 := uint64(k2)
 				if c12 {
@@ -298,7 +304,7 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p6 = p6&^(1<<l) | c14b0<<l
+				p6n |= c14b0 << l
 				// 44: selp.u32
 				v15 := uint64(k2)
 				if c14 {
@@ -377,7 +383,7 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 				// 34: and.b32
 				v6 := uint64(uint32(v4) & uint32(k1))
 				// 35: setp.ne.u32
@@ -387,14 +393,14 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
+				p1n |= c7b0 << l
 				// 37: and.pred
 				c8 := (c5) && (c7)
 				c8b0 := uint32(0)
 				if c8 {
 					c8b0 = 1
 				}
-				p3 = p3&^(1<<l) | c8b0<<l
+				p3n |= c8b0 << l
 				// 38: selp.u32
 				v9 := uint64(k2)
 				if c8 {
@@ -406,7 +412,7 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p4 = p4&^(1<<l) | c10b0<<l
+				p4n |= c10b0 << l
 				// 40: selp.u32
 				v11 := uint64(k2)
 				if c10 {
@@ -418,7 +424,7 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p5 = p5&^(1<<l) | c12b0<<l
+				p5n |= c12b0 << l
 				// 42: selp.u32
 				v13 := uint64(k2)
 				if c12 {
@@ -430,7 +436,7 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p6 = p6&^(1<<l) | c14b0<<l
+				p6n |= c14b0 << l
 				// 44: selp.u32
 				v15 := uint64(k2)
 				if c14 {
@@ -495,13 +501,13 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				r10[l] = v27
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
 		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
-		w.P[6] = p6
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

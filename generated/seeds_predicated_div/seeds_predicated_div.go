@@ -315,6 +315,8 @@ func predicatedDivBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
+		p0n := uint32(0)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: setp.eq.f32
@@ -325,7 +327,7 @@ func predicatedDivBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 				// 41: div.rn.f32
 				if !c9 {
 					v10 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
@@ -338,7 +340,7 @@ func predicatedDivBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p1 = p1&^(1<<l) | c11b0<<l
+				p1n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -351,7 +353,7 @@ func predicatedDivBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 				// 41: div.rn.f32
 				if !c9 {
 					v10 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
@@ -364,11 +366,11 @@ func predicatedDivBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p1 = p1&^(1<<l) | c11b0<<l
+				p1n |= c11b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 44: mov.u32, warp-uniform
 	u12 := uint64(k2)

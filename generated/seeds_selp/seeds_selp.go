@@ -162,6 +162,7 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: mov.u32
@@ -178,7 +179,7 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 				// 25: selp.u32
 				v7 := uint64(k1)
 				if c6 {
@@ -203,7 +204,7 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 				// 25: selp.u32
 				v7 := uint64(k1)
 				if c6 {
@@ -212,7 +213,7 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				r4[l] = v7
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

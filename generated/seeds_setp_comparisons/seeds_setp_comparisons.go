@@ -553,6 +553,20 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		p12 := w.P[12]
 		p13 := w.P[13]
 		p14 := w.P[14]
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
+		p6n := uint32(0)
+		p7n := uint32(0)
+		p8n := uint32(0)
+		p9n := uint32(0)
+		p10n := uint32(0)
+		p11n := uint32(0)
+		p12n := uint32(0)
+		p13n := uint32(0)
+		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 50: setp.eq.s32
@@ -562,7 +576,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 				// 51: selp.u32
 				v9 := uint64(k2)
 				if c8 {
@@ -577,7 +591,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p2 = p2&^(1<<l) | c11b0<<l
+				p2n |= c11b0 << l
 				// 54: selp.u32
 				v12 := uint64(k2)
 				if c11 {
@@ -592,7 +606,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p3 = p3&^(1<<l) | c14b0<<l
+				p3n |= c14b0 << l
 				// 57: selp.u32
 				v15 := uint64(k2)
 				if c14 {
@@ -607,7 +621,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p4 = p4&^(1<<l) | c17b0<<l
+				p4n |= c17b0 << l
 				// 60: selp.u32
 				v18 := uint64(k2)
 				if c17 {
@@ -622,7 +636,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c20 {
 					c20b0 = 1
 				}
-				p5 = p5&^(1<<l) | c20b0<<l
+				p5n |= c20b0 << l
 				// 63: selp.u32
 				v21 := uint64(k2)
 				if c20 {
@@ -637,7 +651,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p6 = p6&^(1<<l) | c23b0<<l
+				p6n |= c23b0 << l
 				// 66: selp.u32
 				v24 := uint64(k2)
 				if c23 {
@@ -652,7 +666,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c26 {
 					c26b0 = 1
 				}
-				p7 = p7&^(1<<l) | c26b0<<l
+				p7n |= c26b0 << l
 				// 69: selp.u32
 				v27 := uint64(k2)
 				if c26 {
@@ -667,7 +681,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p8 = p8&^(1<<l) | c29b0<<l
+				p8n |= c29b0 << l
 				// 72: selp.u32
 				v30 := uint64(k2)
 				if c29 {
@@ -682,7 +696,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c32 {
 					c32b0 = 1
 				}
-				p9 = p9&^(1<<l) | c32b0<<l
+				p9n |= c32b0 << l
 				// 75: selp.u32
 				v33 := uint64(k2)
 				if c32 {
@@ -697,7 +711,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c35 {
 					c35b0 = 1
 				}
-				p10 = p10&^(1<<l) | c35b0<<l
+				p10n |= c35b0 << l
 				// 78: selp.u32
 				v36 := uint64(k2)
 				if c35 {
@@ -712,7 +726,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c38 {
 					c38b0 = 1
 				}
-				p11 = p11&^(1<<l) | c38b0<<l
+				p11n |= c38b0 << l
 				// 81: selp.u32
 				v39 := uint64(k2)
 				if c38 {
@@ -727,7 +741,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c41 {
 					c41b0 = 1
 				}
-				p12 = p12&^(1<<l) | c41b0<<l
+				p12n |= c41b0 << l
 				// 84: selp.u32
 				v42 := uint64(k2)
 				if c41 {
@@ -744,7 +758,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c45 {
 					c45b0 = 1
 				}
-				p13 = p13&^(1<<l) | c45b0<<l
+				p13n |= c45b0 << l
 				// 88: selp.u32
 				v46 := uint64(k2)
 				if c45 {
@@ -761,7 +775,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c49 {
 					c49b0 = 1
 				}
-				p14 = p14&^(1<<l) | c49b0<<l
+				p14n |= c49b0 << l
 				// 92: selp.u32
 				v50 := uint64(k2)
 				if c49 {
@@ -784,7 +798,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 				// 51: selp.u32
 				v9 := uint64(k2)
 				if c8 {
@@ -799,7 +813,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p2 = p2&^(1<<l) | c11b0<<l
+				p2n |= c11b0 << l
 				// 54: selp.u32
 				v12 := uint64(k2)
 				if c11 {
@@ -814,7 +828,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p3 = p3&^(1<<l) | c14b0<<l
+				p3n |= c14b0 << l
 				// 57: selp.u32
 				v15 := uint64(k2)
 				if c14 {
@@ -829,7 +843,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p4 = p4&^(1<<l) | c17b0<<l
+				p4n |= c17b0 << l
 				// 60: selp.u32
 				v18 := uint64(k2)
 				if c17 {
@@ -844,7 +858,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c20 {
 					c20b0 = 1
 				}
-				p5 = p5&^(1<<l) | c20b0<<l
+				p5n |= c20b0 << l
 				// 63: selp.u32
 				v21 := uint64(k2)
 				if c20 {
@@ -859,7 +873,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c23 {
 					c23b0 = 1
 				}
-				p6 = p6&^(1<<l) | c23b0<<l
+				p6n |= c23b0 << l
 				// 66: selp.u32
 				v24 := uint64(k2)
 				if c23 {
@@ -874,7 +888,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c26 {
 					c26b0 = 1
 				}
-				p7 = p7&^(1<<l) | c26b0<<l
+				p7n |= c26b0 << l
 				// 69: selp.u32
 				v27 := uint64(k2)
 				if c26 {
@@ -889,7 +903,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c29 {
 					c29b0 = 1
 				}
-				p8 = p8&^(1<<l) | c29b0<<l
+				p8n |= c29b0 << l
 				// 72: selp.u32
 				v30 := uint64(k2)
 				if c29 {
@@ -904,7 +918,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c32 {
 					c32b0 = 1
 				}
-				p9 = p9&^(1<<l) | c32b0<<l
+				p9n |= c32b0 << l
 				// 75: selp.u32
 				v33 := uint64(k2)
 				if c32 {
@@ -919,7 +933,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c35 {
 					c35b0 = 1
 				}
-				p10 = p10&^(1<<l) | c35b0<<l
+				p10n |= c35b0 << l
 				// 78: selp.u32
 				v36 := uint64(k2)
 				if c35 {
@@ -934,7 +948,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c38 {
 					c38b0 = 1
 				}
-				p11 = p11&^(1<<l) | c38b0<<l
+				p11n |= c38b0 << l
 				// 81: selp.u32
 				v39 := uint64(k2)
 				if c38 {
@@ -949,7 +963,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c41 {
 					c41b0 = 1
 				}
-				p12 = p12&^(1<<l) | c41b0<<l
+				p12n |= c41b0 << l
 				// 84: selp.u32
 				v42 := uint64(k2)
 				if c41 {
@@ -966,7 +980,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c45 {
 					c45b0 = 1
 				}
-				p13 = p13&^(1<<l) | c45b0<<l
+				p13n |= c45b0 << l
 				// 88: selp.u32
 				v46 := uint64(k2)
 				if c45 {
@@ -983,7 +997,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c49 {
 					c49b0 = 1
 				}
-				p14 = p14&^(1<<l) | c49b0<<l
+				p14n |= c49b0 << l
 				// 92: selp.u32
 				v50 := uint64(k2)
 				if c49 {
@@ -997,20 +1011,20 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				r13[l] = v52
 			}
 		}
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
-		w.P[6] = p6
-		w.P[7] = p7
-		w.P[8] = p8
-		w.P[9] = p9
-		w.P[10] = p10
-		w.P[11] = p11
-		w.P[12] = p12
-		w.P[13] = p13
-		w.P[14] = p14
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
+		w.P[8] = p8&^m | p8n
+		w.P[9] = p9&^m | p9n
+		w.P[10] = p10&^m | p10n
+		w.P[11] = p11&^m | p11n
+		w.P[12] = p12&^m | p12n
+		w.P[13] = p13&^m | p13n
+		w.P[14] = p14&^m | p14n
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -1043,6 +1057,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s56w := w.Window(0)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: add.u64
@@ -1069,7 +1084,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c60 {
 					c60b0 = 1
 				}
-				p0 = p0&^(1<<l) | c60b0<<l
+				p0n |= c60b0 << l
 				// 104: mov.f32
 				if c60 {
 					v61 := uint64(k18)
@@ -1103,7 +1118,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c60 {
 					c60b0 = 1
 				}
-				p0 = p0&^(1<<l) | c60b0<<l
+				p0n |= c60b0 << l
 				// 104: mov.f32
 				if c60 {
 					v61 := uint64(k18)
@@ -1111,7 +1126,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 105: mov.f32, warp-uniform
 	u62 := uint64(k19)
@@ -1133,6 +1148,20 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		p12 := w.P[12]
 		p13 := w.P[13]
 		p14 := w.P[14]
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
+		p6n := uint32(0)
+		p7n := uint32(0)
+		p8n := uint32(0)
+		p9n := uint32(0)
+		p10n := uint32(0)
+		p11n := uint32(0)
+		p12n := uint32(0)
+		p13n := uint32(0)
+		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 107: setp.eq.f32
@@ -1143,7 +1172,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c64 {
 					c64b0 = 1
 				}
-				p1 = p1&^(1<<l) | c64b0<<l
+				p1n |= c64b0 << l
 				// 108: selp.u32
 				v65 := uint64(k2)
 				if c64 {
@@ -1159,7 +1188,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c67 {
 					c67b0 = 1
 				}
-				p2 = p2&^(1<<l) | c67b0<<l
+				p2n |= c67b0 << l
 				// 111: selp.u32
 				v68 := uint64(k2)
 				if c67 {
@@ -1175,7 +1204,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c70 {
 					c70b0 = 1
 				}
-				p3 = p3&^(1<<l) | c70b0<<l
+				p3n |= c70b0 << l
 				// 114: selp.u32
 				v71 := uint64(k2)
 				if c70 {
@@ -1191,7 +1220,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c73 {
 					c73b0 = 1
 				}
-				p4 = p4&^(1<<l) | c73b0<<l
+				p4n |= c73b0 << l
 				// 117: selp.u32
 				v74 := uint64(k2)
 				if c73 {
@@ -1207,7 +1236,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c76 {
 					c76b0 = 1
 				}
-				p5 = p5&^(1<<l) | c76b0<<l
+				p5n |= c76b0 << l
 				// 120: selp.u32
 				v77 := uint64(k2)
 				if c76 {
@@ -1223,7 +1252,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c79 {
 					c79b0 = 1
 				}
-				p6 = p6&^(1<<l) | c79b0<<l
+				p6n |= c79b0 << l
 				// 123: selp.u32
 				v80 := uint64(k2)
 				if c79 {
@@ -1239,7 +1268,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c82 {
 					c82b0 = 1
 				}
-				p7 = p7&^(1<<l) | c82b0<<l
+				p7n |= c82b0 << l
 				// 126: selp.u32
 				v83 := uint64(k2)
 				if c82 {
@@ -1255,7 +1284,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c85 {
 					c85b0 = 1
 				}
-				p8 = p8&^(1<<l) | c85b0<<l
+				p8n |= c85b0 << l
 				// 129: selp.u32
 				v86 := uint64(k2)
 				if c85 {
@@ -1271,7 +1300,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c88 {
 					c88b0 = 1
 				}
-				p9 = p9&^(1<<l) | c88b0<<l
+				p9n |= c88b0 << l
 				// 132: selp.u32
 				v89 := uint64(k2)
 				if c88 {
@@ -1287,7 +1316,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c91 {
 					c91b0 = 1
 				}
-				p10 = p10&^(1<<l) | c91b0<<l
+				p10n |= c91b0 << l
 				// 135: selp.u32
 				v92 := uint64(k2)
 				if c91 {
@@ -1303,7 +1332,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c94 {
 					c94b0 = 1
 				}
-				p11 = p11&^(1<<l) | c94b0<<l
+				p11n |= c94b0 << l
 				// 138: selp.u32
 				v95 := uint64(k2)
 				if c94 {
@@ -1319,7 +1348,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c97 {
 					c97b0 = 1
 				}
-				p12 = p12&^(1<<l) | c97b0<<l
+				p12n |= c97b0 << l
 				// 141: selp.u32
 				v98 := uint64(k2)
 				if c97 {
@@ -1335,7 +1364,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c100 {
 					c100b0 = 1
 				}
-				p13 = p13&^(1<<l) | c100b0<<l
+				p13n |= c100b0 << l
 				// 144: selp.u32
 				v101 := uint64(k2)
 				if c100 {
@@ -1351,7 +1380,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c103 {
 					c103b0 = 1
 				}
-				p14 = p14&^(1<<l) | c103b0<<l
+				p14n |= c103b0 << l
 				// 147: selp.u32
 				v104 := uint64(k2)
 				if c103 {
@@ -1375,7 +1404,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c64 {
 					c64b0 = 1
 				}
-				p1 = p1&^(1<<l) | c64b0<<l
+				p1n |= c64b0 << l
 				// 108: selp.u32
 				v65 := uint64(k2)
 				if c64 {
@@ -1391,7 +1420,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c67 {
 					c67b0 = 1
 				}
-				p2 = p2&^(1<<l) | c67b0<<l
+				p2n |= c67b0 << l
 				// 111: selp.u32
 				v68 := uint64(k2)
 				if c67 {
@@ -1407,7 +1436,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c70 {
 					c70b0 = 1
 				}
-				p3 = p3&^(1<<l) | c70b0<<l
+				p3n |= c70b0 << l
 				// 114: selp.u32
 				v71 := uint64(k2)
 				if c70 {
@@ -1423,7 +1452,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c73 {
 					c73b0 = 1
 				}
-				p4 = p4&^(1<<l) | c73b0<<l
+				p4n |= c73b0 << l
 				// 117: selp.u32
 				v74 := uint64(k2)
 				if c73 {
@@ -1439,7 +1468,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c76 {
 					c76b0 = 1
 				}
-				p5 = p5&^(1<<l) | c76b0<<l
+				p5n |= c76b0 << l
 				// 120: selp.u32
 				v77 := uint64(k2)
 				if c76 {
@@ -1455,7 +1484,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c79 {
 					c79b0 = 1
 				}
-				p6 = p6&^(1<<l) | c79b0<<l
+				p6n |= c79b0 << l
 				// 123: selp.u32
 				v80 := uint64(k2)
 				if c79 {
@@ -1471,7 +1500,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c82 {
 					c82b0 = 1
 				}
-				p7 = p7&^(1<<l) | c82b0<<l
+				p7n |= c82b0 << l
 				// 126: selp.u32
 				v83 := uint64(k2)
 				if c82 {
@@ -1487,7 +1516,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c85 {
 					c85b0 = 1
 				}
-				p8 = p8&^(1<<l) | c85b0<<l
+				p8n |= c85b0 << l
 				// 129: selp.u32
 				v86 := uint64(k2)
 				if c85 {
@@ -1503,7 +1532,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c88 {
 					c88b0 = 1
 				}
-				p9 = p9&^(1<<l) | c88b0<<l
+				p9n |= c88b0 << l
 				// 132: selp.u32
 				v89 := uint64(k2)
 				if c88 {
@@ -1519,7 +1548,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c91 {
 					c91b0 = 1
 				}
-				p10 = p10&^(1<<l) | c91b0<<l
+				p10n |= c91b0 << l
 				// 135: selp.u32
 				v92 := uint64(k2)
 				if c91 {
@@ -1535,7 +1564,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c94 {
 					c94b0 = 1
 				}
-				p11 = p11&^(1<<l) | c94b0<<l
+				p11n |= c94b0 << l
 				// 138: selp.u32
 				v95 := uint64(k2)
 				if c94 {
@@ -1551,7 +1580,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c97 {
 					c97b0 = 1
 				}
-				p12 = p12&^(1<<l) | c97b0<<l
+				p12n |= c97b0 << l
 				// 141: selp.u32
 				v98 := uint64(k2)
 				if c97 {
@@ -1567,7 +1596,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c100 {
 					c100b0 = 1
 				}
-				p13 = p13&^(1<<l) | c100b0<<l
+				p13n |= c100b0 << l
 				// 144: selp.u32
 				v101 := uint64(k2)
 				if c100 {
@@ -1583,7 +1612,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c103 {
 					c103b0 = 1
 				}
-				p14 = p14&^(1<<l) | c103b0<<l
+				p14n |= c103b0 << l
 				// 147: selp.u32
 				v104 := uint64(k2)
 				if c103 {
@@ -1597,20 +1626,20 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				r8[l] = v106
 			}
 		}
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
-		w.P[6] = p6
-		w.P[7] = p7
-		w.P[8] = p8
-		w.P[9] = p9
-		w.P[10] = p10
-		w.P[11] = p11
-		w.P[12] = p12
-		w.P[13] = p13
-		w.P[14] = p14
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
+		w.P[8] = p8&^m | p8n
+		w.P[9] = p9&^m | p9n
+		w.P[10] = p10&^m | p10n
+		w.P[11] = p11&^m | p11n
+		w.P[12] = p12&^m | p12n
+		w.P[13] = p13&^m | p13n
+		w.P[14] = p14&^m | p14n
 	}
 	// PTX line 150: mov.f64, warp-uniform
 	u107 := uint64(k20)
@@ -1618,6 +1647,8 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p15 := w.P[15]
 		p16 := w.P[16]
+		p15n := uint32(0)
+		p16n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 151: setp.lt.f64
@@ -1628,7 +1659,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c108 {
 					c108b0 = 1
 				}
-				p15 = p15&^(1<<l) | c108b0<<l
+				p15n |= c108b0 << l
 				// 152: selp.u32
 				v109 := uint64(k2)
 				if c108 {
@@ -1644,7 +1675,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c111 {
 					c111b0 = 1
 				}
-				p16 = p16&^(1<<l) | c111b0<<l
+				p16n |= c111b0 << l
 				// 155: selp.u32
 				v112 := uint64(k2)
 				if c111 {
@@ -1665,7 +1696,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c108 {
 					c108b0 = 1
 				}
-				p15 = p15&^(1<<l) | c108b0<<l
+				p15n |= c108b0 << l
 				// 152: selp.u32
 				v109 := uint64(k2)
 				if c108 {
@@ -1681,7 +1712,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c111 {
 					c111b0 = 1
 				}
-				p16 = p16&^(1<<l) | c111b0<<l
+				p16n |= c111b0 << l
 				// 155: selp.u32
 				v112 := uint64(k2)
 				if c111 {
@@ -1692,8 +1723,8 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v113
 			}
 		}
-		w.P[15] = p15
-		w.P[16] = p16
+		w.P[15] = p15&^m | p15n
+		w.P[16] = p16&^m | p16n
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

@@ -230,6 +230,9 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
+		p0n := uint32(0)
+		p1n := uint32(0)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: setp.lt.s32
@@ -239,7 +242,7 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 				// 36: add.s32
 				if c8 {
 					v9 := uint64(uint32(u7) + uint32(k1))
@@ -251,7 +254,7 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p1 = p1&^(1<<l) | c10b0<<l
+				p1n |= c10b0 << l
 				// 39: add.s32
 				if c10 {
 					v11 := uint64(uint32(r2[l]) + uint32(k2))
@@ -263,7 +266,7 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p2 = p2&^(1<<l) | c12b0<<l
+				p2n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -275,7 +278,7 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 				// 36: add.s32
 				if c8 {
 					v9 := uint64(uint32(u7) + uint32(k1))
@@ -287,7 +290,7 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p1 = p1&^(1<<l) | c10b0<<l
+				p1n |= c10b0 << l
 				// 39: add.s32
 				if c10 {
 					v11 := uint64(uint32(r2[l]) + uint32(k2))
@@ -299,12 +302,12 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p2 = p2&^(1<<l) | c12b0<<l
+				p2n |= c12b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
-		w.P[2] = p2
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

@@ -320,6 +320,7 @@ func sharedLockPredicatedBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: mov.u32
@@ -332,7 +333,7 @@ func sharedLockPredicatedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -347,10 +348,10 @@ func sharedLockPredicatedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				p2n |= c2b0 << l
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 39: mov.u32, warp-uniform
 	u3 := uint64(k0)
@@ -386,6 +387,7 @@ func sharedLockPredicatedBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 42: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 42: setp.eq.u32
@@ -395,7 +397,7 @@ func sharedLockPredicatedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -407,10 +409,10 @@ func sharedLockPredicatedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -463,6 +465,7 @@ func sharedLockPredicatedBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 47: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 47: setp.eq.u32
@@ -472,7 +475,7 @@ func sharedLockPredicatedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -484,10 +487,10 @@ func sharedLockPredicatedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

@@ -489,6 +489,7 @@ func brauniBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 36: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: setp.eq.u32
@@ -498,7 +499,7 @@ func brauniBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -510,10 +511,10 @@ func brauniBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u9
 }
@@ -551,6 +552,7 @@ func brauniBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s1w := w.Window(0)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 45: st.global.u32
@@ -568,7 +570,7 @@ func brauniBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -588,10 +590,10 @@ func brauniBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

@@ -497,6 +497,9 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
+		p1n := uint32(0)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: ld.param.u64
@@ -535,7 +538,7 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p0 = p0&^(1<<l) | c4b0<<l
+				p0n |= c4b0 << l
 				// 34: sub.u32
 				v5 := uint64(uint32(v2) - uint32(k2))
 				// 35: setp.lt.u32
@@ -545,14 +548,14 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 				// 36: or.pred
 				c7 := (c4) || (c6)
 				c7b0 := uint32(0)
 				if c7 {
 					c7b0 = 1
 				}
-				p2 = p2&^(1<<l) | c7b0<<l
+				p2n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -593,7 +596,7 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p0 = p0&^(1<<l) | c4b0<<l
+				p0n |= c4b0 << l
 				// 34: sub.u32
 				v5 := uint64(uint32(v2) - uint32(k2))
 				// 35: setp.lt.u32
@@ -603,20 +606,20 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 				// 36: or.pred
 				c7 := (c4) || (c6)
 				c7b0 := uint32(0)
 				if c7 {
 					c7b0 = 1
 				}
-				p2 = p2&^(1<<l) | c7b0<<l
+				p2n |= c7b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
-		w.P[1] = p1
-		w.P[2] = p2
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -731,6 +734,7 @@ func exitbarBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 53: mov.u32
@@ -743,7 +747,7 @@ func exitbarBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -758,10 +762,10 @@ func exitbarBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

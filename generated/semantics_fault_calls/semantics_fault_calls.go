@@ -1558,6 +1558,7 @@ func recBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 59: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: setp.eq.u32
@@ -1567,7 +1568,7 @@ func recBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1579,10 +1580,10 @@ func recBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 }
@@ -1834,6 +1835,8 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
+		p0n := uint32(0)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: and.b32
@@ -1845,7 +1848,7 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 				// 93: setp.eq.u32
 				c8t := uint32(r3[l]) == uint32(u5)
 				c8 := c8t
@@ -1853,7 +1856,7 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1867,7 +1870,7 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 				// 93: setp.eq.u32
 				c8t := uint32(r3[l]) == uint32(u5)
 				c8 := c8t
@@ -1875,11 +1878,11 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 94: mov.u64, warp-uniform
 	u9 := uint64(k1)
@@ -2161,6 +2164,7 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 130: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 130: setp.eq.u32
@@ -2170,7 +2174,7 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2182,10 +2186,10 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 131: mov.u64, warp-uniform
 	u7 := uint64(k0)
@@ -2482,6 +2486,7 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 		pm := w.Param
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 165: setp.eq.u32
@@ -2491,7 +2496,7 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 				// 166: mov.u32
 				if c7 {
 					v8 := uint64(k0)
@@ -2516,7 +2521,7 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 				// 166: mov.u32
 				if c7 {
 					v8 := uint64(k0)
@@ -2532,7 +2537,7 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u6
 }

@@ -794,6 +794,7 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		v15aw := w.Window(0)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mul.wide.u32
@@ -807,7 +808,7 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 				// 39: selp.u64
 				v13 := uint64(k1)
 				if c12 {
@@ -847,7 +848,7 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c12 {
 					c12b0 = 1
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				p0n |= c12b0 << l
 				// 39: selp.u64
 				v13 := uint64(k1)
 				if c12 {
@@ -875,7 +876,7 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX lines 43: lane-local, one loop over the lanes
 	{
@@ -1003,6 +1004,7 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 61, 62, 63: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 61: setp.eq.u32
@@ -1012,7 +1014,7 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 				// 62: mov.u32
 				v7 := uint64(r2[l])
 				r5[l] = v7
@@ -1032,7 +1034,7 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 				// 62: mov.u32
 				v7 := uint64(r2[l])
 				r5[l] = v7
@@ -1043,7 +1045,7 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 64: mov.u64, warp-uniform
 	u9 := uint64(k1)
@@ -1367,6 +1369,7 @@ func brxRangeBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 98, 99, 100, 101, 102: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 98: mul.wide.u32
@@ -1384,7 +1387,7 @@ func brxRangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 				// 102: mov.u32
 				if c11 {
 					v12 := uint64(k0)
@@ -1409,7 +1412,7 @@ func brxRangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				p0n |= c11b0 << l
 				// 102: mov.u32
 				if c11 {
 					v12 := uint64(k0)
@@ -1417,7 +1420,7 @@ func brxRangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1650,6 +1653,7 @@ func trapKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 135: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 135: setp.eq.u32
@@ -1659,7 +1663,7 @@ func trapKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1671,10 +1675,10 @@ func trapKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

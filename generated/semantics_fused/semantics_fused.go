@@ -483,6 +483,7 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s17w := w.Window(1)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: st.global.u64
@@ -500,7 +501,7 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c18 {
 					c18b0 = 1
 				}
-				p0 = p0&^(1<<l) | c18b0<<l
+				p0n |= c18b0 << l
 				// 45: add.s64
 				v19 := uint64(uint64(u2) + uint64(r14[l]))
 				r16[l] = v19
@@ -523,13 +524,13 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c18 {
 					c18b0 = 1
 				}
-				p0 = p0&^(1<<l) | c18b0<<l
+				p0n |= c18b0 << l
 				// 45: add.s64
 				v19 := uint64(uint64(u2) + uint64(r14[l]))
 				r16[l] = v19
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 46: mov.u64, warp-uniform
 	u20 := uint64(k3)

@@ -569,6 +569,7 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 		pm := w.Param
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: st.param.u32
@@ -586,7 +587,7 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -606,10 +607,10 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -807,6 +808,7 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 50, 51, 52, 53: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 50: mul.wide.u32
@@ -823,7 +825,7 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -842,10 +844,10 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 54: mov.u32, warp-uniform
 	u8 := uint64(k3)
@@ -1233,6 +1235,7 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s6w := w.Window(7)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: st.global.u32
@@ -1252,7 +1255,7 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1274,10 +1277,10 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				p1n |= c8b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 

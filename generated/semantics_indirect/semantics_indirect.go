@@ -1439,6 +1439,8 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 		pm := w.Param
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		p0n := uint32(0)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 82: rem.u32
@@ -1450,7 +1452,7 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 				// 84: setp.eq.u32
 				c11t := uint32(v9) == uint32(k6)
 				c11 := c11t
@@ -1458,7 +1460,7 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p1 = p1&^(1<<l) | c11b0<<l
+				p1n |= c11b0 << l
 				// 85: selp.b64
 				v12 := uint64(u6)
 				if c10 {
@@ -1491,7 +1493,7 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c10 {
 					c10b0 = 1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				p0n |= c10b0 << l
 				// 84: setp.eq.u32
 				c11t := uint32(v9) == uint32(k6)
 				c11 := c11t
@@ -1499,7 +1501,7 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p1 = p1&^(1<<l) | c11b0<<l
+				p1n |= c11b0 << l
 				// 85: selp.b64
 				v12 := uint64(u6)
 				if c10 {
@@ -1521,8 +1523,8 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX lines 92: lane-local, one loop over the lanes
 	{

@@ -539,6 +539,7 @@ func whileLoopBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 39: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 39: setp.ge.u32
@@ -548,7 +549,7 @@ func whileLoopBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -560,10 +561,10 @@ func whileLoopBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -988,6 +989,7 @@ func dowhileLoopBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s3w := w.Window(5)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 80: mul.wide.u32
@@ -1017,7 +1019,7 @@ func dowhileLoopBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1049,10 +1051,10 @@ func dowhileLoopBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

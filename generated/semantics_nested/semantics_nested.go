@@ -621,6 +621,9 @@ func nestedBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
+		p0n := uint32(0)
+		p1n := uint32(0)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: and.b32
@@ -632,7 +635,7 @@ func nestedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 				// 38: shr.u32
 				v9 := uint64(uint32(r0[l]) >> uint32(k2))
 				// 39: rem.u32
@@ -644,7 +647,7 @@ func nestedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p1 = p1&^(1<<l) | c11b0<<l
+				p1n |= c11b0 << l
 				// 41: rem.u32
 				v12 := isa.Rem(r0[l], k4, 32, false)
 				// 42: setp.lt.u32
@@ -654,7 +657,7 @@ func nestedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p2 = p2&^(1<<l) | c13b0<<l
+				p2n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -668,7 +671,7 @@ func nestedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 				// 38: shr.u32
 				v9 := uint64(uint32(r0[l]) >> uint32(k2))
 				// 39: rem.u32
@@ -680,7 +683,7 @@ func nestedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c11 {
 					c11b0 = 1
 				}
-				p1 = p1&^(1<<l) | c11b0<<l
+				p1n |= c11b0 << l
 				// 41: rem.u32
 				v12 := isa.Rem(r0[l], k4, 32, false)
 				// 42: setp.lt.u32
@@ -690,12 +693,12 @@ func nestedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p2 = p2&^(1<<l) | c13b0<<l
+				p2n |= c13b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
-		w.P[2] = p2
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 	_ = u6
 }

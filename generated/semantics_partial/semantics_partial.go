@@ -338,6 +338,7 @@ func partialBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s6w := w.Window(0)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: st.global.u32
@@ -357,7 +358,7 @@ func partialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -379,10 +380,10 @@ func partialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c8 {
 					c8b0 = 1
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				p0n |= c8b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

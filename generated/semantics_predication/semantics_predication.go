@@ -346,6 +346,7 @@ func predicationBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 32, 33, 34, 35, 36, 37: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: mul.wide.u32
@@ -362,7 +363,7 @@ func predicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 				// 36: add.u32
 				v8 := uint64(uint32(r0[l]) + uint32(k3))
 				r6[l] = v8
@@ -389,7 +390,7 @@ func predicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 				// 36: add.u32
 				v8 := uint64(uint32(r0[l]) + uint32(k3))
 				r6[l] = v8
@@ -400,7 +401,7 @@ func predicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 38: activemask.b32
 	w.Activemask(7, m)

@@ -932,6 +932,7 @@ func pnotBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 25: not.pred
@@ -940,7 +941,7 @@ func pnotBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -951,10 +952,10 @@ func pnotBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -988,6 +989,7 @@ func pidBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: mov.pred
@@ -996,7 +998,7 @@ func pidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1007,10 +1009,10 @@ func pidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1073,6 +1075,7 @@ func pmixBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: xor.pred
@@ -1081,7 +1084,7 @@ func pmixBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 38: mov.u32
 				v2 := uint64(r0[l])
 				r1[l] = v2
@@ -1095,13 +1098,13 @@ func pmixBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 38: mov.u32
 				v2 := uint64(r0[l])
 				r1[l] = v2
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -1206,6 +1209,7 @@ func pearlyBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 49: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: setp.ne.u32
@@ -1215,7 +1219,7 @@ func pearlyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1227,10 +1231,10 @@ func pearlyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1242,6 +1246,7 @@ func pearlyBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 51, 52: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 51: and.b32
@@ -1253,7 +1258,7 @@ func pearlyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1267,10 +1272,10 @@ func pearlyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1428,6 +1433,8 @@ func predparamsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
+		p0n := uint32(0)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: mul.wide.u32
@@ -1445,7 +1452,7 @@ func predparamsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 				// 75: rem.u32
 				v8 := isa.Rem(r0[l], k3, 32, false)
 				// 76: setp.lt.u32
@@ -1455,7 +1462,7 @@ func predparamsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1475,7 +1482,7 @@ func predparamsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 				// 75: rem.u32
 				v8 := isa.Rem(r0[l], k3, 32, false)
 				// 76: setp.lt.u32
@@ -1485,11 +1492,11 @@ func predparamsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				p1n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1518,6 +1525,8 @@ func predparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s2w := w.Window(0)
+		p6n := uint32(0)
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 94: selp.u32
@@ -1540,7 +1549,7 @@ func predparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 				// 98: rem.u32
 				v4 := isa.Rem(r0[l], k2, 32, false)
 				// 99: setp.lt.u32
@@ -1550,7 +1559,7 @@ func predparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p7 = p7&^(1<<l) | c5b0<<l
+				p7n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1575,7 +1584,7 @@ func predparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p6 = p6&^(1<<l) | c3b0<<l
+				p6n |= c3b0 << l
 				// 98: rem.u32
 				v4 := isa.Rem(r0[l], k2, 32, false)
 				// 99: setp.lt.u32
@@ -1585,11 +1594,11 @@ func predparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p7 = p7&^(1<<l) | c5b0<<l
+				p7n |= c5b0 << l
 			}
 		}
-		w.P[6] = p6
-		w.P[7] = p7
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
 	}
 }
 
@@ -1723,6 +1732,8 @@ func predparamsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s3w := w.Window(3)
+		p4n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: st.global.u32
@@ -1743,7 +1754,7 @@ func predparamsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p4 = p4&^(1<<l) | c5b0<<l
+				p4n |= c5b0 << l
 				// 89: rem.u32
 				v6 := isa.Rem(r0[l], k3, 32, false)
 				// 90: setp.eq.u32
@@ -1753,7 +1764,7 @@ func predparamsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p5 = p5&^(1<<l) | c7b0<<l
+				p5n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1776,7 +1787,7 @@ func predparamsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p4 = p4&^(1<<l) | c5b0<<l
+				p4n |= c5b0 << l
 				// 89: rem.u32
 				v6 := isa.Rem(r0[l], k3, 32, false)
 				// 90: setp.eq.u32
@@ -1786,11 +1797,11 @@ func predparamsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p5 = p5&^(1<<l) | c7b0<<l
+				p5n |= c7b0 << l
 			}
 		}
-		w.P[4] = p4
-		w.P[5] = p5
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
 	}
 }
 
@@ -1919,6 +1930,7 @@ func predparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 110, 111: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
+		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 110: setp.eq.u32
@@ -1928,7 +1940,7 @@ func predparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p9 = p9&^(1<<l) | c5b0<<l
+				p9n |= c5b0 << l
 				// 111: selp.b64
 				v6 := uint64(u4)
 				if c5 {
@@ -1946,7 +1958,7 @@ func predparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p9 = p9&^(1<<l) | c5b0<<l
+				p9n |= c5b0 << l
 				// 111: selp.b64
 				v6 := uint64(u4)
 				if c5 {
@@ -1955,7 +1967,7 @@ func predparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 				r18[l] = v6
 			}
 		}
-		w.P[9] = p9
+		w.P[9] = p9&^m | p9n
 	}
 }
 
@@ -1983,6 +1995,7 @@ func predparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s2w := w.Window(6)
+		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 113: selp.u32
@@ -2005,7 +2018,7 @@ func predparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p11 = p11&^(1<<l) | c3b0<<l
+				p11n |= c3b0 << l
 				// 117: selp.b64
 				v4 := uint64(r16[l])
 				if c3 {
@@ -2036,7 +2049,7 @@ func predparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p11 = p11&^(1<<l) | c3b0<<l
+				p11n |= c3b0 << l
 				// 117: selp.b64
 				v4 := uint64(r16[l])
 				if c3 {
@@ -2045,7 +2058,7 @@ func predparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 				r20[l] = v4
 			}
 		}
-		w.P[11] = p11
+		w.P[11] = p11&^m | p11n
 	}
 }
 

@@ -649,6 +649,7 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s4w := w.Window(0)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: st.global.u32
@@ -666,7 +667,7 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -686,10 +687,10 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c5 {
 					c5b0 = 1
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				p0n |= c5b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

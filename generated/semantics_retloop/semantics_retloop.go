@@ -894,6 +894,7 @@ func findBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s6w := w.Window(2)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: st.global.u32
@@ -911,7 +912,7 @@ func findBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -931,10 +932,10 @@ func findBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1292,6 +1293,7 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s6w := w.Window(5)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 67: st.global.u32
@@ -1309,7 +1311,7 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 				// 69: mad.lo.u32
 				v8 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k3)))
 				r7[l] = v8
@@ -1332,13 +1334,13 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 				if c7 {
 					c7b0 = 1
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				p0n |= c7b0 << l
 				// 69: mad.lo.u32
 				v8 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k3)))
 				r7[l] = v8
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX lines 70: lane-local, one loop over the lanes
 	{

@@ -1632,6 +1632,7 @@ func branchBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: mov.u32
@@ -1644,7 +1645,7 @@ func branchBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1659,10 +1660,10 @@ func branchBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1775,6 +1776,7 @@ func branchBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 31: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: setp.lt.u32
@@ -1784,7 +1786,7 @@ func branchBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1796,10 +1798,10 @@ func branchBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1929,6 +1931,7 @@ func loopBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 61, 62: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 61: add.u32
@@ -1941,7 +1944,7 @@ func loopBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1956,10 +1959,10 @@ func loopBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2612,6 +2615,7 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: ld.local.u32
@@ -2635,7 +2639,7 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 				// 130: cvt.u16.u32
 				v4 := uint64(uint16(uint32(r0[l])))
 				r13[l] = v4
@@ -2664,14 +2668,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 				// 130: cvt.u16.u32
 				v4 := uint64(uint16(uint32(r0[l])))
 				r13[l] = v4
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX lines 131: lane-local, one loop over the lanes
 	{
@@ -3720,6 +3724,7 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 		pm := w.Param
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 196: st.param.u32
@@ -3737,7 +3742,7 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3757,10 +3762,10 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -4287,6 +4292,7 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s2w := w.Window(11)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 243: st.global.u32
@@ -4304,7 +4310,7 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4324,10 +4330,10 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				p0n |= c3b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 245: mov.u32, warp-uniform
 	u4 := uint64(k1)
@@ -4452,6 +4458,7 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s2w := w.Window(12)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 253: st.global.u32
@@ -4471,7 +4478,7 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4493,10 +4500,10 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c4 {
 					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				p1n |= c4b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 256: mov.u64, warp-uniform
 	u5 := uint64(k1)

@@ -400,6 +400,12 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		v12aw := w.Window(0)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: mov.u32
@@ -433,7 +439,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p0 = p0&^(1<<l) | c13b0<<l
+				p0n |= c13b0 << l
 				// 36: setp.gt.s32
 				c14t := int32(v12) > int32(u5)
 				c14 := c14t
@@ -441,7 +447,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p1 = p1&^(1<<l) | c14b0<<l
+				p1n |= c14b0 << l
 				// 37: setp.le.s32
 				c15t := int32(v12) <= int32(u5)
 				c15 := c15t
@@ -449,7 +455,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p2 = p2&^(1<<l) | c15b0<<l
+				p2n |= c15b0 << l
 				// 38: setp.ge.s32
 				c16t := int32(v12) >= int32(u5)
 				c16 := c16t
@@ -457,7 +463,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p3 = p3&^(1<<l) | c16b0<<l
+				p3n |= c16b0 << l
 				// 39: setp.lt.u32
 				c17t := uint32(v12) < uint32(u5)
 				c17 := c17t
@@ -465,7 +471,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p4 = p4&^(1<<l) | c17b0<<l
+				p4n |= c17b0 << l
 				// 40: setp.ge.u32
 				c18t := uint32(v12) >= uint32(u5)
 				c18 := c18t
@@ -473,7 +479,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c18 {
 					c18b0 = 1
 				}
-				p5 = p5&^(1<<l) | c18b0<<l
+				p5n |= c18b0 << l
 				// 41: cvt.s64.s32
 				v19 := uint64(uint64(int32(v12)))
 				r12[l] = v19
@@ -512,7 +518,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c13 {
 					c13b0 = 1
 				}
-				p0 = p0&^(1<<l) | c13b0<<l
+				p0n |= c13b0 << l
 				// 36: setp.gt.s32
 				c14t := int32(v12) > int32(u5)
 				c14 := c14t
@@ -520,7 +526,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c14 {
 					c14b0 = 1
 				}
-				p1 = p1&^(1<<l) | c14b0<<l
+				p1n |= c14b0 << l
 				// 37: setp.le.s32
 				c15t := int32(v12) <= int32(u5)
 				c15 := c15t
@@ -528,7 +534,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p2 = p2&^(1<<l) | c15b0<<l
+				p2n |= c15b0 << l
 				// 38: setp.ge.s32
 				c16t := int32(v12) >= int32(u5)
 				c16 := c16t
@@ -536,7 +542,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c16 {
 					c16b0 = 1
 				}
-				p3 = p3&^(1<<l) | c16b0<<l
+				p3n |= c16b0 << l
 				// 39: setp.lt.u32
 				c17t := uint32(v12) < uint32(u5)
 				c17 := c17t
@@ -544,7 +550,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p4 = p4&^(1<<l) | c17b0<<l
+				p4n |= c17b0 << l
 				// 40: setp.ge.u32
 				c18t := uint32(v12) >= uint32(u5)
 				c18 := c18t
@@ -552,19 +558,19 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c18 {
 					c18b0 = 1
 				}
-				p5 = p5&^(1<<l) | c18b0<<l
+				p5n |= c18b0 << l
 				// 41: cvt.s64.s32
 				v19 := uint64(uint64(int32(v12)))
 				r12[l] = v19
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
 	}
 	// PTX line 42: cvt.s64.s32, warp-uniform
 	u20 := uint64(uint64(int32(u5)))
@@ -588,6 +594,8 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s41w := w.Window(1)
+		p6n := uint32(0)
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: setp.lt.s64
@@ -597,7 +605,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p6 = p6&^(1<<l) | c21b0<<l
+				p6n |= c21b0 << l
 				// 44: setp.ge.u64
 				c22t := uint64(u20) >= uint64(r12[l])
 				c22 := c22t
@@ -605,7 +613,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p7 = p7&^(1<<l) | c22b0<<l
+				p7n |= c22b0 << l
 				// 45: selp.u32
 				v23 := uint64(k1)
 				if p0>>l&1 != 0 {
@@ -689,7 +697,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c21 {
 					c21b0 = 1
 				}
-				p6 = p6&^(1<<l) | c21b0<<l
+				p6n |= c21b0 << l
 				// 44: setp.ge.u64
 				c22t := uint64(u20) >= uint64(r12[l])
 				c22 := c22t
@@ -697,7 +705,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c22 {
 					c22b0 = 1
 				}
-				p7 = p7&^(1<<l) | c22b0<<l
+				p7n |= c22b0 << l
 				// 45: selp.u32
 				v23 := uint64(k1)
 				if p0>>l&1 != 0 {
@@ -772,8 +780,8 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				r19[l] = v42
 			}
 		}
-		w.P[6] = p6
-		w.P[7] = p7
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
 	}
 	// PTX lines 65, 66: lane-local, one loop over the lanes
 	{
@@ -1007,6 +1015,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s54w := w.Window(7)
+		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: st.global.u64
@@ -1026,7 +1035,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c56 {
 					c56b0 = 1
 				}
-				p8 = p8&^(1<<l) | c56b0<<l
+				p8n |= c56b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1048,10 +1057,10 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c56 {
 					c56b0 = 1
 				}
-				p8 = p8&^(1<<l) | c56b0<<l
+				p8n |= c56b0 << l
 			}
 		}
-		w.P[8] = p8
+		w.P[8] = p8&^m | p8n
 	}
 	// PTX line 79: mov.u64, warp-uniform
 	u57 := uint64(k1)

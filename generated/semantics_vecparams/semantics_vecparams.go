@@ -1486,6 +1486,7 @@ func vecparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 113, 114, 115: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 113: rem.u32
@@ -1497,7 +1498,7 @@ func vecparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 				// 115: selp.b64
 				v7 := uint64(u3)
 				if c6 {
@@ -1517,7 +1518,7 @@ func vecparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				p1n |= c6b0 << l
 				// 115: selp.b64
 				v7 := uint64(u3)
 				if c6 {
@@ -1526,7 +1527,7 @@ func vecparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				r26[l] = v7
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -1798,6 +1799,7 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s5w := w.Window(6)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: st.global.u32
@@ -1823,7 +1825,7 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1851,10 +1853,10 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				p0n |= c9b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -1881,6 +1883,7 @@ func vecparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s1w := w.Window(7)
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 117: st.global.u32
@@ -1900,7 +1903,7 @@ func vecparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 				// 121: selp.b64
 				v4 := uint64(r24[l])
 				if c3 {
@@ -1928,7 +1931,7 @@ func vecparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				p2n |= c3b0 << l
 				// 121: selp.b64
 				v4 := uint64(r24[l])
 				if c3 {
@@ -1937,7 +1940,7 @@ func vecparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 				r30[l] = v4
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 

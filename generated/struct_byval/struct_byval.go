@@ -1905,6 +1905,7 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 80: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 80: setp.ge.s32
@@ -1914,7 +1915,7 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1926,10 +1927,10 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2024,6 +2025,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		v9aw := w.Window(0)
 		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 89: mul.wide.s32
@@ -2092,7 +2094,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p1 = p1&^(1<<l) | c15b0<<l
+				p1n |= c15b0 << l
 				// 98: max.f32
 				v16 := uint64(isa.MaxF32(uint32(v12), uint32(k3), false))
 				// 99: selp.f32
@@ -2174,7 +2176,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p1 = p1&^(1<<l) | c15b0<<l
+				p1n |= c15b0 << l
 				// 98: max.f32
 				v16 := uint64(isa.MaxF32(uint32(v12), uint32(k3), false))
 				// 99: selp.f32
@@ -2189,7 +2191,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 	// PTX lines 101: lane-local, one loop over the lanes
 	{
@@ -2493,6 +2495,7 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 136: mov.u32
@@ -2507,7 +2510,7 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				p0n |= c15b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2524,10 +2527,10 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c15 {
 					c15b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				p0n |= c15b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u2
 }
@@ -3973,6 +3976,7 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 226: mov.u32
@@ -3987,7 +3991,7 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4004,10 +4008,10 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c6 {
 					c6b0 = 1
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				p0n |= c6b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 

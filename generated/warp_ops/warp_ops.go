@@ -1727,6 +1727,7 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 39, 40: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 39: and.b32
@@ -1738,7 +1739,7 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1752,10 +1753,10 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				p0n |= c2b0 << l
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2397,6 +2398,7 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 118, 119, 120: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 118: setp.eq.s32
@@ -2406,7 +2408,7 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 				// 119: selp.b32
 				v2 := uint64(r12[l])
 				if c1 {
@@ -2426,7 +2428,7 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				p0n |= c1b0 << l
 				// 119: selp.b32
 				v2 := uint64(r12[l])
 				if c1 {
@@ -2437,7 +2439,7 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 				r14[l] = v3
 			}
 		}
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 }
 
@@ -2455,6 +2457,7 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 122: setp.lt.u32
@@ -2464,7 +2467,7 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 				// 123: selp.b32
 				v2 := uint64(r15[l])
 				if c1 {
@@ -2484,7 +2487,7 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				p1n |= c1b0 << l
 				// 123: selp.b32
 				v2 := uint64(r15[l])
 				if c1 {
@@ -2495,7 +2498,7 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				r17[l] = v3
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
@@ -2513,6 +2516,7 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 126, 127, 128: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 126: setp.lt.u32
@@ -2522,7 +2526,7 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 127: selp.b32
 				v2 := uint64(r18[l])
 				if c1 {
@@ -2542,7 +2546,7 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				p2n |= c1b0 << l
 				// 127: selp.b32
 				v2 := uint64(r18[l])
 				if c1 {
@@ -2553,7 +2557,7 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				r20[l] = v3
 			}
 		}
-		w.P[2] = p2
+		w.P[2] = p2&^m | p2n
 	}
 }
 
@@ -2571,6 +2575,7 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 130, 131, 132: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 130: setp.lt.u32
@@ -2580,7 +2585,7 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 				// 131: selp.b32
 				v2 := uint64(r21[l])
 				if c1 {
@@ -2600,7 +2605,7 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				p3n |= c1b0 << l
 				// 131: selp.b32
 				v2 := uint64(r21[l])
 				if c1 {
@@ -2611,7 +2616,7 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				r23[l] = v3
 			}
 		}
-		w.P[3] = p3
+		w.P[3] = p3&^m | p3n
 	}
 }
 
@@ -2640,6 +2645,7 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s5w := w.Window(5)
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 134: setp.lt.u32
@@ -2649,7 +2655,7 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 				// 135: selp.b32
 				v2 := uint64(r24[l])
 				if c1 {
@@ -2678,7 +2684,7 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 				if c1 {
 					c1b0 = 1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
+				p4n |= c1b0 << l
 				// 135: selp.b32
 				v2 := uint64(r24[l])
 				if c1 {
@@ -2698,7 +2704,7 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		w.P[4] = p4
+		w.P[4] = p4&^m | p4n
 	}
 }
 
@@ -3077,6 +3083,7 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		v16aw := w.Window(8)
 		var flt runtime.LaneFault
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: mov.u32
@@ -3111,7 +3118,7 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
+				p0n |= c17b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3148,11 +3155,11 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if c17 {
 					c17b0 = 1
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
+				p0n |= c17b0 << l
 			}
 		}
 		flt.Raise(w)
-		w.P[0] = p0
+		w.P[0] = p0&^m | p0n
 	}
 	_ = u5
 	_ = u7
@@ -3170,6 +3177,7 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 202, 203: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 202: and.b32
@@ -3181,7 +3189,7 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3195,10 +3203,10 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if c2 {
 					c2b0 = 1
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
+				p1n |= c2b0 << l
 			}
 		}
-		w.P[1] = p1
+		w.P[1] = p1&^m | p1n
 	}
 }
 
