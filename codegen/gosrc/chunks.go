@@ -76,8 +76,11 @@ func (s *segment) fullWarp() jen.Code {
 	var out []jen.Code
 	for _, n := range sortedKeys(crossing) {
 		t := jen.Uint64()
-		if strings.HasPrefix(n, "c") {
+		switch {
+		case strings.HasPrefix(n, "c"):
 			t = jen.Bool()
+		case strings.HasSuffix(n, "F"):
+			t = jen.Float32()
 		}
 		out = append(out, jen.Var().Id(n+"s").Index(jen.Lit(32)).Add(t))
 	}

@@ -87,12 +87,23 @@ type segment struct {
 	defs   map[string]int
 	uses   []map[string]bool
 	float  []bool
+	// floats are the lane locals nN of f32 arithmetic that come with a float32 local nNF.
+	floats map[string]bool
 }
 
 func newSegment(nwin *int) *segment {
 	return &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{},
 		plocal: map[int]string{}, shared: map[int]bool{}, param: map[int]bool{}, local: map[int]bool{}, winIndex: map[string]int{}, nwin: nwin,
-		defs: map[string]int{}, inPlace: map[int]bool{}}
+		defs: map[string]int{}, inPlace: map[int]bool{}, floats: map[string]bool{}}
+}
+
+// shadow records that the instruction being generated defines, besides its lane local n, the
+// float32 local nF holding the same f32 value (srcF32).
+func (e *blockEmit) shadow(n string) {
+	if s := e.seg; s != nil {
+		s.floats[n] = true
+		s.defs[n+"F"] = s.cur
+	}
 }
 
 // predWrite is a lane's write of predicate p from the bit local bit, filled in at flush time.
@@ -391,6 +402,11 @@ func (c ctx) src(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
 		s := e.f.Regs[a.Value.Reg.ID]
 		if !c.scalar && e.seg != nil {
 			if n, ok := e.seg.lanes[s]; ok {
+				if e.seg.floats[n] {
+					// Through the float32 local: n itself then only goes to the register file.
+					e.seg.use(n + "F")
+					return u64(jen.Qual("math", "Float32bits").Call(jen.Id(n + "F")))
+				}
 				e.read[n] = true
 				e.seg.use(n)
 				return jen.Id(n)

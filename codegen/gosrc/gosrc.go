@@ -97,6 +97,7 @@ type fnGen struct {
 	// run names the function's block chain (run.go); runDecls declare it and its blocks.
 	run      string
 	runDecls []jen.Code
+	live     map[*ssa.Block]map[*ssa.Value]bool // liveIns
 }
 
 // blockGen is one runtime block: its code, statistics count, where it starts, terminator

@@ -223,6 +223,20 @@ func typeOfBits(n int) frontend.Type {
 	return frontend.B64
 }
 
+// srcF32 returns a float32 expression for the f32 source operand i: the float32 local of a
+// lane local computed by f32 arithmetic in the same lane loop (blockEmit.shadow), or the
+// operand's bits converted.
+func (c ctx) srcF32(in *ssa.Instr, i int) jen.Code {
+	a := in.Args[i]
+	if s := c.e.seg; a.Kind == ssa.ArgValue && !c.scalar && s != nil && !c.e.lane {
+		if n, ok := s.lanes[c.e.f.Regs[a.Value.Reg.ID]]; ok && s.floats[n] {
+			s.use(n + "F")
+			return jen.Id(n + "F")
+		}
+	}
+	return jen.Qual("math", "Float32frombits").Call(conv("uint32", c.src(in, a, frontend.F32)))
+}
+
 // float lowers f32 and f64 arithmetic.
 func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 	if t != frontend.F32 && t != frontend.F64 || len(in.Dsts) != 1 {
@@ -274,18 +288,32 @@ func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 			return nil
 		}
 		if rn && !sat {
-			if f32 && names[in.Op] == "Fma" && !ftz {
-				// FmaF32RN with its common case inline: one float64 FMA rounded once.
-				f := n + "f"
+			if f32 && !ftz {
+				// The result also as a float32 local, nF, which later f32 arithmetic in the
+				// lane loop reads without moving the bits through an integer register.
+				nf := n + "F"
+				c.e.shadow(n)
+				if names[in.Op] == "Fma" {
+					// FmaF32RN with its common case inline: one float64 FMA rounded once.
+					f := n + "f"
+					return []jen.Code{
+						jen.Var().Id(n).Uint64(),
+						jen.Var().Id(nf).Float32(),
+						jen.If(jen.Id(f).Op(":=").Qual("math", "FMA").Call(
+							jen.Float64().Call(c.srcF32(in, 0)), jen.Float64().Call(c.srcF32(in, 1)), jen.Float64().Call(c.srcF32(in, 2))),
+							isaFn("FmaF32Direct", jen.Id(f))).Block(
+							jen.Id(nf).Op("=").Float32().Call(jen.Id(f)),
+							jen.Id(n).Op("=").Add(u64(jen.Qual("math", "Float32bits").Call(jen.Id(nf))))).Else().Block(
+							jen.Id(n).Op("=").Add(u64(isaFn("FmaF32RN", args...))),
+							jen.Id(nf).Op("=").Qual("math", "Float32frombits").Call(jen.Uint32().Call(jen.Id(n)))),
+						jen.Id("_").Op("=").Id(nf),
+					}
+				}
+				op := map[frontend.Opcode]string{frontend.OpAdd: "+", frontend.OpSub: "-", frontend.OpMul: "*"}[in.Op]
 				return []jen.Code{
-					jen.Var().Id(n).Uint64(),
-					jen.If(jen.Id(f).Op(":=").Qual("math", "FMA").Call(
-						jen.Float64().Call(jen.Qual("math", "Float32frombits").Call(args[0])),
-						jen.Float64().Call(jen.Qual("math", "Float32frombits").Call(args[1])),
-						jen.Float64().Call(jen.Qual("math", "Float32frombits").Call(args[2]))),
-						isaFn("FmaF32Direct", jen.Id(f))).Block(
-						jen.Id(n).Op("=").Add(u64(jen.Qual("math", "Float32bits").Call(jen.Float32().Call(jen.Id(f)))))).Else().Block(
-						jen.Id(n).Op("=").Add(u64(isaFn("FmaF32RN", args...)))),
+					jen.Id(nf).Op(":=").Add(isaFn("CanonF32", jen.Add(c.srcF32(in, 0)).Op(op).Add(c.srcF32(in, 1)))),
+					jen.Id(n).Op(":=").Add(u64(jen.Qual("math", "Float32bits").Call(jen.Id(nf)))),
+					jen.Id("_").Op("=").Id(nf),
 				}
 			}
 			return post(isaFn(names[in.Op]+suffix+"RN", args...))

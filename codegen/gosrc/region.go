@@ -216,16 +216,26 @@ func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 	}
 	walk(t.Succ)
 	walk(t.Alt)
+	// park is where a lane stops after regionCap passes: it writes back what the runtime,
+	// going on at pc, may read besides what every lane writes back at the end.
+	type park struct {
+		pc int32
+		wb *jen.Statement
+	}
+	var parks []park
 	var code []jen.Code
 	errs := len(f.g.errs)
 	for _, pc := range blocks {
 		b := &f.blocks[pc]
 		var body []jen.Code
 		if back[int32(pc)] {
+			wb := jen.Null()
+			parks = append(parks, park{int32(pc), wb})
 			body = append(body,
 				jen.If(jen.Id("n").Op("==").Lit(regionCap)).Block(
 					jen.Id("parked").Op("|=").Lit(1).Op("<<").Id("l"),
 					jen.Id("at").Index(jen.Id("l")).Op("=").Lit(pc),
+					wb,
 					jen.Goto().Id("done")),
 				jen.Id("n").Op("++"))
 		}
@@ -269,21 +279,51 @@ func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 		starts = append(starts, jen.Case(jen.Lit(i)).Block(branch(b.Pred, b.Negate, b.Succ, b.Alt)...))
 	}
 	var top, lane, store, post []jen.Code
+	// writeBack returns the write-backs of the written slots in need (all where need is nil)
+	// and not in skip.
+	writeBack := func(need, skip map[slotKey]bool) []jen.Code {
+		var out []jen.Code
+		for _, s := range sortedKeys(e.written) {
+			if k := (slotKey{false, s}); (need == nil || need[k]) && !skip[k] {
+				out = append(out, jen.Id(regName(s)).Index(jen.Id("l")).Op("=").Id(fmt.Sprintf("x%d", s)))
+			}
+		}
+		for _, p := range sortedKeys(wpreds) {
+			if k := (slotKey{true, p}); (need == nil || need[k]) && !skip[k] {
+				out = append(out, jen.If(jen.Id(laneBool(p))).Block(jen.Id(predName(p)).Op("|=").Lit(1).Op("<<").Id("l")).
+					Else().Block(jen.Id(predName(p)).Op("&^=").Lit(1).Op("<<").Id("l")))
+			}
+		}
+		return out
+	}
+	atEnd, ok := f.neededAt(t.Reconv)
+	if !ok {
+		atEnd = nil
+	}
+	store = writeBack(atEnd, nil)
+	for _, pk := range parks {
+		if atEnd == nil {
+			continue
+		}
+		need, ok := f.neededAt(pk.pc)
+		if !ok {
+			need = nil
+		}
+		if wb := writeBack(need, atEnd); len(wb) > 0 {
+			pk.wb.Add(jen.Block(wb...))
+		}
+	}
 	for _, s := range sortedKeys(e.regs) {
 		top = append(top, jen.Id(regName(s)).Op(":=").Id("w").Dot("Reg").Call(jen.Lit(s)))
-		lane = append(lane, jen.Id(fmt.Sprintf("x%d", s)).Op(":=").Id(regName(s)).Index(jen.Id("l")))
-		if e.written[s] {
-			store = append(store, jen.Id(regName(s)).Index(jen.Id("l")).Op("=").Id(fmt.Sprintf("x%d", s)))
-		}
+		x := fmt.Sprintf("x%d", s)
+		lane = append(lane, jen.Id(x).Op(":=").Id(regName(s)).Index(jen.Id("l")), jen.Id("_").Op("=").Id(x))
 	}
 	top = append(top, e.top...)
 	for _, p := range sortedKeys(preds) {
 		top = append(top, jen.Id(predName(p)).Op(":=").Id("w").Dot("P").Index(jen.Lit(p)))
-		lane = append(lane, jen.Id(laneBool(p)).Op(":=").Id(predName(p)).Op(">>").Id("l").Op("&").Lit(1).Op("!=").Lit(0))
+		lane = append(lane, jen.Id(laneBool(p)).Op(":=").Id(predName(p)).Op(">>").Id("l").Op("&").Lit(1).Op("!=").Lit(0), jen.Id("_").Op("=").Id(laneBool(p)))
 	}
 	for _, p := range sortedKeys(wpreds) {
-		store = append(store, jen.If(jen.Id(laneBool(p))).Block(jen.Id(predName(p)).Op("|=").Lit(1).Op("<<").Id("l")).
-			Else().Block(jen.Id(predName(p)).Op("&^=").Lit(1).Op("<<").Id("l")))
 		post = append(post, jen.Id("w").Dot("P").Index(jen.Lit(p)).Op("=").Id(predName(p)))
 	}
 	for _, x := range sortedKeys(tids) {

@@ -688,11 +688,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 43: fma.rn.f32
 				var v10 uint64
+				var v10F float32
 				if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
-					v10 = uint64(math.Float32bits(float32(v10f)))
+					v10F = float32(v10f)
+					v10 = uint64(math.Float32bits(v10F))
 				} else {
 					v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
+					v10F = math.Float32frombits(uint32(v10))
 				}
+				_ = v10F
 				r14[l] = v10
 			}
 		} else {
@@ -700,11 +704,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: fma.rn.f32
 				var v10 uint64
+				var v10F float32
 				if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
-					v10 = uint64(math.Float32bits(float32(v10f)))
+					v10F = float32(v10f)
+					v10 = uint64(math.Float32bits(v10F))
 				} else {
 					v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
+					v10F = math.Float32frombits(uint32(v10))
 				}
+				_ = v10F
 				r14[l] = v10
 			}
 		}
@@ -726,11 +734,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 45: fma.rn.f32
 				var v12 uint64
+				var v12F float32
 				if v12f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
 				r16[l] = v12
 			}
 		} else {
@@ -738,11 +750,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 45: fma.rn.f32
 				var v12 uint64
+				var v12F float32
 				if v12f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
 				r16[l] = v12
 			}
 		}
@@ -764,11 +780,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 47: fma.rn.f32
 				var v14 uint64
+				var v14F float32
 				if v14f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
-					v14 = uint64(math.Float32bits(float32(v14f)))
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
 				} else {
 					v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
+					v14F = math.Float32frombits(uint32(v14))
 				}
+				_ = v14F
 				r18[l] = v14
 			}
 		} else {
@@ -776,11 +796,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 47: fma.rn.f32
 				var v14 uint64
+				var v14F float32
 				if v14f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
-					v14 = uint64(math.Float32bits(float32(v14f)))
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
 				} else {
 					v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
+					v14F = math.Float32frombits(uint32(v14))
 				}
+				_ = v14F
 				r18[l] = v14
 			}
 		}
@@ -802,11 +826,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 49: fma.rn.f32
 				var v16 uint64
+				var v16F float32
 				if v16f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
-					v16 = uint64(math.Float32bits(float32(v16f)))
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
 				} else {
 					v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
+					v16F = math.Float32frombits(uint32(v16))
 				}
+				_ = v16F
 				r20[l] = v16
 			}
 		} else {
@@ -814,11 +842,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 49: fma.rn.f32
 				var v16 uint64
+				var v16F float32
 				if v16f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
-					v16 = uint64(math.Float32bits(float32(v16f)))
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
 				} else {
 					v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
+					v16F = math.Float32frombits(uint32(v16))
 				}
+				_ = v16F
 				r20[l] = v16
 			}
 		}
@@ -840,11 +872,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 51: fma.rn.f32
 				var v18 uint64
+				var v18F float32
 				if v18f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
-					v18 = uint64(math.Float32bits(float32(v18f)))
+					v18F = float32(v18f)
+					v18 = uint64(math.Float32bits(v18F))
 				} else {
 					v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
+					v18F = math.Float32frombits(uint32(v18))
 				}
+				_ = v18F
 				r22[l] = v18
 			}
 		} else {
@@ -852,11 +888,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 51: fma.rn.f32
 				var v18 uint64
+				var v18F float32
 				if v18f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
-					v18 = uint64(math.Float32bits(float32(v18f)))
+					v18F = float32(v18f)
+					v18 = uint64(math.Float32bits(v18F))
 				} else {
 					v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
+					v18F = math.Float32frombits(uint32(v18))
 				}
+				_ = v18F
 				r22[l] = v18
 			}
 		}
@@ -878,11 +918,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 53: fma.rn.f32
 				var v20 uint64
+				var v20F float32
 				if v20f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
-					v20 = uint64(math.Float32bits(float32(v20f)))
+					v20F = float32(v20f)
+					v20 = uint64(math.Float32bits(v20F))
 				} else {
 					v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
+					v20F = math.Float32frombits(uint32(v20))
 				}
+				_ = v20F
 				r24[l] = v20
 			}
 		} else {
@@ -890,11 +934,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 53: fma.rn.f32
 				var v20 uint64
+				var v20F float32
 				if v20f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
-					v20 = uint64(math.Float32bits(float32(v20f)))
+					v20F = float32(v20f)
+					v20 = uint64(math.Float32bits(v20F))
 				} else {
 					v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
+					v20F = math.Float32frombits(uint32(v20))
 				}
+				_ = v20F
 				r24[l] = v20
 			}
 		}
@@ -926,16 +974,21 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 55: fma.rn.f32
 				var v22 uint64
+				var v22F float32
 				if v22f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))); isa.FmaF32Direct(v22f) {
-					v22 = uint64(math.Float32bits(float32(v22f)))
+					v22F = float32(v22f)
+					v22 = uint64(math.Float32bits(v22F))
 				} else {
 					v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
+					v22F = math.Float32frombits(uint32(v22))
 				}
+				_ = v22F
+				_ = v22
 				// 56: add.s64
 				v23 := uint64(uint64(u4) + uint64(r9[l]))
 				// 57: st.global.f32
 				s24 := uint64(v23) + 0x0
-				s24v := uint64(v22)
+				s24v := uint64(uint64(math.Float32bits(v22F)))
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
@@ -947,16 +1000,21 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 55: fma.rn.f32
 				var v22 uint64
+				var v22F float32
 				if v22f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))); isa.FmaF32Direct(v22f) {
-					v22 = uint64(math.Float32bits(float32(v22f)))
+					v22F = float32(v22f)
+					v22 = uint64(math.Float32bits(v22F))
 				} else {
 					v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
+					v22F = math.Float32frombits(uint32(v22))
 				}
+				_ = v22F
+				_ = v22
 				// 56: add.s64
 				v23 := uint64(uint64(u4) + uint64(r9[l]))
 				// 57: st.global.f32
 				s24 := uint64(v23) + 0x0
-				s24v := uint64(v22)
+				s24v := uint64(uint64(math.Float32bits(v22F)))
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
@@ -1285,9 +1343,12 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 97: cvt.rn.f32.s32
 				v15 := uint64(math.Float32bits(float32(int32(r4[l]))))
 				// 98: mul.f32
-				v16 := uint64(isa.MulF32RN(uint32(u14), uint32(v15)))
+				v16F := isa.CanonF32(math.Float32frombits(uint32(u14)) * math.Float32frombits(uint32(v15)))
+				v16 := uint64(math.Float32bits(v16F))
+				_ = v16F
+				_ = v16
 				// 99: cvt.rzi.s32.f32
-				v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, true)
+				v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RZ, 32, true)
 				// 100: mad.lo.s32
 				v18 := uint64(uint32(uint32(u13)*uint32(r16[l]) + uint32(v17)))
 				// 101: add.s64
@@ -1307,9 +1368,12 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 97: cvt.rn.f32.s32
 				v15 := uint64(math.Float32bits(float32(int32(r4[l]))))
 				// 98: mul.f32
-				v16 := uint64(isa.MulF32RN(uint32(u14), uint32(v15)))
+				v16F := isa.CanonF32(math.Float32frombits(uint32(u14)) * math.Float32frombits(uint32(v15)))
+				v16 := uint64(math.Float32bits(v16F))
+				_ = v16F
+				_ = v16
 				// 99: cvt.rzi.s32.f32
-				v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, true)
+				v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RZ, 32, true)
 				// 100: mad.lo.s32
 				v18 := uint64(uint32(uint32(u13)*uint32(r16[l]) + uint32(v17)))
 				// 101: add.s64

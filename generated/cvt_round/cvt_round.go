@@ -2504,7 +2504,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 151: cvt.rn.f32.f64
 				v36 := isa.CvtFloat(v35, 32, 64, isa.RN, false, false, false)
 				// 152: sub.f32
-				v37 := uint64(isa.SubF32RN(uint32(v36), uint32(r29[l])))
+				v37F := isa.CanonF32(math.Float32frombits(uint32(v36)) - math.Float32frombits(uint32(r29[l])))
+				v37 := uint64(math.Float32bits(v37F))
+				_ = v37F
 				r32[l] = v37
 			}
 		} else {
@@ -2523,7 +2525,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 151: cvt.rn.f32.f64
 				v36 := isa.CvtFloat(v35, 32, 64, isa.RN, false, false, false)
 				// 152: sub.f32
-				v37 := uint64(isa.SubF32RN(uint32(v36), uint32(r29[l])))
+				v37F := isa.CanonF32(math.Float32frombits(uint32(v36)) - math.Float32frombits(uint32(r29[l])))
+				v37 := uint64(math.Float32bits(v37F))
+				_ = v37F
 				r32[l] = v37
 			}
 		}

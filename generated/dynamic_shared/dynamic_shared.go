@@ -6,6 +6,7 @@ package dynamic_shared
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -1926,8 +1927,8 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v5s [32]uint64
-				var v7s [32]uint64
+				var v5Fs [32]float32
+				var v7Fs [32]float32
 				for l := range 32 {
 					// 116: ld.shared.f32
 					v3a := uint64(r13[l]) + 0x0
@@ -1956,11 +1957,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v4 = v4x
 					}
 					// 118: add.f32
-					v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
-					v5s[l] = v5
+					v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) + math.Float32frombits(uint32(v4)))
+					v5 := uint64(math.Float32bits(v5F))
+					_ = v5F
+					_ = v5
+					v5Fs[l] = v5F
 				}
 				for l := range 32 {
-					v5 := v5s[l]
+					v5F := v5Fs[l]
 					// 119: ld.shared.f32
 					v6a := uint64(r13[l]) + 0x8
 					var v6 uint64
@@ -1975,13 +1979,16 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v6 = v6x
 					}
 					// 120: add.f32
-					v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
-					v7s[l] = v7
+					v7F := isa.CanonF32(v5F + math.Float32frombits(uint32(v6)))
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
+					v7Fs[l] = v7F
 				}
 				for l := range 32 {
-					v7 := v7s[l]
+					v7F := v7Fs[l]
 					// 121: div.rn.f32
-					v8 := uint64(isa.DivF32(uint32(v7), uint32(k0), isa.RN))
+					v8 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v7F))), uint32(k0), isa.RN))
 					r28[l] = v8
 					// 122: shl.b64
 					v9 := uint64(uint64(r7[l]) << uint32(k1))
@@ -2020,7 +2027,10 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 					v4 = v4x
 				}
 				// 118: add.f32
-				v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) + math.Float32frombits(uint32(v4)))
+				v5 := uint64(math.Float32bits(v5F))
+				_ = v5F
+				_ = v5
 				// 119: ld.shared.f32
 				v6a := uint64(r13[l]) + 0x8
 				var v6 uint64
@@ -2035,9 +2045,12 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 					v6 = v6x
 				}
 				// 120: add.f32
-				v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+				v7F := isa.CanonF32(v5F + math.Float32frombits(uint32(v6)))
+				v7 := uint64(math.Float32bits(v7F))
+				_ = v7F
+				_ = v7
 				// 121: div.rn.f32
-				v8 := uint64(isa.DivF32(uint32(v7), uint32(k0), isa.RN))
+				v8 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v7F))), uint32(k0), isa.RN))
 				r28[l] = v8
 				// 122: shl.b64
 				v9 := uint64(uint64(r7[l]) << uint32(k1))

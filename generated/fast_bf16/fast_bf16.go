@@ -692,9 +692,12 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				v29 := uint64(isa.BF16ToF32(uint16(v29s)))
 				r33[l] = v29
 				// 65: add.f32
-				v30 := uint64(isa.AddF32RN(uint32(v29), uint32(v28)))
+				v30F := isa.CanonF32(math.Float32frombits(uint32(v29)) + math.Float32frombits(uint32(v28)))
+				v30 := uint64(math.Float32bits(v30F))
+				_ = v30F
+				_ = v30
 				// 66: cvt.rn.bf16.f32
-				v31s := v30
+				v31s := uint64(math.Float32bits(v30F))
 				v31 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
 				r35[l] = v31
 				// 67: mul.lo.s32
@@ -804,9 +807,12 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				v29 := uint64(isa.BF16ToF32(uint16(v29s)))
 				r33[l] = v29
 				// 65: add.f32
-				v30 := uint64(isa.AddF32RN(uint32(v29), uint32(v28)))
+				v30F := isa.CanonF32(math.Float32frombits(uint32(v29)) + math.Float32frombits(uint32(v28)))
+				v30 := uint64(math.Float32bits(v30F))
+				_ = v30F
+				_ = v30
 				// 66: cvt.rn.bf16.f32
-				v31s := v30
+				v31s := uint64(math.Float32bits(v30F))
 				v31 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
 				r35[l] = v31
 				// 67: mul.lo.s32

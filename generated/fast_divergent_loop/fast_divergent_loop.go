@@ -2262,17 +2262,29 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		x16 := r16[l]
+		_ = x16
 		x17 := r17[l]
+		_ = x17
 		x18 := r18[l]
+		_ = x18
 		q2 := p2>>l&1 != 0
+		_ = q2
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		q5 := p5>>l&1 != 0
+		_ = q5
 		q6 := p6>>l&1 != 0
+		_ = q6
 		q7 := p7>>l&1 != 0
+		_ = q7
 		q8 := p8>>l&1 != 0
+		_ = q8
 		n := 0
 		switch from {
 		case 5:
@@ -2322,6 +2334,10 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 6
+				{
+					r12[l] = x12
+					r16[l] = x16
+				}
 				goto done
 			}
 			n++
@@ -2355,41 +2371,7 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
 		r13[l] = x13
-		r16[l] = x16
-		r17[l] = x17
-		r18[l] = x18
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
-		if q6 {
-			p6 |= 1 << l
-		} else {
-			p6 &^= 1 << l
-		}
-		if q7 {
-			p7 |= 1 << l
-		} else {
-			p7 &^= 1 << l
-		}
-		if q8 {
-			p8 |= 1 << l
-		} else {
-			p8 &^= 1 << l
-		}
 	}
 	w.P[3] = p3
 	w.P[4] = p4
@@ -2427,18 +2409,31 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		x16 := r16[l]
+		_ = x16
 		x17 := r17[l]
+		_ = x17
 		x18 := r18[l]
+		_ = x18
 		q1 := p1>>l&1 != 0
+		_ = q1
 		q2 := p2>>l&1 != 0
+		_ = q2
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		q5 := p5>>l&1 != 0
+		_ = q5
 		q6 := p6>>l&1 != 0
+		_ = q6
 		q7 := p7>>l&1 != 0
+		_ = q7
 		q8 := p8>>l&1 != 0
+		_ = q8
 		n := 0
 		switch from {
 		case 5:
@@ -2503,6 +2498,15 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 6
+				{
+					r12[l] = x12
+					r16[l] = x16
+					if q2 {
+						p2 |= 1 << l
+					} else {
+						p2 &^= 1 << l
+					}
+				}
 				goto done
 			}
 			n++
@@ -2544,46 +2548,7 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
 		r13[l] = x13
-		r16[l] = x16
-		r17[l] = x17
-		r18[l] = x18
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
-		if q6 {
-			p6 |= 1 << l
-		} else {
-			p6 &^= 1 << l
-		}
-		if q7 {
-			p7 |= 1 << l
-		} else {
-			p7 &^= 1 << l
-		}
-		if q8 {
-			p8 |= 1 << l
-		} else {
-			p8 &^= 1 << l
-		}
 	}
 	w.P[2] = p2
 	w.P[3] = p3
@@ -2641,32 +2606,59 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x10 := r10[l]
+		_ = x10
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x15 := r15[l]
+		_ = x15
 		x16 := r16[l]
+		_ = x16
 		x17 := r17[l]
+		_ = x17
 		x18 := r18[l]
+		_ = x18
 		x19 := r19[l]
+		_ = x19
 		x20 := r20[l]
+		_ = x20
 		x21 := r21[l]
+		_ = x21
 		x22 := r22[l]
+		_ = x22
 		x23 := r23[l]
+		_ = x23
 		x24 := r24[l]
+		_ = x24
 		x25 := r25[l]
+		_ = x25
 		x26 := r26[l]
+		_ = x26
 		x27 := r27[l]
+		_ = x27
 		x28 := r28[l]
+		_ = x28
 		x29 := r29[l]
+		_ = x29
 		x30 := r30[l]
+		_ = x30
 		x31 := r31[l]
+		_ = x31
 		x32 := r32[l]
+		_ = x32
 		x33 := r33[l]
+		_ = x33
 		x34 := r34[l]
+		_ = x34
 		x35 := r35[l]
+		_ = x35
 		x36 := r36[l]
+		_ = x36
 		x37 := r37[l]
+		_ = x37
 		q2 := p2>>l&1 != 0
+		_ = q2
 		n := 0
 		switch from {
 		case 1:
@@ -2772,33 +2764,6 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 		most = max(most, n)
 		r13[l] = x13
 		r14[l] = x14
-		r16[l] = x16
-		r17[l] = x17
-		r18[l] = x18
-		r19[l] = x19
-		r20[l] = x20
-		r21[l] = x21
-		r22[l] = x22
-		r23[l] = x23
-		r24[l] = x24
-		r25[l] = x25
-		r26[l] = x26
-		r27[l] = x27
-		r28[l] = x28
-		r29[l] = x29
-		r30[l] = x30
-		r31[l] = x31
-		r32[l] = x32
-		r33[l] = x33
-		r34[l] = x34
-		r35[l] = x35
-		r36[l] = x36
-		r37[l] = x37
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
 	}
 	w.P[2] = p2
 	w.Split(2, parked, &at)
@@ -2825,12 +2790,19 @@ func tidHashRegion2(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x10 := r10[l]
+		_ = x10
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x40 := r40[l]
+		_ = x40
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		n := 0
 		switch from {
 		case 2:
@@ -2849,6 +2821,10 @@ func tidHashRegion2(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 3
+				{
+					r12[l] = x12
+					r14[l] = x14
+				}
 				goto done
 			}
 			n++
@@ -2883,15 +2859,7 @@ func tidHashRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
 		r13[l] = x13
-		r14[l] = x14
-		r40[l] = x40
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
 	}
 	w.P[4] = p4
 	w.Split(4, parked, &at)
@@ -2917,11 +2885,17 @@ func tidHashRegion3(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x10 := r10[l]
+		_ = x10
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x40 := r40[l]
+		_ = x40
 		q4 := p4>>l&1 != 0
+		_ = q4
 		n := 0
 		switch from {
 		case 3:
@@ -2935,6 +2909,10 @@ func tidHashRegion3(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 3
+				{
+					r12[l] = x12
+					r14[l] = x14
+				}
 				goto done
 			}
 			n++
@@ -2961,15 +2939,7 @@ func tidHashRegion3(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
 		r13[l] = x13
-		r14[l] = x14
-		r40[l] = x40
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
 	}
 	w.P[4] = p4
 	w.Split(10, parked, &at)
@@ -3026,34 +2996,63 @@ func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x10 := r10[l]
+		_ = x10
 		x11 := r11[l]
+		_ = x11
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x15 := r15[l]
+		_ = x15
 		x16 := r16[l]
+		_ = x16
 		x17 := r17[l]
+		_ = x17
 		x18 := r18[l]
+		_ = x18
 		x19 := r19[l]
+		_ = x19
 		x20 := r20[l]
+		_ = x20
 		x21 := r21[l]
+		_ = x21
 		x22 := r22[l]
+		_ = x22
 		x23 := r23[l]
+		_ = x23
 		x24 := r24[l]
+		_ = x24
 		x25 := r25[l]
+		_ = x25
 		x26 := r26[l]
+		_ = x26
 		x27 := r27[l]
+		_ = x27
 		x28 := r28[l]
+		_ = x28
 		x29 := r29[l]
+		_ = x29
 		x30 := r30[l]
+		_ = x30
 		x31 := r31[l]
+		_ = x31
 		x32 := r32[l]
+		_ = x32
 		x33 := r33[l]
+		_ = x33
 		x34 := r34[l]
+		_ = x34
 		x35 := r35[l]
+		_ = x35
 		x36 := r36[l]
+		_ = x36
 		x37 := r37[l]
+		_ = x37
 		q1 := p1>>l&1 != 0
+		_ = q1
 		q2 := p2>>l&1 != 0
+		_ = q2
 		n := 0
 		switch from {
 		case 1:
@@ -3072,6 +3071,9 @@ func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r15[l] = x15
+				}
 				goto done
 			}
 			n++
@@ -3177,34 +3179,6 @@ func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
 		most = max(most, n)
 		r13[l] = x13
 		r14[l] = x14
-		r15[l] = x15
-		r16[l] = x16
-		r17[l] = x17
-		r18[l] = x18
-		r19[l] = x19
-		r20[l] = x20
-		r21[l] = x21
-		r22[l] = x22
-		r23[l] = x23
-		r24[l] = x24
-		r25[l] = x25
-		r26[l] = x26
-		r27[l] = x27
-		r28[l] = x28
-		r29[l] = x29
-		r30[l] = x30
-		r31[l] = x31
-		r32[l] = x32
-		r33[l] = x33
-		r34[l] = x34
-		r35[l] = x35
-		r36[l] = x36
-		r37[l] = x37
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
 	}
 	w.P[2] = p2
 	w.Split(2, parked, &at)

@@ -2344,12 +2344,19 @@ func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x0 := r0[l]
+		_ = x0
 		x1 := r1[l]
+		_ = x1
 		x2 := r2[l]
+		_ = x2
 		q0 := p0>>l&1 != 0
+		_ = q0
 		q1 := p1>>l&1 != 0
+		_ = q1
 		q2 := p2>>l&1 != 0
+		_ = q2
 		q3 := p3>>l&1 != 0
+		_ = q3
 		n := 0
 		switch from {
 		case 0:
@@ -2404,22 +2411,6 @@ func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r1[l] = x1
-		r2[l] = x2
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.P[2] = p2
@@ -2448,11 +2439,17 @@ func classifyRegion2(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x0 := r0[l]
+		_ = x0
 		x1 := r1[l]
+		_ = x1
 		x2 := r2[l]
+		_ = x2
 		q1 := p1>>l&1 != 0
+		_ = q1
 		q2 := p2>>l&1 != 0
+		_ = q2
 		q3 := p3>>l&1 != 0
+		_ = q3
 		n := 0
 		switch from {
 		case 2:
@@ -2488,17 +2485,6 @@ func classifyRegion2(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r1[l] = x1
-		r2[l] = x2
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
 	}
 	w.P[2] = p2
 	w.P[3] = p3

@@ -1888,20 +1888,35 @@ func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x16 := r16[l]
+		_ = x16
 		x17 := r17[l]
+		_ = x17
 		x18 := r18[l]
+		_ = x18
 		x19 := r19[l]
+		_ = x19
 		x20 := r20[l]
+		_ = x20
 		x21 := r21[l]
+		_ = x21
 		x22 := r22[l]
+		_ = x22
 		x23 := r23[l]
+		_ = x23
 		x24 := r24[l]
+		_ = x24
 		x25 := r25[l]
+		_ = x25
 		x26 := r26[l]
+		_ = x26
 		x27 := r27[l]
+		_ = x27
 		q3 := p3>>l&1 != 0
+		_ = q3
 		n := 0
 		switch from {
 		case 1:
@@ -1965,6 +1980,9 @@ func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 9
+				{
+					r16[l] = x16
+				}
 				goto done
 			}
 			n++
@@ -1973,23 +1991,6 @@ func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r14[l] = x14
-		r16[l] = x16
-		r17[l] = x17
-		r18[l] = x18
-		r19[l] = x19
-		r20[l] = x20
-		r21[l] = x21
-		r22[l] = x22
-		r23[l] = x23
-		r24[l] = x24
-		r25[l] = x25
-		r26[l] = x26
-		r27[l] = x27
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
 	}
 	w.P[3] = p3
 	w.Split(2, parked, &at)
@@ -2014,11 +2015,17 @@ func newtonSqrtRegion3(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x15 := r15[l]
+		_ = x15
 		x28 := r28[l]
+		_ = x28
 		x29 := r29[l]
+		_ = x29
 		q5 := p5>>l&1 != 0
+		_ = q5
 		n := 0
 		switch from {
 		case 3:
@@ -2032,6 +2039,9 @@ func newtonSqrtRegion3(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 3
+				{
+					r15[l] = x15
+				}
 				goto done
 			}
 			n++
@@ -2059,14 +2069,6 @@ func newtonSqrtRegion3(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r14[l] = x14
-		r15[l] = x15
-		r28[l] = x28
-		r29[l] = x29
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
 	}
 	w.P[5] = p5
 	w.Split(11, parked, &at)

@@ -1332,7 +1332,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 46: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		} else {
@@ -1365,7 +1367,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 46: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		}
@@ -1492,7 +1496,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 62: sub.f32
-				v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) - math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		} else {
@@ -1525,7 +1531,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 62: sub.f32
-				v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) - math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		}
@@ -1652,7 +1660,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 78: mul.f32
-				v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		} else {
@@ -1685,7 +1695,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 78: mul.f32
-				v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		}

@@ -1796,7 +1796,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v5s [32]uint64
+				var v5Fs [32]float32
 				for l := range 32 {
 					// 70: ld.global.f32
 					v1a := uint64(r24[l]) + 0xfffffffffffffffc
@@ -1830,15 +1830,20 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 74: fma.rn.f32
 					var v5 uint64
+					var v5F float32
 					if v5f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v5f) {
-						v5 = uint64(math.Float32bits(float32(v5f)))
+						v5F = float32(v5f)
+						v5 = uint64(math.Float32bits(v5F))
 					} else {
 						v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
+						v5F = math.Float32frombits(uint32(v5))
 					}
-					v5s[l] = v5
+					_ = v5F
+					_ = v5
+					v5Fs[l] = v5F
 				}
 				for l := range 32 {
-					v5 := v5s[l]
+					v5F := v5Fs[l]
 					// 75: ld.global.f32
 					v6a := uint64(r24[l]) + 0x0
 					var v6 uint64
@@ -1873,11 +1878,15 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 80: fma.rn.f32
 					var v11 uint64
-					if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v11f) {
-						v11 = uint64(math.Float32bits(float32(v11f)))
+					var v11F float32
+					if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(v5F)); isa.FmaF32Direct(v11f) {
+						v11F = float32(v11f)
+						v11 = uint64(math.Float32bits(v11F))
 					} else {
-						v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(v5)))
+						v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(uint64(math.Float32bits(v5F)))))
+						v11F = math.Float32frombits(uint32(v11))
 					}
+					_ = v11F
 					r13[l] = v11
 					// 81: add.s32
 					v12 := uint64(uint32(r20[l]) + uint32(k1))
@@ -1933,11 +1942,16 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 74: fma.rn.f32
 				var v5 uint64
+				var v5F float32
 				if v5f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+					v5F = float32(v5f)
+					v5 = uint64(math.Float32bits(v5F))
 				} else {
 					v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
+					v5F = math.Float32frombits(uint32(v5))
 				}
+				_ = v5F
+				_ = v5
 				// 75: ld.global.f32
 				v6a := uint64(r24[l]) + 0x0
 				var v6 uint64
@@ -1972,11 +1986,15 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 80: fma.rn.f32
 				var v11 uint64
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+				var v11F float32
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(v5F)); isa.FmaF32Direct(v11f) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(v5)))
+					v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(uint64(math.Float32bits(v5F)))))
+					v11F = math.Float32frombits(uint32(v11))
 				}
+				_ = v11F
 				r13[l] = v11
 				// 81: add.s32
 				v12 := uint64(uint32(r20[l]) + uint32(k1))
@@ -2443,11 +2461,15 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 99: fma.rn.f32
 				var v9 uint64
+				var v9F float32
 				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
 				} else {
 					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
+					v9F = math.Float32frombits(uint32(v9))
 				}
+				_ = v9F
 				r13[l] = v9
 			}
 		} else {
@@ -2493,11 +2515,15 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 99: fma.rn.f32
 				var v9 uint64
+				var v9F float32
 				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
 				} else {
 					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
+					v9F = math.Float32frombits(uint32(v9))
 				}
+				_ = v9F
 				r13[l] = v9
 			}
 		}
@@ -3357,9 +3383,9 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 		p9n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v3s [32]uint64
-				var v6s [32]uint64
-				var v9s [32]uint64
+				var v3Fs [32]float32
+				var v6Fs [32]float32
+				var v9Fs [32]float32
 				for l := range 32 {
 					// 218: ld.shared.f32
 					v1a := uint64(r44[l]) + 0xfffffffffffffff8
@@ -3389,15 +3415,20 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 220: fma.rn.f32
 					var v3 uint64
+					var v3F float32
 					if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
-						v3 = uint64(math.Float32bits(float32(v3f)))
+						v3F = float32(v3f)
+						v3 = uint64(math.Float32bits(v3F))
 					} else {
 						v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+						v3F = math.Float32frombits(uint32(v3))
 					}
-					v3s[l] = v3
+					_ = v3F
+					_ = v3
+					v3Fs[l] = v3F
 				}
 				for l := range 32 {
-					v3 := v3s[l]
+					v3F := v3Fs[l]
 					// 221: ld.shared.f32
 					v4a := uint64(r44[l]) + 0xfffffffffffffffc
 					var v4 uint64
@@ -3426,15 +3457,20 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 223: fma.rn.f32
 					var v6 uint64
-					if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
-						v6 = uint64(math.Float32bits(float32(v6f)))
+					var v6F float32
+					if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(v3F)); isa.FmaF32Direct(v6f) {
+						v6F = float32(v6f)
+						v6 = uint64(math.Float32bits(v6F))
 					} else {
-						v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(v3)))
+						v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
+						v6F = math.Float32frombits(uint32(v6))
 					}
-					v6s[l] = v6
+					_ = v6F
+					_ = v6
+					v6Fs[l] = v6F
 				}
 				for l := range 32 {
-					v6 := v6s[l]
+					v6F := v6Fs[l]
 					// 224: ld.shared.f32
 					v7a := uint64(r44[l]) + 0x0
 					var v7 uint64
@@ -3463,15 +3499,20 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 226: fma.rn.f32
 					var v9 uint64
-					if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-						v9 = uint64(math.Float32bits(float32(v9f)))
+					var v9F float32
+					if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(v6F)); isa.FmaF32Direct(v9f) {
+						v9F = float32(v9f)
+						v9 = uint64(math.Float32bits(v9F))
 					} else {
-						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
+						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+						v9F = math.Float32frombits(uint32(v9))
 					}
-					v9s[l] = v9
+					_ = v9F
+					_ = v9
+					v9Fs[l] = v9F
 				}
 				for l := range 32 {
-					v9 := v9s[l]
+					v9F := v9Fs[l]
 					// 227: ld.shared.f32
 					v10a := uint64(r44[l]) + 0x4
 					var v10 uint64
@@ -3500,11 +3541,15 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 229: fma.rn.f32
 					var v12 uint64
-					if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
-						v12 = uint64(math.Float32bits(float32(v12f)))
+					var v12F float32
+					if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(v9F)); isa.FmaF32Direct(v12f) {
+						v12F = float32(v12f)
+						v12 = uint64(math.Float32bits(v12F))
 					} else {
-						v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(v9)))
+						v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(uint64(math.Float32bits(v9F)))))
+						v12F = math.Float32frombits(uint32(v12))
 					}
+					_ = v12F
 					r11[l] = v12
 					// 230: add.s32
 					v13 := uint64(uint32(r42[l]) + uint32(k0))
@@ -3556,11 +3601,16 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 220: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
+				_ = v3
 				// 221: ld.shared.f32
 				v4a := uint64(r44[l]) + 0xfffffffffffffffc
 				var v4 uint64
@@ -3589,11 +3639,16 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 223: fma.rn.f32
 				var v6 uint64
-				if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
-					v6 = uint64(math.Float32bits(float32(v6f)))
+				var v6F float32
+				if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(v3F)); isa.FmaF32Direct(v6f) {
+					v6F = float32(v6f)
+					v6 = uint64(math.Float32bits(v6F))
 				} else {
-					v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(v3)))
+					v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
+					v6F = math.Float32frombits(uint32(v6))
 				}
+				_ = v6F
+				_ = v6
 				// 224: ld.shared.f32
 				v7a := uint64(r44[l]) + 0x0
 				var v7 uint64
@@ -3622,11 +3677,16 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 226: fma.rn.f32
 				var v9 uint64
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+				var v9F float32
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(v6F)); isa.FmaF32Direct(v9f) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
+					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+					v9F = math.Float32frombits(uint32(v9))
 				}
+				_ = v9F
+				_ = v9
 				// 227: ld.shared.f32
 				v10a := uint64(r44[l]) + 0x4
 				var v10 uint64
@@ -3655,11 +3715,15 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 229: fma.rn.f32
 				var v12 uint64
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+				var v12F float32
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(v9F)); isa.FmaF32Direct(v12f) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(v9)))
+					v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(uint64(math.Float32bits(v9F)))))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
 				r11[l] = v12
 				// 230: add.s32
 				v13 := uint64(uint32(r42[l]) + uint32(k0))
@@ -3794,11 +3858,15 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 251: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
 				r11[l] = v3
 				// 252: add.s64
 				v4 := uint64(uint64(r60[l]) + uint64(k0))
@@ -3849,11 +3917,15 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 251: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
 				r11[l] = v3
 				// 252: add.s64
 				v4 := uint64(uint64(r60[l]) + uint64(k0))

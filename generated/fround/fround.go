@@ -1026,7 +1026,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				v18 := uint64(uint64(u8) + uint64(v17))
 				r22[l] = v18
 				// 51: add.rn.f32
-				v19 := uint64(isa.AddF32RN(uint32(v11), uint32(v13)))
+				v19F := isa.CanonF32(math.Float32frombits(uint32(v11)) + math.Float32frombits(uint32(v13)))
+				v19 := uint64(math.Float32bits(v19F))
+				_ = v19F
 				r23[l] = v19
 			}
 		} else {
@@ -1090,7 +1092,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				v18 := uint64(uint64(u8) + uint64(v17))
 				r22[l] = v18
 				// 51: add.rn.f32
-				v19 := uint64(isa.AddF32RN(uint32(v11), uint32(v13)))
+				v19F := isa.CanonF32(math.Float32frombits(uint32(v11)) + math.Float32frombits(uint32(v13)))
+				v19 := uint64(math.Float32bits(v19F))
+				_ = v19F
 				r23[l] = v19
 			}
 		}
@@ -1248,7 +1252,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fround.ptx:58")
 				}
 				// 59: mul.rn.f32
-				v27 := uint64(isa.MulF32RN(uint32(r15[l]), uint32(r17[l])))
+				v27F := isa.CanonF32(math.Float32frombits(uint32(r15[l])) * math.Float32frombits(uint32(r17[l])))
+				v27 := uint64(math.Float32bits(v27F))
+				_ = v27F
 				r27[l] = v27
 			}
 		} else {
@@ -1263,7 +1269,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fround.ptx:58")
 				}
 				// 59: mul.rn.f32
-				v27 := uint64(isa.MulF32RN(uint32(r15[l]), uint32(r17[l])))
+				v27F := isa.CanonF32(math.Float32frombits(uint32(r15[l])) * math.Float32frombits(uint32(r17[l])))
+				v27 := uint64(math.Float32bits(v27F))
+				_ = v27F
 				r27[l] = v27
 			}
 		}
@@ -1421,11 +1429,15 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 67: fma.rn.f32
 				var v35 uint64
+				var v35F float32
 				if v35f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v35f) {
-					v35 = uint64(math.Float32bits(float32(v35f)))
+					v35F = float32(v35f)
+					v35 = uint64(math.Float32bits(v35F))
 				} else {
 					v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
+					v35F = math.Float32frombits(uint32(v35))
 				}
+				_ = v35F
 				r31[l] = v35
 			}
 		} else {
@@ -1441,11 +1453,15 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 67: fma.rn.f32
 				var v35 uint64
+				var v35F float32
 				if v35f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v35f) {
-					v35 = uint64(math.Float32bits(float32(v35f)))
+					v35F = float32(v35f)
+					v35 = uint64(math.Float32bits(v35F))
 				} else {
 					v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
+					v35F = math.Float32frombits(uint32(v35))
 				}
+				_ = v35F
 				r31[l] = v35
 			}
 		}

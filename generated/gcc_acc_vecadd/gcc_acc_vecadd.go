@@ -3016,7 +3016,9 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 					v5 = v5x
 				}
 				// 120: add.f32
-				v6 := uint64(isa.AddF32RN(uint32(v4), uint32(v5)))
+				v6F := isa.CanonF32(math.Float32frombits(uint32(v4)) + math.Float32frombits(uint32(v5)))
+				v6 := uint64(math.Float32bits(v6F))
+				_ = v6F
 				r33[l] = v6
 			}
 		} else {
@@ -3062,7 +3064,9 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 					v5 = v5x
 				}
 				// 120: add.f32
-				v6 := uint64(isa.AddF32RN(uint32(v4), uint32(v5)))
+				v6F := isa.CanonF32(math.Float32frombits(uint32(v4)) + math.Float32frombits(uint32(v5)))
+				v6 := uint64(math.Float32bits(v6F))
+				_ = v6F
 				r33[l] = v6
 			}
 		}
@@ -4262,11 +4266,15 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 278: fma.rn.f32
 				var v2 uint64
+				var v2F float32
 				if v2f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
+					v2F = float32(v2f)
+					v2 = uint64(math.Float32bits(v2F))
 				} else {
 					v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
+					v2F = math.Float32frombits(uint32(v2))
 				}
+				_ = v2F
 				r8[l] = v2
 			}
 		} else {
@@ -4290,11 +4298,15 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 278: fma.rn.f32
 				var v2 uint64
+				var v2F float32
 				if v2f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
+					v2F = float32(v2f)
+					v2 = uint64(math.Float32bits(v2F))
 				} else {
 					v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
+					v2F = math.Float32frombits(uint32(v2))
 				}
+				_ = v2F
 				r8[l] = v2
 			}
 		}
@@ -6209,12 +6221,19 @@ func scaleRowsOmpFn0Region17(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x1 := r1[l]
+		_ = x1
 		x3 := r3[l]
+		_ = x3
 		x7 := r7[l]
+		_ = x7
 		x10 := r10[l]
+		_ = x10
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		q5 := p5>>l&1 != 0
+		_ = q5
 		n := 0
 		switch from {
 		case 17:
@@ -6244,11 +6263,6 @@ func scaleRowsOmpFn0Region17(w *runtime.Warp, m uint32, from int32) int {
 		most = max(most, n)
 		r1[l] = x1
 		r10[l] = x10
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
 		if q5 {
 			p5 |= 1 << l
 		} else {
@@ -6273,8 +6287,11 @@ func countPositiveOmpFn0Region18(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x4 := r4[l]
+		_ = x4
 		x23 := r23[l]
+		_ = x23
 		q4 := p4>>l&1 != 0
+		_ = q4
 		n := 0
 		switch from {
 		case 18:

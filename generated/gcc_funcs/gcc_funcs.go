@@ -6798,8 +6798,8 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				var v2s [32]uint64
-				var v3s [32]uint64
-				var v4s [32]uint64
+				var v3Fs [32]float32
+				var v4Fs [32]float32
 				for l := range 32 {
 					// 420: ld.param.f32
 					v1a := uint64(0x0)
@@ -6819,39 +6819,53 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					r7[l] = v2
 					// 429: fma.rn.f32
 					var v3 uint64
+					var v3F float32
 					if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v3f) {
-						v3 = uint64(math.Float32bits(float32(v3f)))
+						v3F = float32(v3f)
+						v3 = uint64(math.Float32bits(v3F))
 					} else {
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
+						v3F = math.Float32frombits(uint32(v3))
 					}
+					_ = v3F
+					_ = v3
 					v2s[l] = v2
-					v3s[l] = v3
+					v3Fs[l] = v3F
 				}
 				for l := range 32 {
 					v2 := v2s[l]
-					v3 := v3s[l]
+					v3F := v3Fs[l]
 					// 430: fma.rn.f32
 					var v4 uint64
-					if v4f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
-						v4 = uint64(math.Float32bits(float32(v4f)))
+					var v4F float32
+					if v4f := math.FMA(float64(v3F), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
+						v4F = float32(v4f)
+						v4 = uint64(math.Float32bits(v4F))
 					} else {
-						v4 = uint64(isa.FmaF32RN(uint32(v3), uint32(v2), uint32(k2)))
+						v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
+						v4F = math.Float32frombits(uint32(v4))
 					}
-					v4s[l] = v4
+					_ = v4F
+					_ = v4
+					v4Fs[l] = v4F
 				}
 				for l := range 32 {
 					v2 := v2s[l]
-					v4 := v4s[l]
+					v4F := v4Fs[l]
 					// 431: fma.rn.f32
 					var v5 uint64
-					if v5f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
-						v5 = uint64(math.Float32bits(float32(v5f)))
+					var v5F float32
+					if v5f := math.FMA(float64(v4F), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
+						v5F = float32(v5f)
+						v5 = uint64(math.Float32bits(v5F))
 					} else {
-						v5 = uint64(isa.FmaF32RN(uint32(v4), uint32(v2), uint32(k3)))
+						v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
+						v5F = math.Float32frombits(uint32(v5))
 					}
+					_ = v5F
 					r6[l] = v5
 					// 432: setp.lt.f32
-					c6x, c6y := float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(k4)))
+					c6x, c6y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v5F))))), float64(math.Float32frombits(uint32(k4)))
 					c6t := c6x < c6y
 					c6 := c6t
 					c6b0 := uint32(0)
@@ -6882,28 +6896,42 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v2
 				// 429: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
+				_ = v3
 				// 430: fma.rn.f32
 				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
+				var v4F float32
+				if v4f := math.FMA(float64(v3F), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
+					v4F = float32(v4f)
+					v4 = uint64(math.Float32bits(v4F))
 				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(v3), uint32(v2), uint32(k2)))
+					v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
+					v4F = math.Float32frombits(uint32(v4))
 				}
+				_ = v4F
+				_ = v4
 				// 431: fma.rn.f32
 				var v5 uint64
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+				var v5F float32
+				if v5f := math.FMA(float64(v4F), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
+					v5F = float32(v5f)
+					v5 = uint64(math.Float32bits(v5F))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(v4), uint32(v2), uint32(k3)))
+					v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
+					v5F = math.Float32frombits(uint32(v5))
 				}
+				_ = v5F
 				r6[l] = v5
 				// 432: setp.lt.f32
-				c6x, c6y := float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(k4)))
+				c6x, c6y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v5F))))), float64(math.Float32frombits(uint32(k4)))
 				c6t := c6x < c6y
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -6978,25 +7006,30 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				var v1s [32]uint64
-				var v2s [32]uint64
+				var v2Fs [32]float32
 				for l := range 32 {
 					// 434: neg.f32
 					v1 := uint64(isa.NegF32(uint32(r6[l])))
 					// 435: fma.rn.f32
 					var v2 uint64
+					var v2F float32
 					if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
-						v2 = uint64(math.Float32bits(float32(v2f)))
+						v2F = float32(v2f)
+						v2 = uint64(math.Float32bits(v2F))
 					} else {
 						v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
+						v2F = math.Float32frombits(uint32(v2))
 					}
+					_ = v2F
+					_ = v2
 					v1s[l] = v1
-					v2s[l] = v2
+					v2Fs[l] = v2F
 				}
 				for l := range 32 {
 					v1 := v1s[l]
-					v2 := v2s[l]
+					v2F := v2Fs[l]
 					// 436: div.rn.f32
-					v3 := uint64(isa.DivF32(uint32(v1), uint32(v2), isa.RN))
+					v3 := uint64(isa.DivF32(uint32(v1), uint32(uint64(math.Float32bits(v2F))), isa.RN))
 					r6[l] = v3
 				}
 			}
@@ -7007,13 +7040,18 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 				v1 := uint64(isa.NegF32(uint32(r6[l])))
 				// 435: fma.rn.f32
 				var v2 uint64
+				var v2F float32
 				if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
+					v2F = float32(v2f)
+					v2 = uint64(math.Float32bits(v2F))
 				} else {
 					v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
+					v2F = math.Float32frombits(uint32(v2))
 				}
+				_ = v2F
+				_ = v2
 				// 436: div.rn.f32
-				v3 := uint64(isa.DivF32(uint32(v1), uint32(v2), isa.RN))
+				v3 := uint64(isa.DivF32(uint32(v1), uint32(uint64(math.Float32bits(v2F))), isa.RN))
 				r6[l] = v3
 			}
 		}
@@ -8841,10 +8879,15 @@ func sumSquaresRegion0(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x2 := r2[l]
+		_ = x2
 		x3 := r3[l]
+		_ = x3
 		x4 := r4[l]
+		_ = x4
 		q0 := p0>>l&1 != 0
+		_ = q0
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 0:
@@ -8863,6 +8906,9 @@ func sumSquaresRegion0(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r2[l] = x2
+				}
 				goto done
 			}
 			n++
@@ -8904,13 +8950,7 @@ func sumSquaresRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r2[l] = x2
 		r3[l] = x3
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(3, parked, &at)
@@ -8931,9 +8971,13 @@ func sumSquaresRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x2 := r2[l]
+		_ = x2
 		x3 := r3[l]
+		_ = x3
 		x4 := r4[l]
+		_ = x4
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 1:
@@ -8947,6 +8991,9 @@ func sumSquaresRegion1(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r2[l] = x2
+				}
 				goto done
 			}
 			n++
@@ -8967,13 +9014,7 @@ func sumSquaresRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r2[l] = x2
 		r3[l] = x3
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(5, parked, &at)
@@ -9001,14 +9042,23 @@ func factRegion0(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x2 := r2[l]
+		_ = x2
 		x3 := r3[l]
+		_ = x3
 		x4 := r4[l]
+		_ = x4
 		x5 := r5[l]
+		_ = x5
 		x6 := r6[l]
+		_ = x6
 		x7 := r7[l]
+		_ = x7
 		x8 := r8[l]
+		_ = x8
 		q0 := p0>>l&1 != 0
+		_ = q0
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 0:
@@ -9027,6 +9077,11 @@ func factRegion0(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r2[l] = x2
+					r3[l] = x3
+					r8[l] = x8
+				}
 				goto done
 			}
 			n++
@@ -9083,17 +9138,7 @@ func factRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r2[l] = x2
-		r3[l] = x3
 		r4[l] = x4
-		r6[l] = x6
-		r7[l] = x7
-		r8[l] = x8
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(3, parked, &at)
@@ -9115,10 +9160,15 @@ func factRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x2 := r2[l]
+		_ = x2
 		x3 := r3[l]
+		_ = x3
 		x4 := r4[l]
+		_ = x4
 		x8 := r8[l]
+		_ = x8
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 1:
@@ -9149,6 +9199,10 @@ func factRegion1(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 5
+				{
+					r2[l] = x2
+					r8[l] = x8
+				}
 				goto done
 			}
 			n++
@@ -9159,14 +9213,7 @@ func factRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r2[l] = x2
 		r4[l] = x4
-		r8[l] = x8
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(3, parked, &at)
@@ -9188,10 +9235,15 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x4 := r4[l]
+		_ = x4
 		x5 := r5[l]
+		_ = x5
 		x6 := r6[l]
+		_ = x6
 		x7 := r7[l]
+		_ = x7
 		q0 := p0>>l&1 != 0
+		_ = q0
 		n := 0
 		switch from {
 		case 0:
@@ -9207,11 +9259,15 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 			x4 = v1
 			// 435: fma.rn.f32
 			var v2 uint64
+			var v2F float32
 			if v2f := math.FMA(float64(math.Float32frombits(uint32(x7))), float64(math.Float32frombits(uint32(x7))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
-				v2 = uint64(math.Float32bits(float32(v2f)))
+				v2F = float32(v2f)
+				v2 = uint64(math.Float32bits(v2F))
 			} else {
 				v2 = uint64(isa.FmaF32RN(uint32(x7), uint32(x7), uint32(k0)))
+				v2F = math.Float32frombits(uint32(v2))
 			}
+			_ = v2F
 			x5 = v2
 			// 436: div.rn.f32
 			v3 := uint64(isa.DivF32(uint32(x4), uint32(x5), isa.RN))
@@ -9220,8 +9276,6 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r4[l] = x4
-		r5[l] = x5
 		r6[l] = x6
 	}
 	w.Split(1, parked, &at)
@@ -9242,10 +9296,15 @@ func sdiv64Region0(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x3 := r3[l]
+		_ = x3
 		x4 := r4[l]
+		_ = x4
 		x5 := r5[l]
+		_ = x5
 		x6 := r6[l]
+		_ = x6
 		q0 := p0>>l&1 != 0
+		_ = q0
 		n := 0
 		switch from {
 		case 0:
@@ -9270,8 +9329,6 @@ func sdiv64Region0(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r4[l] = x4
-		r5[l] = x5
-		r6[l] = x6
 	}
 	w.Split(1, parked, &at)
 	return most

@@ -659,11 +659,15 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
 				// 44: fma.rn.f32
 				var v5 uint64
+				var v5F float32
 				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+					v5F = float32(v5f)
+					v5 = uint64(math.Float32bits(v5F))
 				} else {
 					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
+					v5F = math.Float32frombits(uint32(v5))
 				}
+				_ = v5F
 				r16[l] = v5
 				// 45: add.s64
 				v6 := uint64(uint64(r9[l]) + uint64(v1))
@@ -693,11 +697,15 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
 				// 44: fma.rn.f32
 				var v5 uint64
+				var v5F float32
 				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+					v5F = float32(v5f)
+					v5 = uint64(math.Float32bits(v5F))
 				} else {
 					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
+					v5F = math.Float32frombits(uint32(v5))
 				}
+				_ = v5F
 				r16[l] = v5
 				// 45: add.s64
 				v6 := uint64(uint64(r9[l]) + uint64(v1))

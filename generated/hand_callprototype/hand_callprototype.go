@@ -1166,7 +1166,9 @@ func fhalfBlock0(w *runtime.Warp, m uint32, budget int) {
 					v1 = v1x
 				}
 				// 55: mul.f32
-				v2 := uint64(isa.MulF32RN(uint32(v1), uint32(k0)))
+				v2F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(k0)))
+				v2 := uint64(math.Float32bits(v2F))
+				_ = v2F
 				r1[l] = v2
 			}
 		} else {
@@ -1186,7 +1188,9 @@ func fhalfBlock0(w *runtime.Warp, m uint32, budget int) {
 					v1 = v1x
 				}
 				// 55: mul.f32
-				v2 := uint64(isa.MulF32RN(uint32(v1), uint32(k0)))
+				v2F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(k0)))
+				v2 := uint64(math.Float32bits(v2F))
+				_ = v2F
 				r1[l] = v2
 			}
 		}
@@ -1291,7 +1295,9 @@ func fsqBlock0(w *runtime.Warp, m uint32, budget int) {
 					v1 = v1x
 				}
 				// 64: mul.f32
-				v2 := uint64(isa.MulF32RN(uint32(v1), uint32(v1)))
+				v2F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v1)))
+				v2 := uint64(math.Float32bits(v2F))
+				_ = v2F
 				r1[l] = v2
 			}
 		} else {
@@ -1311,7 +1317,9 @@ func fsqBlock0(w *runtime.Warp, m uint32, budget int) {
 					v1 = v1x
 				}
 				// 64: mul.f32
-				v2 := uint64(isa.MulF32RN(uint32(v1), uint32(v1)))
+				v2F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v1)))
+				v2 := uint64(math.Float32bits(v2F))
+				_ = v2F
 				r1[l] = v2
 			}
 		}

@@ -908,7 +908,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				v29 := uint64(math.Float32bits(float32(uint32(r4[l]))))
 				r21[l] = v29
 				// 83: add.f32
-				v30 := uint64(isa.AddF32RN(uint32(v29), uint32(k11)))
+				v30F := isa.CanonF32(math.Float32frombits(uint32(v29)) + math.Float32frombits(uint32(k11)))
+				v30 := uint64(math.Float32bits(v30F))
+				_ = v30F
 				r22[l] = v30
 			}
 		} else {
@@ -926,7 +928,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				v29 := uint64(math.Float32bits(float32(uint32(r4[l]))))
 				r21[l] = v29
 				// 83: add.f32
-				v30 := uint64(isa.AddF32RN(uint32(v29), uint32(k11)))
+				v30F := isa.CanonF32(math.Float32frombits(uint32(v29)) + math.Float32frombits(uint32(k11)))
+				v30 := uint64(math.Float32bits(v30F))
+				_ = v30F
 				r22[l] = v30
 			}
 		}
@@ -954,7 +958,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
 				}
 				// 85: mul.f32
-				v32 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(k12)))
+				v32F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(k12)))
+				v32 := uint64(math.Float32bits(v32F))
+				_ = v32F
 				r23[l] = v32
 			}
 		} else {
@@ -969,7 +975,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
 				}
 				// 85: mul.f32
-				v32 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(k12)))
+				v32F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(k12)))
+				v32 := uint64(math.Float32bits(v32F))
+				_ = v32F
 				r23[l] = v32
 			}
 		}
@@ -997,7 +1005,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
 				}
 				// 87: mul.f32
-				v34 := uint64(isa.MulF32RN(uint32(r21[l]), uint32(k13)))
+				v34F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) * math.Float32frombits(uint32(k13)))
+				v34 := uint64(math.Float32bits(v34F))
+				_ = v34F
 				r24[l] = v34
 			}
 		} else {
@@ -1012,7 +1022,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
 				}
 				// 87: mul.f32
-				v34 := uint64(isa.MulF32RN(uint32(r21[l]), uint32(k13)))
+				v34F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) * math.Float32frombits(uint32(k13)))
+				v34 := uint64(math.Float32bits(v34F))
+				_ = v34F
 				r24[l] = v34
 			}
 		}

@@ -1725,7 +1725,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 141: ld.const.f32
 	u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(3)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:141")
 	// PTX line 142: add.f32, warp-uniform
-	u15 := uint64(isa.AddF32RN(uint32(u13), uint32(u14)))
+	u15F := isa.CanonF32(math.Float32frombits(uint32(u13)) + math.Float32frombits(uint32(u14)))
+	u15 := uint64(math.Float32bits(u15F))
+	_ = u15F
 	// PTX lines 143: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2095,26 +2097,35 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		s37w := w.Window(9)
 		if m == 0xffffffff {
 			{
-				var v34s [32]uint64
-				var v35s [32]uint64
+				var v34Fs [32]float32
+				var v35Fs [32]float32
 				for l := range 32 {
 					// 164: add.f32
-					v34 := uint64(isa.AddF32RN(uint32(r23[l]), uint32(r24[l])))
-					v34s[l] = v34
+					v34F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
+					v34 := uint64(math.Float32bits(v34F))
+					_ = v34F
+					_ = v34
+					v34Fs[l] = v34F
 				}
 				for l := range 32 {
-					v34 := v34s[l]
+					v34F := v34Fs[l]
 					// 165: add.f32
-					v35 := uint64(isa.AddF32RN(uint32(v34), uint32(r25[l])))
-					v35s[l] = v35
+					v35F := isa.CanonF32(v34F + math.Float32frombits(uint32(r25[l])))
+					v35 := uint64(math.Float32bits(v35F))
+					_ = v35F
+					_ = v35
+					v35Fs[l] = v35F
 				}
 				for l := range 32 {
-					v35 := v35s[l]
+					v35F := v35Fs[l]
 					// 166: add.f32
-					v36 := uint64(isa.AddF32RN(uint32(v35), uint32(r26[l])))
+					v36F := isa.CanonF32(v35F + math.Float32frombits(uint32(r26[l])))
+					v36 := uint64(math.Float32bits(v36F))
+					_ = v36F
+					_ = v36
 					// 167: st.global.f32
 					s37 := uint64(r7[l]) + 0x24
-					s37v := uint64(v36)
+					s37v := uint64(uint64(math.Float32bits(v36F)))
 					if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 						runtime.Store32(s37w.Ptr, s37o, s37v)
 					} else {
@@ -2126,14 +2137,23 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 164: add.f32
-				v34 := uint64(isa.AddF32RN(uint32(r23[l]), uint32(r24[l])))
+				v34F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
+				v34 := uint64(math.Float32bits(v34F))
+				_ = v34F
+				_ = v34
 				// 165: add.f32
-				v35 := uint64(isa.AddF32RN(uint32(v34), uint32(r25[l])))
+				v35F := isa.CanonF32(v34F + math.Float32frombits(uint32(r25[l])))
+				v35 := uint64(math.Float32bits(v35F))
+				_ = v35F
+				_ = v35
 				// 166: add.f32
-				v36 := uint64(isa.AddF32RN(uint32(v35), uint32(r26[l])))
+				v36F := isa.CanonF32(v35F + math.Float32frombits(uint32(r26[l])))
+				v36 := uint64(math.Float32bits(v36F))
+				_ = v36F
+				_ = v36
 				// 167: st.global.f32
 				s37 := uint64(r7[l]) + 0x24
-				s37v := uint64(v36)
+				s37v := uint64(uint64(math.Float32bits(v36F)))
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {

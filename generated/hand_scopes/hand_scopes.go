@@ -415,9 +415,12 @@ func scopesBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 75: cvt.rn.f32.u32
 				v27 := uint64(math.Float32bits(float32(uint32(r2[l]))))
 				// 76: mul.f32
-				v28 := uint64(isa.MulF32RN(uint32(v27), uint32(u10)))
+				v28F := isa.CanonF32(math.Float32frombits(uint32(v27)) * math.Float32frombits(uint32(u10)))
+				v28 := uint64(math.Float32bits(v28F))
+				_ = v28F
+				_ = v28
 				// 77: cvt.rzi.u32.f32
-				v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, false)
+				v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v28F))))), isa.RZ, 32, false)
 				// 78: add.u32
 				v30 := uint64(uint32(v26) + uint32(v29))
 				r1[l] = v30
@@ -434,9 +437,12 @@ func scopesBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 75: cvt.rn.f32.u32
 				v27 := uint64(math.Float32bits(float32(uint32(r2[l]))))
 				// 76: mul.f32
-				v28 := uint64(isa.MulF32RN(uint32(v27), uint32(u10)))
+				v28F := isa.CanonF32(math.Float32frombits(uint32(v27)) * math.Float32frombits(uint32(u10)))
+				v28 := uint64(math.Float32bits(v28F))
+				_ = v28F
+				_ = v28
 				// 77: cvt.rzi.u32.f32
-				v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, false)
+				v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v28F))))), isa.RZ, 32, false)
 				// 78: add.u32
 				v30 := uint64(uint32(v26) + uint32(v29))
 				r1[l] = v30

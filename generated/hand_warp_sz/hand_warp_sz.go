@@ -1625,8 +1625,11 @@ func warpSzRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x32 := r32[l]
+		_ = x32
 		x33 := r33[l]
+		_ = x33
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 1:
@@ -1640,6 +1643,9 @@ func warpSzRegion1(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r32[l] = x32
+				}
 				goto done
 			}
 			n++
@@ -1660,13 +1666,7 @@ func warpSzRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r32[l] = x32
 		r33[l] = x33
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(2, parked, &at)

@@ -2325,17 +2325,29 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x15 := r15[l]
+		_ = x15
 		x20 := r20[l]
+		_ = x20
 		x21 := r21[l]
+		_ = x21
 		x33 := r33[l]
+		_ = x33
 		x34 := r34[l]
+		_ = x34
 		x35 := r35[l]
+		_ = x35
 		x36 := r36[l]
+		_ = x36
 		x37 := r37[l]
+		_ = x37
 		x38 := r38[l]
+		_ = x38
 		q1 := p1>>l&1 != 0
+		_ = q1
 		q7 := p7>>l&1 != 0
+		_ = q7
 		n := 0
 		switch from {
 		case 4:
@@ -2404,16 +2416,6 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 		most = max(most, n)
 		r20[l] = x20
 		r33[l] = x33
-		r34[l] = x34
-		r35[l] = x35
-		r36[l] = x36
-		r37[l] = x37
-		r38[l] = x38
-		if q7 {
-			p7 |= 1 << l
-		} else {
-			p7 &^= 1 << l
-		}
 	}
 	w.P[7] = p7
 	w.Split(8, parked, &at)
@@ -2443,17 +2445,29 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x15 := r15[l]
+		_ = x15
 		x21 := r21[l]
+		_ = x21
 		x22 := r22[l]
+		_ = x22
 		x23 := r23[l]
+		_ = x23
 		x24 := r24[l]
+		_ = x24
 		x25 := r25[l]
+		_ = x25
 		x26 := r26[l]
+		_ = x26
 		x27 := r27[l]
+		_ = x27
 		x28 := r28[l]
+		_ = x28
 		q5 := p5>>l&1 != 0
+		_ = q5
 		q6 := p6>>l&1 != 0
+		_ = q6
 		n := 0
 		switch from {
 		case 10:
@@ -2522,16 +2536,6 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 		most = max(most, n)
 		r22[l] = x22
 		r23[l] = x23
-		r24[l] = x24
-		r25[l] = x25
-		r26[l] = x26
-		r27[l] = x27
-		r28[l] = x28
-		if q6 {
-			p6 |= 1 << l
-		} else {
-			p6 &^= 1 << l
-		}
 	}
 	w.P[6] = p6
 	w.Split(4, parked, &at)
@@ -2554,12 +2558,19 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x15 := r15[l]
+		_ = x15
 		x22 := r22[l]
+		_ = x22
 		x25 := r25[l]
+		_ = x25
 		x26 := r26[l]
+		_ = x26
 		x27 := r27[l]
+		_ = x27
 		q6 := p6>>l&1 != 0
+		_ = q6
 		n := 0
 		switch from {
 		case 11:
@@ -2598,9 +2609,6 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r22[l] = x22
-		r25[l] = x25
-		r26[l] = x26
-		r27[l] = x27
 	}
 	w.Split(3, parked, &at)
 	return most
@@ -2622,12 +2630,19 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x15 := r15[l]
+		_ = x15
 		x20 := r20[l]
+		_ = x20
 		x35 := r35[l]
+		_ = x35
 		x36 := r36[l]
+		_ = x36
 		x37 := r37[l]
+		_ = x37
 		q7 := p7>>l&1 != 0
+		_ = q7
 		n := 0
 		switch from {
 		case 13:
@@ -2666,9 +2681,6 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r20[l] = x20
-		r35[l] = x35
-		r36[l] = x36
-		r37[l] = x37
 	}
 	w.Split(7, parked, &at)
 	return most

@@ -1747,10 +1747,15 @@ func longLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x3 := r3[l]
+		_ = x3
 		x4 := r4[l]
+		_ = x4
 		x5 := r5[l]
+		_ = x5
 		q0 := p0>>l&1 != 0
+		_ = q0
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 0:
@@ -1769,6 +1774,9 @@ func longLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r5[l] = x5
+				}
 				goto done
 			}
 			n++
@@ -1798,12 +1806,6 @@ func longLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r4[l] = x4
-		r5[l] = x5
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(2, parked, &at)
@@ -1824,9 +1826,13 @@ func longLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x3 := r3[l]
+		_ = x3
 		x4 := r4[l]
+		_ = x4
 		x5 := r5[l]
+		_ = x5
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 1:
@@ -1840,6 +1846,9 @@ func longLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r5[l] = x5
+				}
 				goto done
 			}
 			n++
@@ -1861,12 +1870,6 @@ func longLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r4[l] = x4
-		r5[l] = x5
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(4, parked, &at)
@@ -1887,8 +1890,11 @@ func spinRegion0(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x3 := r3[l]
+		_ = x3
 		q0 := p0>>l&1 != 0
+		_ = q0
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 0:
@@ -1933,11 +1939,6 @@ func spinRegion0(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r3[l] = x3
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(2, parked, &at)
@@ -1957,7 +1958,9 @@ func spinRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x3 := r3[l]
+		_ = x3
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 1:
@@ -1989,11 +1992,6 @@ func spinRegion1(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r3[l] = x3
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(4, parked, &at)

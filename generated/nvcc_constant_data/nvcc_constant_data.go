@@ -717,11 +717,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 47: fma.rn.f32
 				var v8 uint64
+				var v8F float32
 				if v8f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u7)))); isa.FmaF32Direct(v8f) {
-					v8 = uint64(math.Float32bits(float32(v8f)))
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
 				} else {
 					v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
+					v8F = math.Float32frombits(uint32(v8))
 				}
+				_ = v8F
 				r14[l] = v8
 			}
 		} else {
@@ -729,11 +733,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 47: fma.rn.f32
 				var v8 uint64
+				var v8F float32
 				if v8f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u7)))); isa.FmaF32Direct(v8f) {
-					v8 = uint64(math.Float32bits(float32(v8f)))
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
 				} else {
 					v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
+					v8F = math.Float32frombits(uint32(v8))
 				}
+				_ = v8F
 				r14[l] = v8
 			}
 		}
@@ -755,11 +763,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 49: fma.rn.f32
 				var v10 uint64
+				var v10F float32
 				if v10f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
-					v10 = uint64(math.Float32bits(float32(v10f)))
+					v10F = float32(v10f)
+					v10 = uint64(math.Float32bits(v10F))
 				} else {
 					v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
+					v10F = math.Float32frombits(uint32(v10))
 				}
+				_ = v10F
 				r16[l] = v10
 			}
 		} else {
@@ -767,11 +779,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 49: fma.rn.f32
 				var v10 uint64
+				var v10F float32
 				if v10f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
-					v10 = uint64(math.Float32bits(float32(v10f)))
+					v10F = float32(v10f)
+					v10 = uint64(math.Float32bits(v10F))
 				} else {
 					v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
+					v10F = math.Float32frombits(uint32(v10))
 				}
+				_ = v10F
 				r16[l] = v10
 			}
 		}
@@ -793,11 +809,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 51: fma.rn.f32
 				var v12 uint64
+				var v12F float32
 				if v12f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
 				r18[l] = v12
 			}
 		} else {
@@ -805,11 +825,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 51: fma.rn.f32
 				var v12 uint64
+				var v12F float32
 				if v12f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
 				r18[l] = v12
 			}
 		}
@@ -831,11 +855,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 53: fma.rn.f32
 				var v14 uint64
+				var v14F float32
 				if v14f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
-					v14 = uint64(math.Float32bits(float32(v14f)))
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
 				} else {
 					v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
+					v14F = math.Float32frombits(uint32(v14))
 				}
+				_ = v14F
 				r20[l] = v14
 			}
 		} else {
@@ -843,11 +871,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 53: fma.rn.f32
 				var v14 uint64
+				var v14F float32
 				if v14f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
-					v14 = uint64(math.Float32bits(float32(v14f)))
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
 				} else {
 					v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
+					v14F = math.Float32frombits(uint32(v14))
 				}
+				_ = v14F
 				r20[l] = v14
 			}
 		}
@@ -869,11 +901,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 55: fma.rn.f32
 				var v16 uint64
+				var v16F float32
 				if v16f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
-					v16 = uint64(math.Float32bits(float32(v16f)))
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
 				} else {
 					v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
+					v16F = math.Float32frombits(uint32(v16))
 				}
+				_ = v16F
 				r22[l] = v16
 			}
 		} else {
@@ -881,11 +917,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 55: fma.rn.f32
 				var v16 uint64
+				var v16F float32
 				if v16f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
-					v16 = uint64(math.Float32bits(float32(v16f)))
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
 				} else {
 					v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
+					v16F = math.Float32frombits(uint32(v16))
 				}
+				_ = v16F
 				r22[l] = v16
 			}
 		}
@@ -907,11 +947,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 57: fma.rn.f32
 				var v18 uint64
+				var v18F float32
 				if v18f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
-					v18 = uint64(math.Float32bits(float32(v18f)))
+					v18F = float32(v18f)
+					v18 = uint64(math.Float32bits(v18F))
 				} else {
 					v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
+					v18F = math.Float32frombits(uint32(v18))
 				}
+				_ = v18F
 				r24[l] = v18
 			}
 		} else {
@@ -919,11 +963,15 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 57: fma.rn.f32
 				var v18 uint64
+				var v18F float32
 				if v18f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
-					v18 = uint64(math.Float32bits(float32(v18f)))
+					v18F = float32(v18f)
+					v18 = uint64(math.Float32bits(v18F))
 				} else {
 					v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
+					v18F = math.Float32frombits(uint32(v18))
 				}
+				_ = v18F
 				r24[l] = v18
 			}
 		}
@@ -955,16 +1003,21 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 59: fma.rn.f32
 				var v20 uint64
+				var v20F float32
 				if v20f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
-					v20 = uint64(math.Float32bits(float32(v20f)))
+					v20F = float32(v20f)
+					v20 = uint64(math.Float32bits(v20F))
 				} else {
 					v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
+					v20F = math.Float32frombits(uint32(v20))
 				}
+				_ = v20F
+				_ = v20
 				// 60: add.s64
 				v21 := uint64(uint64(r7[l]) + uint64(r9[l]))
 				// 61: st.global.f32
 				s22 := uint64(v21) + 0x0
-				s22v := uint64(v20)
+				s22v := uint64(uint64(math.Float32bits(v20F)))
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -976,16 +1029,21 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 59: fma.rn.f32
 				var v20 uint64
+				var v20F float32
 				if v20f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
-					v20 = uint64(math.Float32bits(float32(v20f)))
+					v20F = float32(v20f)
+					v20 = uint64(math.Float32bits(v20F))
 				} else {
 					v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
+					v20F = math.Float32frombits(uint32(v20))
 				}
+				_ = v20F
+				_ = v20
 				// 60: add.s64
 				v21 := uint64(uint64(r7[l]) + uint64(r9[l]))
 				// 61: st.global.f32
 				s22 := uint64(v21) + 0x0
-				s22v := uint64(v20)
+				s22v := uint64(uint64(math.Float32bits(v20F)))
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -1342,9 +1400,12 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 102: mul.f32
-				v13 := uint64(isa.MulF32RN(uint32(u12), uint32(r17[l])))
+				v13F := isa.CanonF32(math.Float32frombits(uint32(u12)) * math.Float32frombits(uint32(r17[l])))
+				v13 := uint64(math.Float32bits(v13F))
+				_ = v13F
+				_ = v13
 				// 103: cvt.rzi.s32.f32
-				v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
+				v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v13F))))), isa.RZ, 32, true)
 				// 104: mad.lo.s32
 				v15 := uint64(uint32(uint32(u9)*uint32(r16[l]) + uint32(v14)))
 				// 105: cvta.to.global.u64
@@ -1364,9 +1425,12 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 102: mul.f32
-				v13 := uint64(isa.MulF32RN(uint32(u12), uint32(r17[l])))
+				v13F := isa.CanonF32(math.Float32frombits(uint32(u12)) * math.Float32frombits(uint32(r17[l])))
+				v13 := uint64(math.Float32bits(v13F))
+				_ = v13F
+				_ = v13
 				// 103: cvt.rzi.s32.f32
-				v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
+				v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v13F))))), isa.RZ, 32, true)
 				// 104: mad.lo.s32
 				v15 := uint64(uint32(uint32(u9)*uint32(r16[l]) + uint32(v14)))
 				// 105: cvta.to.global.u64

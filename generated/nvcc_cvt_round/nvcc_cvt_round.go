@@ -2540,7 +2540,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 156: cvt.rn.f32.f64
 				v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
 				// 157: sub.f32
-				v34 := uint64(isa.SubF32RN(uint32(v33), uint32(r29[l])))
+				v34F := isa.CanonF32(math.Float32frombits(uint32(v33)) - math.Float32frombits(uint32(r29[l])))
+				v34 := uint64(math.Float32bits(v34F))
+				_ = v34F
 				r32[l] = v34
 			}
 		} else {
@@ -2559,7 +2561,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 156: cvt.rn.f32.f64
 				v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
 				// 157: sub.f32
-				v34 := uint64(isa.SubF32RN(uint32(v33), uint32(r29[l])))
+				v34F := isa.CanonF32(math.Float32frombits(uint32(v33)) - math.Float32frombits(uint32(r29[l])))
+				v34 := uint64(math.Float32bits(v34F))
+				_ = v34F
 				r32[l] = v34
 			}
 		}

@@ -1457,15 +1457,25 @@ func collatzStepsRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x15 := r15[l]
+		_ = x15
 		x16 := r16[l]
+		_ = x16
 		x17 := r17[l]
+		_ = x17
 		q2 := p2>>l&1 != 0
+		_ = q2
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		q5 := p5>>l&1 != 0
+		_ = q5
 		n := 0
 		switch from {
 		case 1:
@@ -1479,6 +1489,9 @@ func collatzStepsRegion1(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r13[l] = x13
+				}
 				goto done
 			}
 			n++
@@ -1526,31 +1539,6 @@ func collatzStepsRegion1(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r12[l] = x12
-		r13[l] = x13
-		r14[l] = x14
-		r15[l] = x15
-		r16[l] = x16
-		r17[l] = x17
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
 	}
 	w.P[2] = p2
 	w.P[3] = p3
@@ -1584,17 +1572,29 @@ func collatzStepsRegion4(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x11 := r11[l]
+		_ = x11
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x15 := r15[l]
+		_ = x15
 		x16 := r16[l]
+		_ = x16
 		x17 := r17[l]
+		_ = x17
 		q1 := p1>>l&1 != 0
+		_ = q1
 		q2 := p2>>l&1 != 0
+		_ = q2
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		q5 := p5>>l&1 != 0
+		_ = q5
 		n := 0
 		switch from {
 		case 1:
@@ -1613,6 +1613,9 @@ func collatzStepsRegion4(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r13[l] = x13
+				}
 				goto done
 			}
 			n++
@@ -1671,31 +1674,6 @@ func collatzStepsRegion4(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r12[l] = x12
-		r13[l] = x13
-		r14[l] = x14
-		r15[l] = x15
-		r16[l] = x16
-		r17[l] = x17
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
 	}
 	w.P[2] = p2
 	w.P[3] = p3
@@ -1722,11 +1700,17 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x5 := r5[l]
+		_ = x5
 		x11 := r11[l]
+		_ = x11
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x15 := r15[l]
+		_ = x15
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 1:
@@ -1740,6 +1724,9 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r14[l] = x14
+				}
 				goto done
 			}
 			n++
@@ -1764,13 +1751,6 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r13[l] = x13
-		r14[l] = x14
-		r15[l] = x15
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(4, parked, &at)

@@ -6,6 +6,7 @@ package nvcc_dynamic_shared
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -1858,8 +1859,8 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v3s [32]uint64
-				var v5s [32]uint64
+				var v3Fs [32]float32
+				var v5Fs [32]float32
 				for l := range 32 {
 					// 119: ld.shared.f32
 					v1a := uint64(uint64(uint32(r13[l]))) + 0x0
@@ -1888,11 +1889,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v2 = v2x
 					}
 					// 121: add.f32
-					v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
-					v3s[l] = v3
+					v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
+					v3 := uint64(math.Float32bits(v3F))
+					_ = v3F
+					_ = v3
+					v3Fs[l] = v3F
 				}
 				for l := range 32 {
-					v3 := v3s[l]
+					v3F := v3Fs[l]
 					// 122: ld.shared.f32
 					v4a := uint64(uint64(uint32(r13[l]))) + 0x8
 					var v4 uint64
@@ -1907,13 +1911,16 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v4 = v4x
 					}
 					// 123: add.f32
-					v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
-					v5s[l] = v5
+					v5F := isa.CanonF32(v3F + math.Float32frombits(uint32(v4)))
+					v5 := uint64(math.Float32bits(v5F))
+					_ = v5F
+					_ = v5
+					v5Fs[l] = v5F
 				}
 				for l := range 32 {
-					v5 := v5s[l]
+					v5F := v5Fs[l]
 					// 124: div.rn.f32
-					v6 := uint64(isa.DivF32(uint32(v5), uint32(k0), isa.RN))
+					v6 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v5F))), uint32(k0), isa.RN))
 					r23[l] = v6
 					// 125: cvta.to.global.u64
 					v7 := uint64(r0[l])
@@ -1952,7 +1959,10 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 121: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
+				_ = v3
 				// 122: ld.shared.f32
 				v4a := uint64(uint64(uint32(r13[l]))) + 0x8
 				var v4 uint64
@@ -1967,9 +1977,12 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 					v4 = v4x
 				}
 				// 123: add.f32
-				v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+				v5F := isa.CanonF32(v3F + math.Float32frombits(uint32(v4)))
+				v5 := uint64(math.Float32bits(v5F))
+				_ = v5F
+				_ = v5
 				// 124: div.rn.f32
-				v6 := uint64(isa.DivF32(uint32(v5), uint32(k0), isa.RN))
+				v6 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v5F))), uint32(k0), isa.RN))
 				r23[l] = v6
 				// 125: cvta.to.global.u64
 				v7 := uint64(r0[l])

@@ -1042,7 +1042,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				r22[l] = v14
 				// 55: add.rn.f32
-				v15 := uint64(isa.AddF32RN(uint32(v14), uint32(v13)))
+				v15F := isa.CanonF32(math.Float32frombits(uint32(v14)) + math.Float32frombits(uint32(v13)))
+				v15 := uint64(math.Float32bits(v15F))
+				_ = v15F
 				r23[l] = v15
 			}
 		} else {
@@ -1114,7 +1116,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				r22[l] = v14
 				// 55: add.rn.f32
-				v15 := uint64(isa.AddF32RN(uint32(v14), uint32(v13)))
+				v15F := isa.CanonF32(math.Float32frombits(uint32(v14)) + math.Float32frombits(uint32(v13)))
+				v15 := uint64(math.Float32bits(v15F))
+				_ = v15F
 				r23[l] = v15
 			}
 		}
@@ -1272,7 +1276,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
 				}
 				// 63: mul.rn.f32
-				v23 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(r21[l])))
+				v23F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(r21[l])))
+				v23 := uint64(math.Float32bits(v23F))
+				_ = v23F
 				r27[l] = v23
 			}
 		} else {
@@ -1287,7 +1293,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
 				}
 				// 63: mul.rn.f32
-				v23 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(r21[l])))
+				v23F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(r21[l])))
+				v23 := uint64(math.Float32bits(v23F))
+				_ = v23F
 				r27[l] = v23
 			}
 		}
@@ -1445,11 +1453,15 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 71: fma.rn.f32
 				var v31 uint64
+				var v31F float32
 				if v31f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v31f) {
-					v31 = uint64(math.Float32bits(float32(v31f)))
+					v31F = float32(v31f)
+					v31 = uint64(math.Float32bits(v31F))
 				} else {
 					v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
+					v31F = math.Float32frombits(uint32(v31))
 				}
+				_ = v31F
 				r31[l] = v31
 			}
 		} else {
@@ -1465,11 +1477,15 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 71: fma.rn.f32
 				var v31 uint64
+				var v31F float32
 				if v31f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v31f) {
-					v31 = uint64(math.Float32bits(float32(v31f)))
+					v31F = float32(v31f)
+					v31 = uint64(math.Float32bits(v31F))
 				} else {
 					v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
+					v31F = math.Float32frombits(uint32(v31))
 				}
+				_ = v31F
 				r31[l] = v31
 			}
 		}

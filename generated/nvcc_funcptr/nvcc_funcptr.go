@@ -1327,7 +1327,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 49: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		} else {
@@ -1360,7 +1362,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 49: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		}
@@ -1487,7 +1491,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 64: sub.f32
-				v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) - math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		} else {
@@ -1520,7 +1526,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 64: sub.f32
-				v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) - math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		}
@@ -1647,7 +1655,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 79: mul.f32
-				v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		} else {
@@ -1680,7 +1690,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 = v2x
 				}
 				// 79: mul.f32
-				v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v2)))
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
 				r2[l] = v3
 			}
 		}
@@ -3888,11 +3900,17 @@ func funcptrTidRegion4(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x11 := r11[l]
+		_ = x11
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		q1 := p1>>l&1 != 0
+		_ = q1
 		q2 := p2>>l&1 != 0
+		_ = q2
 		n := 0
 		switch from {
 		case 4:
@@ -3924,13 +3942,6 @@ func funcptrTidRegion4(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r12[l] = x12
-		r13[l] = x13
-		r14[l] = x14
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
 	}
 	w.P[2] = p2
 	w.Split(1, parked, &at)

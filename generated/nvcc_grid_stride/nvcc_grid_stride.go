@@ -1030,11 +1030,15 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
 				// 49: fma.rn.f32
 				var v5 uint64
+				var v5F float32
 				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+					v5F = float32(v5f)
+					v5 = uint64(math.Float32bits(v5F))
 				} else {
 					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
+					v5F = math.Float32frombits(uint32(v5))
 				}
+				_ = v5F
 				r16[l] = v5
 				// 50: add.s64
 				v6 := uint64(uint64(r11[l]) + uint64(v1))
@@ -1064,11 +1068,15 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
 				// 49: fma.rn.f32
 				var v5 uint64
+				var v5F float32
 				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+					v5F = float32(v5f)
+					v5 = uint64(math.Float32bits(v5F))
 				} else {
 					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
+					v5F = math.Float32frombits(uint32(v5))
 				}
+				_ = v5F
 				r16[l] = v5
 				// 50: add.s64
 				v6 := uint64(uint64(r11[l]) + uint64(v1))
@@ -2257,12 +2265,19 @@ func gridStridePartialRegion7(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x14 := r14[l]
+		_ = x14
 		x21 := r21[l]
+		_ = x21
 		x24 := r24[l]
+		_ = x24
 		x25 := r25[l]
+		_ = x25
 		x26 := r26[l]
+		_ = x26
 		x27 := r27[l]
+		_ = x27
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 7:
@@ -2297,9 +2312,6 @@ func gridStridePartialRegion7(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r24[l] = x24
-		r25[l] = x25
-		r26[l] = x26
-		r27[l] = x27
 	}
 	w.Split(2, parked, &at)
 	return most

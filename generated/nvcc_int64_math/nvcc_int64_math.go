@@ -2751,15 +2751,25 @@ func int64MathRegion2(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x15 := r15[l]
+		_ = x15
 		x26 := r26[l]
+		_ = x26
 		x27 := r27[l]
+		_ = x27
 		x28 := r28[l]
+		_ = x28
 		x29 := r29[l]
+		_ = x29
 		x30 := r30[l]
+		_ = x30
 		q5 := p5>>l&1 != 0
+		_ = q5
 		q7 := p7>>l&1 != 0
+		_ = q7
 		n := 0
 		switch from {
 		case 2:
@@ -2816,16 +2826,6 @@ func int64MathRegion2(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r14[l] = x14
-		r26[l] = x26
-		r27[l] = x27
-		r28[l] = x28
-		r29[l] = x29
-		r30[l] = x30
-		if q7 {
-			p7 |= 1 << l
-		} else {
-			p7 &^= 1 << l
-		}
 	}
 	w.P[7] = p7
 	w.Split(4, parked, &at)
@@ -2853,15 +2853,25 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x15 := r15[l]
+		_ = x15
 		x32 := r32[l]
+		_ = x32
 		x37 := r37[l]
+		_ = x37
 		x38 := r38[l]
+		_ = x38
 		x39 := r39[l]
+		_ = x39
 		x40 := r40[l]
+		_ = x40
 		x41 := r41[l]
+		_ = x41
 		q1 := p1>>l&1 != 0
+		_ = q1
 		q8 := p8>>l&1 != 0
+		_ = q8
 		n := 0
 		switch from {
 		case 4:
@@ -2915,15 +2925,6 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r37[l] = x37
-		r38[l] = x38
-		r39[l] = x39
-		r40[l] = x40
-		r41[l] = x41
-		if q8 {
-			p8 |= 1 << l
-		} else {
-			p8 &^= 1 << l
-		}
 	}
 	w.P[8] = p8
 	w.Split(6, parked, &at)
@@ -2951,15 +2952,25 @@ func int64MathRegion6(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x15 := r15[l]
+		_ = x15
 		x31 := r31[l]
+		_ = x31
 		x32 := r32[l]
+		_ = x32
 		x42 := r42[l]
+		_ = x42
 		x43 := r43[l]
+		_ = x43
 		x44 := r44[l]
+		_ = x44
 		x45 := r45[l]
+		_ = x45
 		q1 := p1>>l&1 != 0
+		_ = q1
 		q9 := p9>>l&1 != 0
+		_ = q9
 		n := 0
 		switch from {
 		case 6:
@@ -3013,15 +3024,6 @@ func int64MathRegion6(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r31[l] = x31
-		r42[l] = x42
-		r43[l] = x43
-		r44[l] = x44
-		r45[l] = x45
-		if q9 {
-			p9 |= 1 << l
-		} else {
-			p9 &^= 1 << l
-		}
 	}
 	w.P[9] = p9
 	w.Split(8, parked, &at)
@@ -3049,15 +3051,25 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x15 := r15[l]
+		_ = x15
 		x20 := r20[l]
+		_ = x20
 		x21 := r21[l]
+		_ = x21
 		x22 := r22[l]
+		_ = x22
 		x23 := r23[l]
+		_ = x23
 		x24 := r24[l]
+		_ = x24
 		x25 := r25[l]
+		_ = x25
 		q5 := p5>>l&1 != 0
+		_ = q5
 		q6 := p6>>l&1 != 0
+		_ = q6
 		n := 0
 		switch from {
 		case 10:
@@ -3114,16 +3126,6 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r20[l] = x20
-		r21[l] = x21
-		r22[l] = x22
-		r23[l] = x23
-		r24[l] = x24
-		r25[l] = x25
-		if q6 {
-			p6 |= 1 << l
-		} else {
-			p6 &^= 1 << l
-		}
 	}
 	w.P[6] = p6
 	w.Split(2, parked, &at)
@@ -3146,12 +3148,19 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x15 := r15[l]
+		_ = x15
 		x20 := r20[l]
+		_ = x20
 		x23 := r23[l]
+		_ = x23
 		x24 := r24[l]
+		_ = x24
 		x25 := r25[l]
+		_ = x25
 		q6 := p6>>l&1 != 0
+		_ = q6
 		n := 0
 		switch from {
 		case 11:
@@ -3186,9 +3195,6 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r20[l] = x20
-		r23[l] = x23
-		r24[l] = x24
-		r25[l] = x25
 	}
 	w.Split(2, parked, &at)
 	return most
@@ -3210,12 +3216,19 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x15 := r15[l]
+		_ = x15
 		x28 := r28[l]
+		_ = x28
 		x29 := r29[l]
+		_ = x29
 		x30 := r30[l]
+		_ = x30
 		q7 := p7>>l&1 != 0
+		_ = q7
 		n := 0
 		switch from {
 		case 13:
@@ -3250,9 +3263,6 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r14[l] = x14
-		r28[l] = x28
-		r29[l] = x29
-		r30[l] = x30
 	}
 	w.Split(4, parked, &at)
 	return most
@@ -3274,12 +3284,19 @@ func int64MathRegion15(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x15 := r15[l]
+		_ = x15
 		x32 := r32[l]
+		_ = x32
 		x37 := r37[l]
+		_ = x37
 		x40 := r40[l]
+		_ = x40
 		x41 := r41[l]
+		_ = x41
 		q8 := p8>>l&1 != 0
+		_ = q8
 		n := 0
 		switch from {
 		case 15:
@@ -3311,8 +3328,6 @@ func int64MathRegion15(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r37[l] = x37
-		r40[l] = x40
-		r41[l] = x41
 	}
 	w.Split(6, parked, &at)
 	return most
@@ -3334,12 +3349,19 @@ func int64MathRegion17(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x13 := r13[l]
+		_ = x13
 		x15 := r15[l]
+		_ = x15
 		x31 := r31[l]
+		_ = x31
 		x32 := r32[l]
+		_ = x32
 		x44 := r44[l]
+		_ = x44
 		x45 := r45[l]
+		_ = x45
 		q9 := p9>>l&1 != 0
+		_ = q9
 		n := 0
 		switch from {
 		case 17:
@@ -3371,8 +3393,6 @@ func int64MathRegion17(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r31[l] = x31
-		r44[l] = x44
-		r45[l] = x45
 	}
 	w.Split(8, parked, &at)
 	return most

@@ -1924,10 +1924,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v11s [32]uint64
-				var v3s [32]uint64
+				var v11Fs [32]float32
+				var v3Fs [32]float32
 				var v4s [32]uint64
-				var v7s [32]uint64
+				var v7Fs [32]float32
 				var v8s [32]uint64
 				for l := range 32 {
 					// 74: ld.global.f32
@@ -1958,15 +1958,20 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 76: fma.rn.f32
 					var v3 uint64
+					var v3F float32
 					if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
-						v3 = uint64(math.Float32bits(float32(v3f)))
+						v3F = float32(v3f)
+						v3 = uint64(math.Float32bits(v3F))
 					} else {
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+						v3F = math.Float32frombits(uint32(v3))
 					}
-					v3s[l] = v3
+					_ = v3F
+					_ = v3
+					v3Fs[l] = v3F
 				}
 				for l := range 32 {
-					v3 := v3s[l]
+					v3F := v3Fs[l]
 					// 77: add.s64
 					v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
 					// 78: ld.global.f32
@@ -1997,17 +2002,22 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 80: fma.rn.f32
 					var v7 uint64
-					if v7f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v7f) {
-						v7 = uint64(math.Float32bits(float32(v7f)))
+					var v7F float32
+					if v7f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v5))), float64(v3F)); isa.FmaF32Direct(v7f) {
+						v7F = float32(v7f)
+						v7 = uint64(math.Float32bits(v7F))
 					} else {
-						v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(v3)))
+						v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
+						v7F = math.Float32frombits(uint32(v7))
 					}
+					_ = v7F
+					_ = v7
 					v4s[l] = v4
-					v7s[l] = v7
+					v7Fs[l] = v7F
 				}
 				for l := range 32 {
 					v4 := v4s[l]
-					v7 := v7s[l]
+					v7F := v7Fs[l]
 					// 81: add.s64
 					v8 := uint64(uint64(v4) + uint64(r27[l]))
 					// 82: ld.global.f32
@@ -2038,17 +2048,22 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 84: fma.rn.f32
 					var v11 uint64
-					if v11f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v11f) {
-						v11 = uint64(math.Float32bits(float32(v11f)))
+					var v11F float32
+					if v11f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9))), float64(v7F)); isa.FmaF32Direct(v11f) {
+						v11F = float32(v11f)
+						v11 = uint64(math.Float32bits(v11F))
 					} else {
-						v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(v7)))
+						v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(uint64(math.Float32bits(v7F)))))
+						v11F = math.Float32frombits(uint32(v11))
 					}
+					_ = v11F
+					_ = v11
 					v8s[l] = v8
-					v11s[l] = v11
+					v11Fs[l] = v11F
 				}
 				for l := range 32 {
 					v8 := v8s[l]
-					v11 := v11s[l]
+					v11F := v11Fs[l]
 					// 85: add.s64
 					v12 := uint64(uint64(v8) + uint64(r27[l]))
 					// 86: add.s64
@@ -2082,11 +2097,15 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 89: fma.rn.f32
 					var v16 uint64
-					if v16f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v16f) {
-						v16 = uint64(math.Float32bits(float32(v16f)))
+					var v16F float32
+					if v16f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v14))), float64(v11F)); isa.FmaF32Direct(v16f) {
+						v16F = float32(v16f)
+						v16 = uint64(math.Float32bits(v16F))
 					} else {
-						v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(v11)))
+						v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(uint64(math.Float32bits(v11F)))))
+						v16F = math.Float32frombits(uint32(v16))
 					}
+					_ = v16F
 					r16[l] = v16
 					// 90: add.s32
 					v17 := uint64(uint32(r19[l]) + uint32(k0))
@@ -2138,11 +2157,16 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 76: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
+				_ = v3
 				// 77: add.s64
 				v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
 				// 78: ld.global.f32
@@ -2173,11 +2197,16 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 80: fma.rn.f32
 				var v7 uint64
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
+				var v7F float32
+				if v7f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v5))), float64(v3F)); isa.FmaF32Direct(v7f) {
+					v7F = float32(v7f)
+					v7 = uint64(math.Float32bits(v7F))
 				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(v3)))
+					v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
+					v7F = math.Float32frombits(uint32(v7))
 				}
+				_ = v7F
+				_ = v7
 				// 81: add.s64
 				v8 := uint64(uint64(v4) + uint64(r27[l]))
 				// 82: ld.global.f32
@@ -2208,11 +2237,16 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 84: fma.rn.f32
 				var v11 uint64
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+				var v11F float32
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9))), float64(v7F)); isa.FmaF32Direct(v11f) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(v7)))
+					v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(uint64(math.Float32bits(v7F)))))
+					v11F = math.Float32frombits(uint32(v11))
 				}
+				_ = v11F
+				_ = v11
 				// 85: add.s64
 				v12 := uint64(uint64(v8) + uint64(r27[l]))
 				// 86: add.s64
@@ -2246,11 +2280,15 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 89: fma.rn.f32
 				var v16 uint64
-				if v16f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v16f) {
-					v16 = uint64(math.Float32bits(float32(v16f)))
+				var v16F float32
+				if v16f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v14))), float64(v11F)); isa.FmaF32Direct(v16f) {
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
 				} else {
-					v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(v11)))
+					v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(uint64(math.Float32bits(v11F)))))
+					v16F = math.Float32frombits(uint32(v16))
 				}
+				_ = v16F
 				r16[l] = v16
 				// 90: add.s32
 				v17 := uint64(uint32(r19[l]) + uint32(k0))
@@ -2379,11 +2417,15 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 112: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
 				r16[l] = v3
 				// 113: add.s64
 				v4 := uint64(uint64(r44[l]) + uint64(r45[l]))
@@ -2434,11 +2476,15 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 112: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
 				r16[l] = v3
 				// 113: add.s64
 				v4 := uint64(uint64(r44[l]) + uint64(r45[l]))
@@ -3617,9 +3663,9 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 		p9n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v3s [32]uint64
-				var v6s [32]uint64
-				var v9s [32]uint64
+				var v3Fs [32]float32
+				var v6Fs [32]float32
+				var v9Fs [32]float32
 				for l := range 32 {
 					// 233: ld.shared.f32
 					v1a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffff80
@@ -3649,15 +3695,20 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 235: fma.rn.f32
 					var v3 uint64
+					var v3F float32
 					if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-						v3 = uint64(math.Float32bits(float32(v3f)))
+						v3F = float32(v3f)
+						v3 = uint64(math.Float32bits(v3F))
 					} else {
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+						v3F = math.Float32frombits(uint32(v3))
 					}
-					v3s[l] = v3
+					_ = v3F
+					_ = v3
+					v3Fs[l] = v3F
 				}
 				for l := range 32 {
-					v3 := v3s[l]
+					v3F := v3Fs[l]
 					// 236: ld.shared.f32
 					v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
 					var v4 uint64
@@ -3686,15 +3737,20 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 238: fma.rn.f32
 					var v6 uint64
-					if v6f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
-						v6 = uint64(math.Float32bits(float32(v6f)))
+					var v6F float32
+					if v6f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v4))), float64(v3F)); isa.FmaF32Direct(v6f) {
+						v6F = float32(v6f)
+						v6 = uint64(math.Float32bits(v6F))
 					} else {
-						v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(v3)))
+						v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
+						v6F = math.Float32frombits(uint32(v6))
 					}
-					v6s[l] = v6
+					_ = v6F
+					_ = v6
+					v6Fs[l] = v6F
 				}
 				for l := range 32 {
-					v6 := v6s[l]
+					v6F := v6Fs[l]
 					// 239: ld.shared.f32
 					v7a := uint64(uint64(uint32(r51[l]))) + 0x0
 					var v7 uint64
@@ -3723,15 +3779,20 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 241: fma.rn.f32
 					var v9 uint64
-					if v9f := math.FMA(float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-						v9 = uint64(math.Float32bits(float32(v9f)))
+					var v9F float32
+					if v9f := math.FMA(float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v7))), float64(v6F)); isa.FmaF32Direct(v9f) {
+						v9F = float32(v9f)
+						v9 = uint64(math.Float32bits(v9F))
 					} else {
-						v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(v6)))
+						v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
+						v9F = math.Float32frombits(uint32(v9))
 					}
-					v9s[l] = v9
+					_ = v9F
+					_ = v9
+					v9Fs[l] = v9F
 				}
 				for l := range 32 {
-					v9 := v9s[l]
+					v9F := v9Fs[l]
 					// 242: ld.shared.f32
 					v10a := uint64(uint64(uint32(r51[l]))) + 0x40
 					var v10 uint64
@@ -3760,11 +3821,15 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 244: fma.rn.f32
 					var v12 uint64
-					if v12f := math.FMA(float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
-						v12 = uint64(math.Float32bits(float32(v12f)))
+					var v12F float32
+					if v12f := math.FMA(float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v10))), float64(v9F)); isa.FmaF32Direct(v12f) {
+						v12F = float32(v12f)
+						v12 = uint64(math.Float32bits(v12F))
 					} else {
-						v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(v9)))
+						v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
+						v12F = math.Float32frombits(uint32(v12))
 					}
+					_ = v12F
 					r14[l] = v12
 					// 245: add.s32
 					v13 := uint64(uint32(r48[l]) + uint32(k0))
@@ -3819,11 +3884,16 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 235: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
+				_ = v3
 				// 236: ld.shared.f32
 				v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
 				var v4 uint64
@@ -3852,11 +3922,16 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 238: fma.rn.f32
 				var v6 uint64
-				if v6f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
-					v6 = uint64(math.Float32bits(float32(v6f)))
+				var v6F float32
+				if v6f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v4))), float64(v3F)); isa.FmaF32Direct(v6f) {
+					v6F = float32(v6f)
+					v6 = uint64(math.Float32bits(v6F))
 				} else {
-					v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(v3)))
+					v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
+					v6F = math.Float32frombits(uint32(v6))
 				}
+				_ = v6F
+				_ = v6
 				// 239: ld.shared.f32
 				v7a := uint64(uint64(uint32(r51[l]))) + 0x0
 				var v7 uint64
@@ -3885,11 +3960,16 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 241: fma.rn.f32
 				var v9 uint64
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+				var v9F float32
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v7))), float64(v6F)); isa.FmaF32Direct(v9f) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(v6)))
+					v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
+					v9F = math.Float32frombits(uint32(v9))
 				}
+				_ = v9F
+				_ = v9
 				// 242: ld.shared.f32
 				v10a := uint64(uint64(uint32(r51[l]))) + 0x40
 				var v10 uint64
@@ -3918,11 +3998,15 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 244: fma.rn.f32
 				var v12 uint64
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+				var v12F float32
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v10))), float64(v9F)); isa.FmaF32Direct(v12f) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(v9)))
+					v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
 				r14[l] = v12
 				// 245: add.s32
 				v13 := uint64(uint32(r48[l]) + uint32(k0))
@@ -4589,11 +4673,15 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 263: fma.rn.f32
 				var v8 uint64
+				var v8F float32
 				if v8f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v8f) {
-					v8 = uint64(math.Float32bits(float32(v8f)))
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
 				} else {
 					v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
+					v8F = math.Float32frombits(uint32(v8))
 				}
+				_ = v8F
 				r14[l] = v8
 				// 264: setp.eq.s32
 				c9t := uint32(r46[l]) == uint32(k2)
@@ -4647,11 +4735,15 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 263: fma.rn.f32
 				var v8 uint64
+				var v8F float32
 				if v8f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v8f) {
-					v8 = uint64(math.Float32bits(float32(v8f)))
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
 				} else {
 					v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
+					v8F = math.Float32frombits(uint32(v8))
 				}
+				_ = v8F
 				r14[l] = v8
 				// 264: setp.eq.s32
 				c9t := uint32(r46[l]) == uint32(k2)
@@ -4732,11 +4824,15 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 269: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
 				r14[l] = v3
 				// 270: setp.eq.s32
 				c4t := uint32(r46[l]) == uint32(k0)
@@ -4778,11 +4874,15 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 269: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
 				r14[l] = v3
 				// 270: setp.eq.s32
 				c4t := uint32(r46[l]) == uint32(k0)
@@ -4859,11 +4959,15 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 275: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
 				r14[l] = v3
 			}
 		} else {
@@ -4897,11 +5001,15 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 275: fma.rn.f32
 				var v3 uint64
+				var v3F float32
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
 				} else {
 					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+					v3F = math.Float32frombits(uint32(v3))
 				}
+				_ = v3F
 				r14[l] = v3
 			}
 		}

@@ -728,11 +728,15 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 46: fma.rn.f32
 				var v8 uint64
+				var v8F float32
 				if v8f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v8f) {
-					v8 = uint64(math.Float32bits(float32(v8f)))
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
 				} else {
 					v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
+					v8F = math.Float32frombits(uint32(v8))
 				}
+				_ = v8F
 				r15[l] = v8
 			}
 		} else {
@@ -777,11 +781,15 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 46: fma.rn.f32
 				var v8 uint64
+				var v8F float32
 				if v8f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v8f) {
-					v8 = uint64(math.Float32bits(float32(v8f)))
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
 				} else {
 					v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
+					v8F = math.Float32frombits(uint32(v8))
 				}
+				_ = v8F
 				r15[l] = v8
 			}
 		}
@@ -1234,11 +1242,15 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				r23[l] = v14
 				// 98: fma.rn.f32
 				var v15 uint64
+				var v15F float32
 				if v15f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v15f) {
-					v15 = uint64(math.Float32bits(float32(v15f)))
+					v15F = float32(v15f)
+					v15 = uint64(math.Float32bits(v15F))
 				} else {
 					v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
+					v15F = math.Float32frombits(uint32(v15))
 				}
+				_ = v15F
 				r24[l] = v15
 			}
 		} else {
@@ -1260,11 +1272,15 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				r23[l] = v14
 				// 98: fma.rn.f32
 				var v15 uint64
+				var v15F float32
 				if v15f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v15f) {
-					v15 = uint64(math.Float32bits(float32(v15f)))
+					v15F = float32(v15f)
+					v15 = uint64(math.Float32bits(v15F))
 				} else {
 					v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
+					v15F = math.Float32frombits(uint32(v15))
 				}
+				_ = v15F
 				r24[l] = v15
 			}
 		}
@@ -1286,7 +1302,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				var v17s [32]uint64
-				var v22s [32]uint64
+				var v22Fs [32]float32
 				for l := range 32 {
 					// 100: div.rn.f32
 					v17 := uint64(isa.DivF32(uint32(r23[l]), uint32(r24[l]), isa.RN))
@@ -1295,29 +1311,38 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				for l := range 32 {
 					v17 := v17s[l]
 					// 101: sub.f32
-					v18 := uint64(isa.SubF32RN(uint32(r22[l]), uint32(v17)))
+					v18F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) - math.Float32frombits(uint32(v17)))
+					v18 := uint64(math.Float32bits(v18F))
+					_ = v18F
+					_ = v18
 					// 102: cvta.to.global.u64
 					v19 := uint64(r1[l])
 					// 103: add.s64
 					v20 := uint64(uint64(v19) + uint64(r12[l]))
 					// 104: st.global.f32
 					s21 := uint64(v20) + 0x0
-					s21v := uint64(v18)
+					s21v := uint64(uint64(math.Float32bits(v18F)))
 					if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 						runtime.Store32(s21w.Ptr, s21o, s21v)
 					} else {
 						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/saxpy_math.ptx:104")
 					}
 					// 105: mul.f32
-					v22 := uint64(isa.MulF32RN(uint32(r17[l]), uint32(r17[l])))
-					v22s[l] = v22
+					v22F := isa.CanonF32(math.Float32frombits(uint32(r17[l])) * math.Float32frombits(uint32(r17[l])))
+					v22 := uint64(math.Float32bits(v22F))
+					_ = v22F
+					_ = v22
+					v22Fs[l] = v22F
 				}
 				for l := range 32 {
-					v22 := v22s[l]
+					v22F := v22Fs[l]
 					// 106: mul.f32
-					v23 := uint64(isa.MulF32RN(uint32(v22), uint32(k2)))
+					v23F := isa.CanonF32(v22F * math.Float32frombits(uint32(k2)))
+					v23 := uint64(math.Float32bits(v23F))
+					_ = v23F
+					_ = v23
 					// 108: ex2.approx.f32
-					v24 := uint64(isa.Ex2ApproxF32(uint32(v23)))
+					v24 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v23F)))))
 					r32[l] = v24
 					// 110: cvta.to.global.u64
 					v25 := uint64(r2[l])
@@ -1332,25 +1357,34 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 100: div.rn.f32
 				v17 := uint64(isa.DivF32(uint32(r23[l]), uint32(r24[l]), isa.RN))
 				// 101: sub.f32
-				v18 := uint64(isa.SubF32RN(uint32(r22[l]), uint32(v17)))
+				v18F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) - math.Float32frombits(uint32(v17)))
+				v18 := uint64(math.Float32bits(v18F))
+				_ = v18F
+				_ = v18
 				// 102: cvta.to.global.u64
 				v19 := uint64(r1[l])
 				// 103: add.s64
 				v20 := uint64(uint64(v19) + uint64(r12[l]))
 				// 104: st.global.f32
 				s21 := uint64(v20) + 0x0
-				s21v := uint64(v18)
+				s21v := uint64(uint64(math.Float32bits(v18F)))
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
 					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/saxpy_math.ptx:104")
 				}
 				// 105: mul.f32
-				v22 := uint64(isa.MulF32RN(uint32(r17[l]), uint32(r17[l])))
+				v22F := isa.CanonF32(math.Float32frombits(uint32(r17[l])) * math.Float32frombits(uint32(r17[l])))
+				v22 := uint64(math.Float32bits(v22F))
+				_ = v22F
+				_ = v22
 				// 106: mul.f32
-				v23 := uint64(isa.MulF32RN(uint32(v22), uint32(k2)))
+				v23F := isa.CanonF32(v22F * math.Float32frombits(uint32(k2)))
+				v23 := uint64(math.Float32bits(v23F))
+				_ = v23F
+				_ = v23
 				// 108: ex2.approx.f32
-				v24 := uint64(isa.Ex2ApproxF32(uint32(v23)))
+				v24 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v23F)))))
 				r32[l] = v24
 				// 110: cvta.to.global.u64
 				v25 := uint64(r2[l])
@@ -1405,11 +1439,15 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 114: fma.rn.f32
 				var v29 uint64
+				var v29F float32
 				if v29f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))); isa.FmaF32Direct(v29f) {
-					v29 = uint64(math.Float32bits(float32(v29f)))
+					v29F = float32(v29f)
+					v29 = uint64(math.Float32bits(v29F))
 				} else {
 					v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
+					v29F = math.Float32frombits(uint32(v29))
 				}
+				_ = v29F
 				r36[l] = v29
 			}
 		} else {
@@ -1417,11 +1455,15 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 114: fma.rn.f32
 				var v29 uint64
+				var v29F float32
 				if v29f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))); isa.FmaF32Direct(v29f) {
-					v29 = uint64(math.Float32bits(float32(v29f)))
+					v29F = float32(v29f)
+					v29 = uint64(math.Float32bits(v29F))
 				} else {
 					v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
+					v29F = math.Float32frombits(uint32(v29))
 				}
+				_ = v29F
 				r36[l] = v29
 			}
 		}

@@ -1140,8 +1140,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v2s [32]uint64
 				var v3s [32]uint64
 				var v4s [32]uint64
-				var v7s [32]uint64
-				var v8s [32]uint64
+				var v7Fs [32]float32
+				var v8Fs [32]float32
 				for l := range 32 {
 					// 22: ld.param.f32
 					v1a := uint64(0x14)
@@ -1222,37 +1222,49 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v6 = v6x
 					}
 					// 28: mul.f32
-					v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+					v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
 					v3s[l] = v3
 					v4s[l] = v4
-					v7s[l] = v7
+					v7Fs[l] = v7F
 					v1s[l] = v1
 					v2s[l] = v2
 				}
 				for l := range 32 {
 					v3 := v3s[l]
 					v4 := v4s[l]
-					v7 := v7s[l]
+					v7F := v7Fs[l]
 					// 29: fma.rn.f32
 					var v8 uint64
-					if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-						v8 = uint64(math.Float32bits(float32(v8f)))
+					var v8F float32
+					if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(v7F)); isa.FmaF32Direct(v8f) {
+						v8F = float32(v8f)
+						v8 = uint64(math.Float32bits(v8F))
 					} else {
-						v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(v7)))
+						v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(uint64(math.Float32bits(v7F)))))
+						v8F = math.Float32frombits(uint32(v8))
 					}
-					v8s[l] = v8
+					_ = v8F
+					_ = v8
+					v8Fs[l] = v8F
 				}
 				for l := range 32 {
 					v1 := v1s[l]
 					v2 := v2s[l]
-					v8 := v8s[l]
+					v8F := v8Fs[l]
 					// 30: fma.rn.f32
 					var v9 uint64
-					if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
-						v9 = uint64(math.Float32bits(float32(v9f)))
+					var v9F float32
+					if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(v8F)); isa.FmaF32Direct(v9f) {
+						v9F = float32(v9f)
+						v9 = uint64(math.Float32bits(v9F))
 					} else {
-						v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(v8)))
+						v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(uint64(math.Float32bits(v8F)))))
+						v9F = math.Float32frombits(uint32(v9))
 					}
+					_ = v9F
 					r8[l] = v9
 				}
 			}
@@ -1338,21 +1350,33 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					v6 = v6x
 				}
 				// 28: mul.f32
-				v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+				v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
+				v7 := uint64(math.Float32bits(v7F))
+				_ = v7F
+				_ = v7
 				// 29: fma.rn.f32
 				var v8 uint64
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-					v8 = uint64(math.Float32bits(float32(v8f)))
+				var v8F float32
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(v7F)); isa.FmaF32Direct(v8f) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(v7)))
+					v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(uint64(math.Float32bits(v7F)))))
+					v8F = math.Float32frombits(uint32(v8))
 				}
+				_ = v8F
+				_ = v8
 				// 30: fma.rn.f32
 				var v9 uint64
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+				var v9F float32
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(v8F)); isa.FmaF32Direct(v9f) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(v8)))
+					v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(uint64(math.Float32bits(v8F)))))
+					v9F = math.Float32frombits(uint32(v9))
 				}
+				_ = v9F
 				r8[l] = v9
 			}
 		}
@@ -1490,12 +1514,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v10s [32]uint64
-				var v11s [32]uint64
-				var v12s [32]uint64
-				var v7s [32]uint64
-				var v8s [32]uint64
-				var v9s [32]uint64
+				var v10Fs [32]float32
+				var v11Fs [32]float32
+				var v12Fs [32]float32
+				var v7Fs [32]float32
+				var v8Fs [32]float32
+				var v9Fs [32]float32
 				for l := range 32 {
 					// 43: ld.param.f32
 					v1a := uint64(0x0)
@@ -1576,39 +1600,63 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 						v6 = v6x
 					}
 					// 49: mul.f32
-					v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+					v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
 					// 50: mul.f32
-					v8 := uint64(isa.MulF32RN(uint32(v4), uint32(v3)))
+					v8F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v3)))
+					v8 := uint64(math.Float32bits(v8F))
+					_ = v8F
+					_ = v8
 					// 51: mul.f32
-					v9 := uint64(isa.MulF32RN(uint32(v4), uint32(v2)))
+					v9F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v2)))
+					v9 := uint64(math.Float32bits(v9F))
+					_ = v9F
+					_ = v9
 					// 52: mul.f32
-					v10 := uint64(isa.MulF32RN(uint32(v1), uint32(v5)))
+					v10F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v5)))
+					v10 := uint64(math.Float32bits(v10F))
+					_ = v10F
+					_ = v10
 					// 53: mul.f32
-					v11 := uint64(isa.MulF32RN(uint32(v1), uint32(v3)))
+					v11F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v3)))
+					v11 := uint64(math.Float32bits(v11F))
+					_ = v11F
+					_ = v11
 					// 54: mul.f32
-					v12 := uint64(isa.MulF32RN(uint32(v6), uint32(v2)))
-					v11s[l] = v11
-					v12s[l] = v12
-					v10s[l] = v10
-					v9s[l] = v9
-					v7s[l] = v7
-					v8s[l] = v8
+					v12F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v2)))
+					v12 := uint64(math.Float32bits(v12F))
+					_ = v12F
+					_ = v12
+					v11Fs[l] = v11F
+					v12Fs[l] = v12F
+					v10Fs[l] = v10F
+					v9Fs[l] = v9F
+					v7Fs[l] = v7F
+					v8Fs[l] = v8F
 				}
 				for l := range 32 {
-					v11 := v11s[l]
-					v12 := v12s[l]
-					v10 := v10s[l]
-					v9 := v9s[l]
-					v7 := v7s[l]
-					v8 := v8s[l]
+					v11F := v11Fs[l]
+					v12F := v12Fs[l]
+					v10F := v10Fs[l]
+					v9F := v9Fs[l]
+					v7F := v7Fs[l]
+					v8F := v8Fs[l]
 					// 55: sub.f32
-					v13 := uint64(isa.SubF32RN(uint32(v11), uint32(v12)))
+					v13F := isa.CanonF32(v11F - v12F)
+					v13 := uint64(math.Float32bits(v13F))
+					_ = v13F
 					r12[l] = v13
 					// 56: sub.f32
-					v14 := uint64(isa.SubF32RN(uint32(v9), uint32(v10)))
+					v14F := isa.CanonF32(v9F - v10F)
+					v14 := uint64(math.Float32bits(v14F))
+					_ = v14F
 					r13[l] = v14
 					// 57: sub.f32
-					v15 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+					v15F := isa.CanonF32(v7F - v8F)
+					v15 := uint64(math.Float32bits(v15F))
+					_ = v15F
 					r14[l] = v15
 				}
 			}
@@ -1694,25 +1742,49 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v6 = v6x
 				}
 				// 49: mul.f32
-				v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+				v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
+				v7 := uint64(math.Float32bits(v7F))
+				_ = v7F
+				_ = v7
 				// 50: mul.f32
-				v8 := uint64(isa.MulF32RN(uint32(v4), uint32(v3)))
+				v8F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v3)))
+				v8 := uint64(math.Float32bits(v8F))
+				_ = v8F
+				_ = v8
 				// 51: mul.f32
-				v9 := uint64(isa.MulF32RN(uint32(v4), uint32(v2)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v2)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
+				_ = v9
 				// 52: mul.f32
-				v10 := uint64(isa.MulF32RN(uint32(v1), uint32(v5)))
+				v10F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v5)))
+				v10 := uint64(math.Float32bits(v10F))
+				_ = v10F
+				_ = v10
 				// 53: mul.f32
-				v11 := uint64(isa.MulF32RN(uint32(v1), uint32(v3)))
+				v11F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v3)))
+				v11 := uint64(math.Float32bits(v11F))
+				_ = v11F
+				_ = v11
 				// 54: mul.f32
-				v12 := uint64(isa.MulF32RN(uint32(v6), uint32(v2)))
+				v12F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v2)))
+				v12 := uint64(math.Float32bits(v12F))
+				_ = v12F
+				_ = v12
 				// 55: sub.f32
-				v13 := uint64(isa.SubF32RN(uint32(v11), uint32(v12)))
+				v13F := isa.CanonF32(v11F - v12F)
+				v13 := uint64(math.Float32bits(v13F))
+				_ = v13F
 				r12[l] = v13
 				// 56: sub.f32
-				v14 := uint64(isa.SubF32RN(uint32(v9), uint32(v10)))
+				v14F := isa.CanonF32(v9F - v10F)
+				v14 := uint64(math.Float32bits(v14F))
+				_ = v14F
 				r13[l] = v14
 				// 57: sub.f32
-				v15 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+				v15F := isa.CanonF32(v7F - v8F)
+				v15 := uint64(math.Float32bits(v15F))
+				_ = v15F
 				r14[l] = v15
 			}
 		}
@@ -2177,11 +2249,15 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 95: fma.rn.f32
 				var v6 uint64
+				var v6F float32
 				if v6f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v6f) {
-					v6 = uint64(math.Float32bits(float32(v6f)))
+					v6F = float32(v6f)
+					v6 = uint64(math.Float32bits(v6F))
 				} else {
 					v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
+					v6F = math.Float32frombits(uint32(v6))
 				}
+				_ = v6F
 				r15[l] = v6
 				// 96: and.b32
 				v7 := uint64(uint32(r2[l]) & uint32(k1))
@@ -2242,11 +2318,15 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 95: fma.rn.f32
 				var v6 uint64
+				var v6F float32
 				if v6f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v6f) {
-					v6 = uint64(math.Float32bits(float32(v6f)))
+					v6F = float32(v6f)
+					v6 = uint64(math.Float32bits(v6F))
 				} else {
 					v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
+					v6F = math.Float32frombits(uint32(v6))
 				}
+				_ = v6F
 				r15[l] = v6
 				// 96: and.b32
 				v7 := uint64(uint32(r2[l]) & uint32(k1))

@@ -3987,18 +3987,31 @@ func switchDenseRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x6 := r6[l]
+		_ = x6
 		x11 := r11[l]
+		_ = x11
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x15 := r15[l]
+		_ = x15
 		x16 := r16[l]
+		_ = x16
 		x17 := r17[l]
+		_ = x17
 		x18 := r18[l]
+		_ = x18
 		q2 := p2>>l&1 != 0
+		_ = q2
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		q8 := p8>>l&1 != 0
+		_ = q8
 		q9 := p9>>l&1 != 0
+		_ = q9
 		n := 0
 		switch from {
 		case 1:
@@ -4125,30 +4138,6 @@ func switchDenseRegion1(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r14[l] = x14
-		r15[l] = x15
-		r16[l] = x16
-		r17[l] = x17
-		r18[l] = x18
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q8 {
-			p8 |= 1 << l
-		} else {
-			p8 &^= 1 << l
-		}
-		if q9 {
-			p9 |= 1 << l
-		} else {
-			p9 &^= 1 << l
-		}
 	}
 	w.P[3] = p3
 	w.P[4] = p4
@@ -4178,12 +4167,19 @@ func switchDenseRegion3(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x6 := r6[l]
+		_ = x6
 		x11 := r11[l]
+		_ = x11
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		q5 := p5>>l&1 != 0
+		_ = q5
 		q6 := p6>>l&1 != 0
+		_ = q6
 		q7 := p7>>l&1 != 0
+		_ = q7
 		n := 0
 		switch from {
 		case 3:
@@ -4259,16 +4255,6 @@ func switchDenseRegion3(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r14[l] = x14
-		if q6 {
-			p6 |= 1 << l
-		} else {
-			p6 &^= 1 << l
-		}
-		if q7 {
-			p7 |= 1 << l
-		} else {
-			p7 &^= 1 << l
-		}
 	}
 	w.P[6] = p6
 	w.P[7] = p7
@@ -4298,14 +4284,23 @@ func switchDenseRegion5(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x11 := r11[l]
+		_ = x11
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		x15 := r15[l]
+		_ = x15
 		x16 := r16[l]
+		_ = x16
 		x17 := r17[l]
+		_ = x17
 		x18 := r18[l]
+		_ = x18
 		q8 := p8>>l&1 != 0
+		_ = q8
 		q9 := p9>>l&1 != 0
+		_ = q9
 		n := 0
 		switch from {
 		case 5:
@@ -4366,15 +4361,6 @@ func switchDenseRegion5(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r14[l] = x14
-		r15[l] = x15
-		r16[l] = x16
-		r17[l] = x17
-		r18[l] = x18
-		if q9 {
-			p9 |= 1 << l
-		} else {
-			p9 &^= 1 << l
-		}
 	}
 	w.P[9] = p9
 	w.Split(11, parked, &at)
@@ -4398,11 +4384,17 @@ func switchDenseRegion15(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x6 := r6[l]
+		_ = x6
 		x11 := r11[l]
+		_ = x11
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		n := 0
 		switch from {
 		case 15:
@@ -4455,11 +4447,6 @@ func switchDenseRegion15(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r14[l] = x14
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
 	}
 	w.P[4] = p4
 	w.Split(11, parked, &at)
@@ -4483,10 +4470,15 @@ func switchDenseRegion18(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x11 := r11[l]
+		_ = x11
 		x13 := r13[l]
+		_ = x13
 		x14 := r14[l]
+		_ = x14
 		q6 := p6>>l&1 != 0
+		_ = q6
 		q7 := p7>>l&1 != 0
+		_ = q7
 		n := 0
 		switch from {
 		case 18:
@@ -4539,11 +4531,6 @@ func switchDenseRegion18(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r14[l] = x14
-		if q7 {
-			p7 |= 1 << l
-		} else {
-			p7 &^= 1 << l
-		}
 	}
 	w.P[7] = p7
 	w.Split(11, parked, &at)
@@ -4578,13 +4565,21 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x11 := r11[l]
+		_ = x11
 		x12 := r12[l]
+		_ = x12
 		q2 := p2>>l&1 != 0
+		_ = q2
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		q5 := p5>>l&1 != 0
+		_ = q5
 		q9 := p9>>l&1 != 0
+		_ = q9
 		q10 := p10>>l&1 != 0
+		_ = q10
 		n := 0
 		switch from {
 		case 1:
@@ -4726,31 +4721,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r12[l] = x12
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
-		if q9 {
-			p9 |= 1 << l
-		} else {
-			p9 &^= 1 << l
-		}
-		if q10 {
-			p10 |= 1 << l
-		} else {
-			p10 &^= 1 << l
-		}
 	}
 	w.P[3] = p3
 	w.P[4] = p4
@@ -4781,10 +4751,15 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x11 := r11[l]
+		_ = x11
 		x12 := r12[l]
+		_ = x12
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		q5 := p5>>l&1 != 0
+		_ = q5
 		n := 0
 		switch from {
 		case 2:
@@ -4856,16 +4831,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r12[l] = x12
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
 	}
 	w.P[4] = p4
 	w.P[5] = p5
@@ -4897,12 +4862,19 @@ func switchDefaultRegion3(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x11 := r11[l]
+		_ = x11
 		x12 := r12[l]
+		_ = x12
 		q6 := p6>>l&1 != 0
+		_ = q6
 		q7 := p7>>l&1 != 0
+		_ = q7
 		q8 := p8>>l&1 != 0
+		_ = q8
 		q11 := p11>>l&1 != 0
+		_ = q11
 		q12 := p12>>l&1 != 0
+		_ = q12
 		n := 0
 		switch from {
 		case 3:
@@ -5014,26 +4986,6 @@ func switchDefaultRegion3(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r12[l] = x12
-		if q7 {
-			p7 |= 1 << l
-		} else {
-			p7 &^= 1 << l
-		}
-		if q8 {
-			p8 |= 1 << l
-		} else {
-			p8 &^= 1 << l
-		}
-		if q11 {
-			p11 |= 1 << l
-		} else {
-			p11 &^= 1 << l
-		}
-		if q12 {
-			p12 |= 1 << l
-		} else {
-			p12 &^= 1 << l
-		}
 	}
 	w.P[7] = p7
 	w.P[8] = p8
@@ -5060,9 +5012,13 @@ func switchDefaultRegion5(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x11 := r11[l]
+		_ = x11
 		x12 := r12[l]
+		_ = x12
 		q9 := p9>>l&1 != 0
+		_ = q9
 		q10 := p10>>l&1 != 0
+		_ = q10
 		n := 0
 		switch from {
 		case 5:
@@ -5115,11 +5071,6 @@ func switchDefaultRegion5(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r12[l] = x12
-		if q10 {
-			p10 |= 1 << l
-		} else {
-			p10 &^= 1 << l
-		}
 	}
 	w.P[10] = p10
 	w.Split(14, parked, &at)
@@ -5143,9 +5094,13 @@ func switchDefaultRegion7(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x11 := r11[l]
+		_ = x11
 		x12 := r12[l]
+		_ = x12
 		q11 := p11>>l&1 != 0
+		_ = q11
 		q12 := p12>>l&1 != 0
+		_ = q12
 		n := 0
 		switch from {
 		case 7:
@@ -5198,11 +5153,6 @@ func switchDefaultRegion7(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r12[l] = x12
-		if q12 {
-			p12 |= 1 << l
-		} else {
-			p12 &^= 1 << l
-		}
 	}
 	w.P[12] = p12
 	w.Split(14, parked, &at)
@@ -5225,9 +5175,13 @@ func switchDefaultRegion22(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x11 := r11[l]
+		_ = x11
 		x12 := r12[l]
+		_ = x12
 		q7 := p7>>l&1 != 0
+		_ = q7
 		q8 := p8>>l&1 != 0
+		_ = q8
 		n := 0
 		switch from {
 		case 22:
@@ -5273,11 +5227,6 @@ func switchDefaultRegion22(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r12[l] = x12
-		if q8 {
-			p8 |= 1 << l
-		} else {
-			p8 &^= 1 << l
-		}
 	}
 	w.P[8] = p8
 	w.Split(14, parked, &at)

@@ -6,6 +6,7 @@ package nvcc_vecadd
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -446,7 +447,9 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 					v7 = v7x
 				}
 				// 46: add.f32
-				v8 := uint64(isa.AddF32RN(uint32(v7), uint32(v6)))
+				v8F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v6)))
+				v8 := uint64(math.Float32bits(v8F))
+				_ = v8F
 				r15[l] = v8
 				// 47: cvta.to.global.u64
 				v9 := uint64(r0[l])
@@ -494,7 +497,9 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 					v7 = v7x
 				}
 				// 46: add.f32
-				v8 := uint64(isa.AddF32RN(uint32(v7), uint32(v6)))
+				v8F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v6)))
+				v8 := uint64(math.Float32bits(v8F))
+				_ = v8F
 				r15[l] = v8
 				// 47: cvta.to.global.u64
 				v9 := uint64(r0[l])

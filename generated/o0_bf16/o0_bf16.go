@@ -3144,9 +3144,12 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				v60s := v59
 				v60 := uint64(isa.BF16ToF32(uint16(v60s)))
 				// 136: add.rn.f32
-				v61 := uint64(isa.AddF32RN(uint32(v58), uint32(v60)))
+				v61F := isa.CanonF32(math.Float32frombits(uint32(v58)) + math.Float32frombits(uint32(v60)))
+				v61 := uint64(math.Float32bits(v61F))
+				_ = v61F
+				_ = v61
 				// 137: cvt.rn.bf16.f32
-				v62s := v61
+				v62s := uint64(math.Float32bits(v61F))
 				v62 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v62s)))), isa.RN))
 				r73[l] = v62
 			}
@@ -3192,9 +3195,12 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				v60s := v59
 				v60 := uint64(isa.BF16ToF32(uint16(v60s)))
 				// 136: add.rn.f32
-				v61 := uint64(isa.AddF32RN(uint32(v58), uint32(v60)))
+				v61F := isa.CanonF32(math.Float32frombits(uint32(v58)) + math.Float32frombits(uint32(v60)))
+				v61 := uint64(math.Float32bits(v61F))
+				_ = v61F
+				_ = v61
 				// 137: cvt.rn.bf16.f32
-				v62s := v61
+				v62s := uint64(math.Float32bits(v61F))
 				v62 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v62s)))), isa.RN))
 				r73[l] = v62
 			}

@@ -1727,11 +1727,15 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 85: fma.rn.f32
 				var v9 uint64
+				var v9F float32
 				if v9f := math.FMA(float64(math.Float32frombits(uint32(r26[l]))), float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
 				} else {
 					v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
+					v9F = math.Float32frombits(uint32(v9))
 				}
+				_ = v9F
 				r34[l] = v9
 			}
 		} else {
@@ -1757,11 +1761,15 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 85: fma.rn.f32
 				var v9 uint64
+				var v9F float32
 				if v9f := math.FMA(float64(math.Float32frombits(uint32(r26[l]))), float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
 				} else {
 					v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
+					v9F = math.Float32frombits(uint32(v9))
 				}
+				_ = v9F
 				r34[l] = v9
 			}
 		}
@@ -2686,9 +2694,12 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 164: cvt.rn.f32.s32
 				v18 := uint64(math.Float32bits(float32(int32(r17[l]))))
 				// 165: mul.rn.f32
-				v19 := uint64(isa.MulF32RN(uint32(v17), uint32(v18)))
+				v19F := isa.CanonF32(math.Float32frombits(uint32(v17)) * math.Float32frombits(uint32(v18)))
+				v19 := uint64(math.Float32bits(v19F))
+				_ = v19F
+				_ = v19
 				// 166: cvt.rzi.s32.f32
-				v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(v19))), isa.RZ, 32, true)
+				v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v19F))))), isa.RZ, 32, true)
 				// 167: add.s32
 				v21 := uint64(uint32(v16) + uint32(v20))
 				r36[l] = v21
@@ -2752,9 +2763,12 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 164: cvt.rn.f32.s32
 				v18 := uint64(math.Float32bits(float32(int32(r17[l]))))
 				// 165: mul.rn.f32
-				v19 := uint64(isa.MulF32RN(uint32(v17), uint32(v18)))
+				v19F := isa.CanonF32(math.Float32frombits(uint32(v17)) * math.Float32frombits(uint32(v18)))
+				v19 := uint64(math.Float32bits(v19F))
+				_ = v19F
+				_ = v19
 				// 166: cvt.rzi.s32.f32
-				v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(v19))), isa.RZ, 32, true)
+				v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v19F))))), isa.RZ, 32, true)
 				// 167: add.s32
 				v21 := uint64(uint32(v16) + uint32(v20))
 				r36[l] = v21

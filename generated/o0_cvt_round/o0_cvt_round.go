@@ -8683,7 +8683,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 321: cvt.rn.f32.f64
 				v84 := isa.CvtFloat(v83, 32, 64, isa.RN, false, false, false)
 				// 322: sub.rn.f32
-				v85 := uint64(isa.SubF32RN(uint32(r75[l]), uint32(v84)))
+				v85F := isa.CanonF32(math.Float32frombits(uint32(r75[l])) - math.Float32frombits(uint32(v84)))
+				v85 := uint64(math.Float32bits(v85F))
+				_ = v85F
 				r80[l] = v85
 				// 323: ld.u64
 				v86a := uint64(r0[l]) + 0x78
@@ -8727,7 +8729,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 321: cvt.rn.f32.f64
 				v84 := isa.CvtFloat(v83, 32, 64, isa.RN, false, false, false)
 				// 322: sub.rn.f32
-				v85 := uint64(isa.SubF32RN(uint32(r75[l]), uint32(v84)))
+				v85F := isa.CanonF32(math.Float32frombits(uint32(r75[l])) - math.Float32frombits(uint32(v84)))
+				v85 := uint64(math.Float32bits(v85F))
+				_ = v85F
 				r80[l] = v85
 				// 323: ld.u64
 				v86a := uint64(r0[l]) + 0x78

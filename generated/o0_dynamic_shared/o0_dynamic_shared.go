@@ -6,6 +6,7 @@ package o0_dynamic_shared
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -4106,8 +4107,8 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				var v4s [32]uint64
-				var v7s [32]uint64
-				var v9s [32]uint64
+				var v7Fs [32]float32
+				var v9Fs [32]float32
 				for l := range 32 {
 					// 219: ld.u64
 					v1a := uint64(r0[l]) + 0x18
@@ -4179,13 +4180,16 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 						v6 = v6x
 					}
 					// 225: add.rn.f32
-					v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+					v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) + math.Float32frombits(uint32(v6)))
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
 					v4s[l] = v4
-					v7s[l] = v7
+					v7Fs[l] = v7F
 				}
 				for l := range 32 {
 					v4 := v4s[l]
-					v7 := v7s[l]
+					v7F := v7Fs[l]
 					// 226: ld.f32
 					v8a := uint64(v4) + 0x8
 					if budget == 0 {
@@ -4203,13 +4207,16 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 						v8 = v8x
 					}
 					// 227: add.rn.f32
-					v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
-					v9s[l] = v9
+					v9F := isa.CanonF32(v7F + math.Float32frombits(uint32(v8)))
+					v9 := uint64(math.Float32bits(v9F))
+					_ = v9F
+					_ = v9
+					v9Fs[l] = v9F
 				}
 				for l := range 32 {
-					v9 := v9s[l]
+					v9F := v9Fs[l]
 					// 228: div.rn.f32
-					v10 := uint64(isa.DivF32(uint32(v9), uint32(k1), isa.RN))
+					v10 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v9F))), uint32(k1), isa.RN))
 					r76[l] = v10
 					// 229: ld.u64
 					v11a := uint64(r0[l]) + 0x0
@@ -4324,7 +4331,10 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					v6 = v6x
 				}
 				// 225: add.rn.f32
-				v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+				v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) + math.Float32frombits(uint32(v6)))
+				v7 := uint64(math.Float32bits(v7F))
+				_ = v7F
+				_ = v7
 				// 226: ld.f32
 				v8a := uint64(v4) + 0x8
 				if budget == 0 {
@@ -4342,9 +4352,12 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 227: add.rn.f32
-				v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+				v9F := isa.CanonF32(v7F + math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
+				_ = v9
 				// 228: div.rn.f32
-				v10 := uint64(isa.DivF32(uint32(v9), uint32(k1), isa.RN))
+				v10 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v9F))), uint32(k1), isa.RN))
 				r76[l] = v10
 				// 229: ld.u64
 				v11a := uint64(r0[l]) + 0x0

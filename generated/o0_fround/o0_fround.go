@@ -3316,7 +3316,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					v31 = v31x
 				}
 				// 96: add.rn.f32
-				v32 := uint64(isa.AddF32RN(uint32(v30), uint32(v31)))
+				v32F := isa.CanonF32(math.Float32frombits(uint32(v30)) + math.Float32frombits(uint32(v31)))
+				v32 := uint64(math.Float32bits(v32F))
+				_ = v32F
 				r47[l] = v32
 				// 97: ld.u64
 				v33a := uint64(r0[l]) + 0xe8
@@ -3372,7 +3374,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					v31 = v31x
 				}
 				// 96: add.rn.f32
-				v32 := uint64(isa.AddF32RN(uint32(v30), uint32(v31)))
+				v32F := isa.CanonF32(math.Float32frombits(uint32(v30)) + math.Float32frombits(uint32(v31)))
+				v32 := uint64(math.Float32bits(v32F))
+				_ = v32F
 				r47[l] = v32
 				// 97: ld.u64
 				v33a := uint64(r0[l]) + 0xe8
@@ -4536,7 +4540,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					v67 = v67x
 				}
 				// 132: mul.rn.f32
-				v68 := uint64(isa.MulF32RN(uint32(v66), uint32(v67)))
+				v68F := isa.CanonF32(math.Float32frombits(uint32(v66)) * math.Float32frombits(uint32(v67)))
+				v68 := uint64(math.Float32bits(v68F))
+				_ = v68F
 				r71[l] = v68
 				// 133: ld.u64
 				v69a := uint64(r0[l]) + 0xe8
@@ -4592,7 +4598,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					v67 = v67x
 				}
 				// 132: mul.rn.f32
-				v68 := uint64(isa.MulF32RN(uint32(v66), uint32(v67)))
+				v68F := isa.CanonF32(math.Float32frombits(uint32(v66)) * math.Float32frombits(uint32(v67)))
+				v68 := uint64(math.Float32bits(v68F))
+				_ = v68F
 				r71[l] = v68
 				// 133: ld.u64
 				v69a := uint64(r0[l]) + 0xe8
@@ -5843,11 +5851,15 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 171: fma.rn.f32
 				var v107 uint64
+				var v107F float32
 				if v107f := math.FMA(float64(math.Float32frombits(uint32(v104))), float64(math.Float32frombits(uint32(v105))), float64(math.Float32frombits(uint32(v106)))); isa.FmaF32Direct(v107f) {
-					v107 = uint64(math.Float32bits(float32(v107f)))
+					v107F = float32(v107f)
+					v107 = uint64(math.Float32bits(v107F))
 				} else {
 					v107 = uint64(isa.FmaF32RN(uint32(v104), uint32(v105), uint32(v106)))
+					v107F = math.Float32frombits(uint32(v107))
 				}
+				_ = v107F
 				r97[l] = v107
 				// 172: ld.u64
 				v108a := uint64(r0[l]) + 0xe8
@@ -5920,11 +5932,15 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 171: fma.rn.f32
 				var v107 uint64
+				var v107F float32
 				if v107f := math.FMA(float64(math.Float32frombits(uint32(v104))), float64(math.Float32frombits(uint32(v105))), float64(math.Float32frombits(uint32(v106)))); isa.FmaF32Direct(v107f) {
-					v107 = uint64(math.Float32bits(float32(v107f)))
+					v107F = float32(v107f)
+					v107 = uint64(math.Float32bits(v107F))
 				} else {
 					v107 = uint64(isa.FmaF32RN(uint32(v104), uint32(v105), uint32(v106)))
+					v107F = math.Float32frombits(uint32(v107))
 				}
+				_ = v107F
 				r97[l] = v107
 				// 172: ld.u64
 				v108a := uint64(r0[l]) + 0xe8

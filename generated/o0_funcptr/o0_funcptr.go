@@ -2237,7 +2237,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 58: add.rn.f32
-				v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
 				r6[l] = v9
 			}
 		} else {
@@ -2276,7 +2278,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 58: add.rn.f32
-				v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
 				r6[l] = v9
 			}
 		}
@@ -2556,7 +2560,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 83: sub.rn.f32
-				v9 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) - math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
 				r6[l] = v9
 			}
 		} else {
@@ -2595,7 +2601,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 83: sub.rn.f32
-				v9 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) - math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
 				r6[l] = v9
 			}
 		}
@@ -2875,7 +2883,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 108: mul.rn.f32
-				v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) * math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
 				r6[l] = v9
 			}
 		} else {
@@ -2914,7 +2924,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 108: mul.rn.f32
-				v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) * math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
 				r6[l] = v9
 			}
 		}
@@ -7425,9 +7437,13 @@ func funcptrTidRegion4(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x24 := r24[l]
+		_ = x24
 		x25 := r25[l]
+		_ = x25
 		x26 := r26[l]
+		_ = x26
 		q2 := p2>>l&1 != 0
+		_ = q2
 		n := 0
 		switch from {
 		case 4:
@@ -7462,9 +7478,7 @@ func funcptrTidRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r24[l] = x24
 		r25[l] = x25
-		r26[l] = x26
 	}
 	w.Split(7, parked, &at)
 	return most

@@ -1229,11 +1229,15 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				v8 := uint64(math.Float32bits(float32(int32(v2))))
 				// 67: fma.rn.f32
 				var v9 uint64
+				var v9F float32
 				if v9f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
 				} else {
 					v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
+					v9F = math.Float32frombits(uint32(v9))
 				}
+				_ = v9F
 				r25[l] = v9
 				// 68: ld.u64
 				v10a := uint64(r0[l]) + 0x0
@@ -1332,11 +1336,15 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				v8 := uint64(math.Float32bits(float32(int32(v2))))
 				// 67: fma.rn.f32
 				var v9 uint64
+				var v9F float32
 				if v9f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
 				} else {
 					v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
+					v9F = math.Float32frombits(uint32(v9))
 				}
+				_ = v9F
 				r25[l] = v9
 				// 68: ld.u64
 				v10a := uint64(r0[l]) + 0x0

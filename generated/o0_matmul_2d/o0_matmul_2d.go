@@ -3104,11 +3104,15 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 111: fma.rn.f32
 				var v21 uint64
+				var v21F float32
 				if v21f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))); isa.FmaF32Direct(v21f) {
-					v21 = uint64(math.Float32bits(float32(v21f)))
+					v21F = float32(v21f)
+					v21 = uint64(math.Float32bits(v21F))
 				} else {
 					v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
+					v21F = math.Float32frombits(uint32(v21))
 				}
+				_ = v21F
 				r51[l] = v21
 			}
 		} else {
@@ -3296,11 +3300,15 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 111: fma.rn.f32
 				var v21 uint64
+				var v21F float32
 				if v21f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))); isa.FmaF32Direct(v21f) {
-					v21 = uint64(math.Float32bits(float32(v21f)))
+					v21F = float32(v21f)
+					v21 = uint64(math.Float32bits(v21F))
 				} else {
 					v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
+					v21F = math.Float32frombits(uint32(v21))
 				}
+				_ = v21F
 				r51[l] = v21
 			}
 		}
@@ -6756,11 +6764,15 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 339: fma.rn.f32
 				var v19 uint64
+				var v19F float32
 				if v19f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
-					v19 = uint64(math.Float32bits(float32(v19f)))
+					v19F = float32(v19f)
+					v19 = uint64(math.Float32bits(v19F))
 				} else {
 					v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
+					v19F = math.Float32frombits(uint32(v19))
 				}
+				_ = v19F
 				r115[l] = v19
 			}
 		} else {
@@ -6823,11 +6835,15 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 339: fma.rn.f32
 				var v19 uint64
+				var v19F float32
 				if v19f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
-					v19 = uint64(math.Float32bits(float32(v19f)))
+					v19F = float32(v19f)
+					v19 = uint64(math.Float32bits(v19F))
 				} else {
 					v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
+					v19F = math.Float32frombits(uint32(v19))
 				}
+				_ = v19F
 				r115[l] = v19
 			}
 		}

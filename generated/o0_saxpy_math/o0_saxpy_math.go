@@ -1704,11 +1704,15 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 71: fma.rn.f32
 				var v16 uint64
+				var v16F float32
 				if v16f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))); isa.FmaF32Direct(v16f) {
-					v16 = uint64(math.Float32bits(float32(v16f)))
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
 				} else {
 					v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
+					v16F = math.Float32frombits(uint32(v16))
 				}
+				_ = v16F
 				r29[l] = v16
 				// 72: ld.u64
 				v17a := uint64(r0[l]) + 0x10
@@ -1802,11 +1806,15 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 71: fma.rn.f32
 				var v16 uint64
+				var v16F float32
 				if v16f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))); isa.FmaF32Direct(v16f) {
-					v16 = uint64(math.Float32bits(float32(v16f)))
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
 				} else {
 					v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
+					v16F = math.Float32frombits(uint32(v16))
 				}
+				_ = v16F
 				r29[l] = v16
 				// 72: ld.u64
 				v17a := uint64(r0[l]) + 0x10
@@ -3531,7 +3539,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				var v38s [32]uint64
-				var v40s [32]uint64
+				var v40Fs [32]float32
 				var v41s [32]uint64
 				for l := range 32 {
 					// 179: ld.f32
@@ -3586,25 +3594,32 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 183: fma.rn.f32
 					var v40 uint64
+					var v40F float32
 					if v40f := math.FMA(float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v40f) {
-						v40 = uint64(math.Float32bits(float32(v40f)))
+						v40F = float32(v40f)
+						v40 = uint64(math.Float32bits(v40F))
 					} else {
 						v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
+						v40F = math.Float32frombits(uint32(v40))
 					}
+					_ = v40F
+					_ = v40
 					v38s[l] = v38
-					v40s[l] = v40
+					v40Fs[l] = v40F
 				}
 				for l := range 32 {
 					v38 := v38s[l]
-					v40 := v40s[l]
+					v40F := v40Fs[l]
 					// 184: div.rn.f32
-					v41 := uint64(isa.DivF32(uint32(v38), uint32(v40), isa.RN))
+					v41 := uint64(isa.DivF32(uint32(v38), uint32(uint64(math.Float32bits(v40F))), isa.RN))
 					v41s[l] = v41
 				}
 				for l := range 32 {
 					v41 := v41s[l]
 					// 185: sub.rn.f32
-					v42 := uint64(isa.SubF32RN(uint32(r51[l]), uint32(v41)))
+					v42F := isa.CanonF32(math.Float32frombits(uint32(r51[l])) - math.Float32frombits(uint32(v41)))
+					v42 := uint64(math.Float32bits(v42F))
+					_ = v42F
 					r60[l] = v42
 					// 186: ld.u64
 					v43a := uint64(r0[l]) + 0x48
@@ -3701,15 +3716,22 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 183: fma.rn.f32
 				var v40 uint64
+				var v40F float32
 				if v40f := math.FMA(float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v40f) {
-					v40 = uint64(math.Float32bits(float32(v40f)))
+					v40F = float32(v40f)
+					v40 = uint64(math.Float32bits(v40F))
 				} else {
 					v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
+					v40F = math.Float32frombits(uint32(v40))
 				}
+				_ = v40F
+				_ = v40
 				// 184: div.rn.f32
-				v41 := uint64(isa.DivF32(uint32(v38), uint32(v40), isa.RN))
+				v41 := uint64(isa.DivF32(uint32(v38), uint32(uint64(math.Float32bits(v40F))), isa.RN))
 				// 185: sub.rn.f32
-				v42 := uint64(isa.SubF32RN(uint32(r51[l]), uint32(v41)))
+				v42F := isa.CanonF32(math.Float32frombits(uint32(r51[l])) - math.Float32frombits(uint32(v41)))
+				v42 := uint64(math.Float32bits(v42F))
+				_ = v42F
 				r60[l] = v42
 				// 186: ld.u64
 				v43a := uint64(r0[l]) + 0x48
@@ -3812,7 +3834,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 192: neg.f32
 				v49 := uint64(isa.NegF32(uint32(v48)))
 				// 193: mul.rn.f32
-				v50 := uint64(isa.MulF32RN(uint32(v49), uint32(v48)))
+				v50F := isa.CanonF32(math.Float32frombits(uint32(v49)) * math.Float32frombits(uint32(v48)))
+				v50 := uint64(math.Float32bits(v50F))
+				_ = v50F
 				r67[l] = v50
 			}
 		} else {
@@ -3837,7 +3861,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 192: neg.f32
 				v49 := uint64(isa.NegF32(uint32(v48)))
 				// 193: mul.rn.f32
-				v50 := uint64(isa.MulF32RN(uint32(v49), uint32(v48)))
+				v50F := isa.CanonF32(math.Float32frombits(uint32(v49)) * math.Float32frombits(uint32(v48)))
+				v50 := uint64(math.Float32bits(v50F))
+				_ = v50F
 				r67[l] = v50
 			}
 		}
@@ -3984,9 +4010,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v54 = v54x
 				}
 				// 198: mul.rn.f32
-				v55 := uint64(isa.MulF32RN(uint32(v54), uint32(k2)))
+				v55F := isa.CanonF32(math.Float32frombits(uint32(v54)) * math.Float32frombits(uint32(k2)))
+				v55 := uint64(math.Float32bits(v55F))
+				_ = v55F
+				_ = v55
 				// 199: ex2.approx.f32
-				v56 := uint64(isa.Ex2ApproxF32(uint32(v55)))
+				v56 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v55F)))))
 				r71[l] = v56
 				// 200: ld.u64
 				v57a := uint64(r0[l]) + 0x50
@@ -4047,9 +4076,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v54 = v54x
 				}
 				// 198: mul.rn.f32
-				v55 := uint64(isa.MulF32RN(uint32(v54), uint32(k2)))
+				v55F := isa.CanonF32(math.Float32frombits(uint32(v54)) * math.Float32frombits(uint32(k2)))
+				v55 := uint64(math.Float32bits(v55F))
+				_ = v55F
+				_ = v55
 				// 199: ex2.approx.f32
-				v56 := uint64(isa.Ex2ApproxF32(uint32(v55)))
+				v56 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v55F)))))
 				r71[l] = v56
 				// 200: ld.u64
 				v57a := uint64(r0[l]) + 0x50
@@ -4372,11 +4404,15 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 214: fma.rn.f32
 				var v71 uint64
+				var v71F float32
 				if v71f := math.FMA(float64(math.Float32frombits(uint32(v68))), float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))); isa.FmaF32Direct(v71f) {
-					v71 = uint64(math.Float32bits(float32(v71f)))
+					v71F = float32(v71f)
+					v71 = uint64(math.Float32bits(v71F))
 				} else {
 					v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
+					v71F = math.Float32frombits(uint32(v71))
 				}
+				_ = v71F
 				r82[l] = v71
 			}
 		} else {
@@ -4432,11 +4468,15 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 214: fma.rn.f32
 				var v71 uint64
+				var v71F float32
 				if v71f := math.FMA(float64(math.Float32frombits(uint32(v68))), float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))); isa.FmaF32Direct(v71f) {
-					v71 = uint64(math.Float32bits(float32(v71f)))
+					v71F = float32(v71f)
+					v71 = uint64(math.Float32bits(v71F))
 				} else {
 					v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
+					v71F = math.Float32frombits(uint32(v71))
 				}
+				_ = v71F
 				r82[l] = v71
 			}
 		}

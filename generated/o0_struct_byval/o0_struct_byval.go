@@ -1720,8 +1720,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 			{
 				var v3s [32]uint64
 				var v4s [32]uint64
-				var v7s [32]uint64
-				var v8s [32]uint64
+				var v7Fs [32]float32
+				var v8Fs [32]float32
 				for l := range 32 {
 					// 25: ld.param.f32
 					v3a := uint64(0x0)
@@ -1776,26 +1776,34 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v6 = v6x
 					}
 					// 29: mul.rn.f32
-					v7 := uint64(isa.MulF32RN(uint32(v5), uint32(v6)))
+					v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) * math.Float32frombits(uint32(v6)))
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
 					v3s[l] = v3
 					v4s[l] = v4
-					v7s[l] = v7
+					v7Fs[l] = v7F
 				}
 				for l := range 32 {
 					v3 := v3s[l]
 					v4 := v4s[l]
-					v7 := v7s[l]
+					v7F := v7Fs[l]
 					// 30: fma.rn.f32
 					var v8 uint64
-					if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-						v8 = uint64(math.Float32bits(float32(v8f)))
+					var v8F float32
+					if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(v7F)); isa.FmaF32Direct(v8f) {
+						v8F = float32(v8f)
+						v8 = uint64(math.Float32bits(v8F))
 					} else {
-						v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(v7)))
+						v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(uint64(math.Float32bits(v7F)))))
+						v8F = math.Float32frombits(uint32(v8))
 					}
-					v8s[l] = v8
+					_ = v8F
+					_ = v8
+					v8Fs[l] = v8F
 				}
 				for l := range 32 {
-					v8 := v8s[l]
+					v8F := v8Fs[l]
 					// 31: ld.param.f32
 					v9a := uint64(0x8)
 					var v9 uint64
@@ -1824,11 +1832,15 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 33: fma.rn.f32
 					var v11 uint64
-					if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v11f) {
-						v11 = uint64(math.Float32bits(float32(v11f)))
+					var v11F float32
+					if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(v8F)); isa.FmaF32Direct(v11f) {
+						v11F = float32(v11f)
+						v11 = uint64(math.Float32bits(v11F))
 					} else {
-						v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v8)))
+						v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(uint64(math.Float32bits(v8F)))))
+						v11F = math.Float32frombits(uint32(v11))
 					}
+					_ = v11F
 					r10[l] = v11
 				}
 			}
@@ -1888,14 +1900,22 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					v6 = v6x
 				}
 				// 29: mul.rn.f32
-				v7 := uint64(isa.MulF32RN(uint32(v5), uint32(v6)))
+				v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) * math.Float32frombits(uint32(v6)))
+				v7 := uint64(math.Float32bits(v7F))
+				_ = v7F
+				_ = v7
 				// 30: fma.rn.f32
 				var v8 uint64
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-					v8 = uint64(math.Float32bits(float32(v8f)))
+				var v8F float32
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(v7F)); isa.FmaF32Direct(v8f) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(v7)))
+					v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(uint64(math.Float32bits(v7F)))))
+					v8F = math.Float32frombits(uint32(v8))
 				}
+				_ = v8F
+				_ = v8
 				// 31: ld.param.f32
 				v9a := uint64(0x8)
 				var v9 uint64
@@ -1924,11 +1944,15 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 33: fma.rn.f32
 				var v11 uint64
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+				var v11F float32
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(v8F)); isa.FmaF32Direct(v11f) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v8)))
+					v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(uint64(math.Float32bits(v8F)))))
+					v11F = math.Float32frombits(uint32(v11))
 				}
+				_ = v11F
 				r10[l] = v11
 			}
 		}
@@ -2117,16 +2141,23 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 59: mul.rn.f32
-				v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) * math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
+				_ = v9
 				// 60: neg.f32
-				v10 := uint64(isa.NegF32(uint32(v9)))
+				v10 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v9F)))))
 				// 61: fma.rn.f32
 				var v11 uint64
+				var v11F float32
 				if v11f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
 				} else {
 					v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
+					v11F = math.Float32frombits(uint32(v11))
 				}
+				_ = v11F
 				r10[l] = v11
 			}
 		} else {
@@ -2185,16 +2216,23 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 59: mul.rn.f32
-				v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) * math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
+				_ = v9
 				// 60: neg.f32
-				v10 := uint64(isa.NegF32(uint32(v9)))
+				v10 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v9F)))))
 				// 61: fma.rn.f32
 				var v11 uint64
+				var v11F float32
 				if v11f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
 				} else {
 					v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
+					v11F = math.Float32frombits(uint32(v11))
 				}
+				_ = v11F
 				r10[l] = v11
 			}
 		}
@@ -2331,16 +2369,23 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v16 = v16x
 				}
 				// 67: mul.rn.f32
-				v17 := uint64(isa.MulF32RN(uint32(v15), uint32(v16)))
+				v17F := isa.CanonF32(math.Float32frombits(uint32(v15)) * math.Float32frombits(uint32(v16)))
+				v17 := uint64(math.Float32bits(v17F))
+				_ = v17F
+				_ = v17
 				// 68: neg.f32
-				v18 := uint64(isa.NegF32(uint32(v17)))
+				v18 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v17F)))))
 				// 69: fma.rn.f32
 				var v19 uint64
+				var v19F float32
 				if v19f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
-					v19 = uint64(math.Float32bits(float32(v19f)))
+					v19F = float32(v19f)
+					v19 = uint64(math.Float32bits(v19F))
 				} else {
 					v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
+					v19F = math.Float32frombits(uint32(v19))
 				}
+				_ = v19F
 				r17[l] = v19
 			}
 		} else {
@@ -2399,16 +2444,23 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v16 = v16x
 				}
 				// 67: mul.rn.f32
-				v17 := uint64(isa.MulF32RN(uint32(v15), uint32(v16)))
+				v17F := isa.CanonF32(math.Float32frombits(uint32(v15)) * math.Float32frombits(uint32(v16)))
+				v17 := uint64(math.Float32bits(v17F))
+				_ = v17F
+				_ = v17
 				// 68: neg.f32
-				v18 := uint64(isa.NegF32(uint32(v17)))
+				v18 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v17F)))))
 				// 69: fma.rn.f32
 				var v19 uint64
+				var v19F float32
 				if v19f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
-					v19 = uint64(math.Float32bits(float32(v19f)))
+					v19F = float32(v19f)
+					v19 = uint64(math.Float32bits(v19F))
 				} else {
 					v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
+					v19F = math.Float32frombits(uint32(v19))
 				}
+				_ = v19F
 				r17[l] = v19
 			}
 		}
@@ -2545,16 +2597,23 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v24 = v24x
 				}
 				// 75: mul.rn.f32
-				v25 := uint64(isa.MulF32RN(uint32(v23), uint32(v24)))
+				v25F := isa.CanonF32(math.Float32frombits(uint32(v23)) * math.Float32frombits(uint32(v24)))
+				v25 := uint64(math.Float32bits(v25F))
+				_ = v25F
+				_ = v25
 				// 76: neg.f32
-				v26 := uint64(isa.NegF32(uint32(v25)))
+				v26 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v25F)))))
 				// 77: fma.rn.f32
 				var v27 uint64
+				var v27F float32
 				if v27f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))); isa.FmaF32Direct(v27f) {
-					v27 = uint64(math.Float32bits(float32(v27f)))
+					v27F = float32(v27f)
+					v27 = uint64(math.Float32bits(v27F))
 				} else {
 					v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
+					v27F = math.Float32frombits(uint32(v27))
 				}
+				_ = v27F
 				r24[l] = v27
 			}
 		} else {
@@ -2613,16 +2672,23 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v24 = v24x
 				}
 				// 75: mul.rn.f32
-				v25 := uint64(isa.MulF32RN(uint32(v23), uint32(v24)))
+				v25F := isa.CanonF32(math.Float32frombits(uint32(v23)) * math.Float32frombits(uint32(v24)))
+				v25 := uint64(math.Float32bits(v25F))
+				_ = v25F
+				_ = v25
 				// 76: neg.f32
-				v26 := uint64(isa.NegF32(uint32(v25)))
+				v26 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v25F)))))
 				// 77: fma.rn.f32
 				var v27 uint64
+				var v27F float32
 				if v27f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))); isa.FmaF32Direct(v27f) {
-					v27 = uint64(math.Float32bits(float32(v27f)))
+					v27F = float32(v27f)
+					v27 = uint64(math.Float32bits(v27F))
 				} else {
 					v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
+					v27F = math.Float32frombits(uint32(v27))
 				}
+				_ = v27F
 				r24[l] = v27
 			}
 		}
@@ -3355,11 +3421,15 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 137: fma.rn.f32
 				var v8 uint64
+				var v8F float32
 				if v8f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-					v8 = uint64(math.Float32bits(float32(v8f)))
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
 				} else {
 					v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
+					v8F = math.Float32frombits(uint32(v8))
 				}
+				_ = v8F
 				r24[l] = v8
 			}
 		} else {
@@ -3442,11 +3512,15 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 137: fma.rn.f32
 				var v8 uint64
+				var v8F float32
 				if v8f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-					v8 = uint64(math.Float32bits(float32(v8f)))
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
 				} else {
 					v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
+					v8F = math.Float32frombits(uint32(v8))
 				}
+				_ = v8F
 				r24[l] = v8
 			}
 		}

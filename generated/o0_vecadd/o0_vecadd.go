@@ -6,6 +6,7 @@ package o0_vecadd
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -822,7 +823,9 @@ func vecaddBlock1(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 66: add.rn.f32
-				v9 := uint64(isa.AddF32RN(uint32(v5), uint32(v8)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v5)) + math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
 				r27[l] = v9
 				// 67: ld.u64
 				v10a := uint64(r0[l]) + 0x0
@@ -935,7 +938,9 @@ func vecaddBlock1(w *runtime.Warp, m uint32, budget int) {
 					v8 = v8x
 				}
 				// 66: add.rn.f32
-				v9 := uint64(isa.AddF32RN(uint32(v5), uint32(v8)))
+				v9F := isa.CanonF32(math.Float32frombits(uint32(v5)) + math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
 				r27[l] = v9
 				// 67: ld.u64
 				v10a := uint64(r0[l]) + 0x0

@@ -1825,11 +1825,15 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 86: fma.rn.f32
 				var v24 uint64
+				var v24F float32
 				if v24f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))); isa.FmaF32Direct(v24f) {
-					v24 = uint64(math.Float32bits(float32(v24f)))
+					v24F = float32(v24f)
+					v24 = uint64(math.Float32bits(v24F))
 				} else {
 					v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
+					v24F = math.Float32frombits(uint32(v24))
 				}
+				_ = v24F
 				r39[l] = v24
 			}
 		} else {
@@ -1885,11 +1889,15 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 86: fma.rn.f32
 				var v24 uint64
+				var v24F float32
 				if v24f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))); isa.FmaF32Direct(v24f) {
-					v24 = uint64(math.Float32bits(float32(v24f)))
+					v24F = float32(v24f)
+					v24 = uint64(math.Float32bits(v24F))
 				} else {
 					v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
+					v24F = math.Float32frombits(uint32(v24))
 				}
+				_ = v24F
 				r39[l] = v24
 			}
 		}
@@ -2007,11 +2015,15 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 95: fma.rn.f32
 				var v33 uint64
+				var v33F float32
 				if v33f := math.FMA(float64(math.Float32frombits(uint32(v29))), float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))); isa.FmaF32Direct(v33f) {
-					v33 = uint64(math.Float32bits(float32(v33f)))
+					v33F = float32(v33f)
+					v33 = uint64(math.Float32bits(v33F))
 				} else {
 					v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
+					v33F = math.Float32frombits(uint32(v33))
 				}
+				_ = v33F
 				r47[l] = v33
 			}
 		} else {
@@ -2069,11 +2081,15 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 95: fma.rn.f32
 				var v33 uint64
+				var v33F float32
 				if v33f := math.FMA(float64(math.Float32frombits(uint32(v29))), float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))); isa.FmaF32Direct(v33f) {
-					v33 = uint64(math.Float32bits(float32(v33f)))
+					v33F = float32(v33f)
+					v33 = uint64(math.Float32bits(v33F))
 				} else {
 					v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
+					v33F = math.Float32frombits(uint32(v33))
 				}
+				_ = v33F
 				r47[l] = v33
 			}
 		}
@@ -2177,11 +2193,15 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 101: fma.rn.f32
 				var v39 uint64
+				var v39F float32
 				if v39f := math.FMA(float64(math.Float32frombits(uint32(v36))), float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))); isa.FmaF32Direct(v39f) {
-					v39 = uint64(math.Float32bits(float32(v39f)))
+					v39F = float32(v39f)
+					v39 = uint64(math.Float32bits(v39F))
 				} else {
 					v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
+					v39F = math.Float32frombits(uint32(v39))
 				}
+				_ = v39F
 				r52[l] = v39
 			}
 		} else {
@@ -2237,11 +2257,15 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 101: fma.rn.f32
 				var v39 uint64
+				var v39F float32
 				if v39f := math.FMA(float64(math.Float32frombits(uint32(v36))), float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))); isa.FmaF32Direct(v39f) {
-					v39 = uint64(math.Float32bits(float32(v39f)))
+					v39F = float32(v39f)
+					v39 = uint64(math.Float32bits(v39F))
 				} else {
 					v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
+					v39F = math.Float32frombits(uint32(v39))
 				}
+				_ = v39F
 				r52[l] = v39
 			}
 		}
@@ -2353,11 +2377,15 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 109: fma.rn.f32
 				var v47 uint64
+				var v47F float32
 				if v47f := math.FMA(float64(math.Float32frombits(uint32(v43))), float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))); isa.FmaF32Direct(v47f) {
-					v47 = uint64(math.Float32bits(float32(v47f)))
+					v47F = float32(v47f)
+					v47 = uint64(math.Float32bits(v47F))
 				} else {
 					v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
+					v47F = math.Float32frombits(uint32(v47))
 				}
+				_ = v47F
 				r59[l] = v47
 			}
 		} else {
@@ -2415,11 +2443,15 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 109: fma.rn.f32
 				var v47 uint64
+				var v47F float32
 				if v47f := math.FMA(float64(math.Float32frombits(uint32(v43))), float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))); isa.FmaF32Direct(v47f) {
-					v47 = uint64(math.Float32bits(float32(v47f)))
+					v47F = float32(v47f)
+					v47 = uint64(math.Float32bits(v47F))
 				} else {
 					v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
+					v47F = math.Float32frombits(uint32(v47))
 				}
+				_ = v47F
 				r59[l] = v47
 			}
 		}

@@ -4294,10 +4294,15 @@ func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x0 := r0[l]
+		_ = x0
 		x1 := r1[l]
+		_ = x1
 		x2 := r2[l]
+		_ = x2
 		q0 := p0>>l&1 != 0
+		_ = q0
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 0:
@@ -4316,6 +4321,10 @@ func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r0[l] = x0
+					r2[l] = x2
+				}
 				goto done
 			}
 			n++
@@ -4350,14 +4359,7 @@ func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r0[l] = x0
 		r1[l] = x1
-		r2[l] = x2
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(2, parked, &at)
@@ -4378,9 +4380,13 @@ func gcdRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x0 := r0[l]
+		_ = x0
 		x1 := r1[l]
+		_ = x1
 		x2 := r2[l]
+		_ = x2
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 1:
@@ -4394,6 +4400,10 @@ func gcdRegion1(w *runtime.Warp, m uint32, from int32) int {
 			if n == 65536 {
 				parked |= 1 << l
 				at[l] = 1
+				{
+					r0[l] = x0
+					r2[l] = x2
+				}
 				goto done
 			}
 			n++
@@ -4417,14 +4427,7 @@ func gcdRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r0[l] = x0
 		r1[l] = x1
-		r2[l] = x2
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
 	}
 	w.P[1] = p1
 	w.Split(4, parked, &at)

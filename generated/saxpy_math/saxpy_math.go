@@ -707,11 +707,15 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 42: fma.rn.f32
 				var v11 uint64
+				var v11F float32
 				if v11f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
 				} else {
 					v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
+					v11F = math.Float32frombits(uint32(v11))
 				}
+				_ = v11F
 				r15[l] = v11
 			}
 		} else {
@@ -752,11 +756,15 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 42: fma.rn.f32
 				var v11 uint64
+				var v11F float32
 				if v11f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
 				} else {
 					v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
+					v11F = math.Float32frombits(uint32(v11))
 				}
+				_ = v11F
 				r15[l] = v11
 			}
 		}
@@ -1171,7 +1179,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 			{
 				var v22s [32]uint64
 				var v23s [32]uint64
-				var v24s [32]uint64
+				var v24Fs [32]float32
 				var v25s [32]uint64
 				for l := range 32 {
 					// 93: st.global.f32
@@ -1188,27 +1196,34 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v23 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
 					// 96: fma.rn.f32
 					var v24 uint64
+					var v24F float32
 					if v24f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v24f) {
-						v24 = uint64(math.Float32bits(float32(v24f)))
+						v24F = float32(v24f)
+						v24 = uint64(math.Float32bits(v24F))
 					} else {
 						v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
+						v24F = math.Float32frombits(uint32(v24))
 					}
+					_ = v24F
+					_ = v24
 					v23s[l] = v23
-					v24s[l] = v24
+					v24Fs[l] = v24F
 					v22s[l] = v22
 				}
 				for l := range 32 {
 					v23 := v23s[l]
-					v24 := v24s[l]
+					v24F := v24Fs[l]
 					// 97: div.rn.f32
-					v25 := uint64(isa.DivF32(uint32(v23), uint32(v24), isa.RN))
+					v25 := uint64(isa.DivF32(uint32(v23), uint32(uint64(math.Float32bits(v24F))), isa.RN))
 					v25s[l] = v25
 				}
 				for l := range 32 {
 					v22 := v22s[l]
 					v25 := v25s[l]
 					// 98: sub.f32
-					v26 := uint64(isa.SubF32RN(uint32(v22), uint32(v25)))
+					v26F := isa.CanonF32(math.Float32frombits(uint32(v22)) - math.Float32frombits(uint32(v25)))
+					v26 := uint64(math.Float32bits(v26F))
+					_ = v26F
 					r29[l] = v26
 					// 99: add.s64
 					v27 := uint64(uint64(u11) + uint64(r17[l]))
@@ -1232,15 +1247,22 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				v23 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
 				// 96: fma.rn.f32
 				var v24 uint64
+				var v24F float32
 				if v24f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v24f) {
-					v24 = uint64(math.Float32bits(float32(v24f)))
+					v24F = float32(v24f)
+					v24 = uint64(math.Float32bits(v24F))
 				} else {
 					v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
+					v24F = math.Float32frombits(uint32(v24))
 				}
+				_ = v24F
+				_ = v24
 				// 97: div.rn.f32
-				v25 := uint64(isa.DivF32(uint32(v23), uint32(v24), isa.RN))
+				v25 := uint64(isa.DivF32(uint32(v23), uint32(uint64(math.Float32bits(v24F))), isa.RN))
 				// 98: sub.f32
-				v26 := uint64(isa.SubF32RN(uint32(v22), uint32(v25)))
+				v26F := isa.CanonF32(math.Float32frombits(uint32(v22)) - math.Float32frombits(uint32(v25)))
+				v26 := uint64(math.Float32bits(v26F))
+				_ = v26F
 				r29[l] = v26
 				// 99: add.s64
 				v27 := uint64(uint64(u11) + uint64(r17[l]))
@@ -1262,7 +1284,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		s28w := w.Window(6)
 		if m == 0xffffffff {
 			{
-				var v29s [32]uint64
+				var v29Fs [32]float32
 				for l := range 32 {
 					// 100: st.global.f32
 					s28 := uint64(r30[l]) + 0x0
@@ -1273,15 +1295,21 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/saxpy_math.ptx:100")
 					}
 					// 101: mul.f32
-					v29 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
-					v29s[l] = v29
+					v29F := isa.CanonF32(math.Float32frombits(uint32(r19[l])) * math.Float32frombits(uint32(r19[l])))
+					v29 := uint64(math.Float32bits(v29F))
+					_ = v29F
+					_ = v29
+					v29Fs[l] = v29F
 				}
 				for l := range 32 {
-					v29 := v29s[l]
+					v29F := v29Fs[l]
 					// 102: mul.f32
-					v30 := uint64(isa.MulF32RN(uint32(v29), uint32(k2)))
+					v30F := isa.CanonF32(v29F * math.Float32frombits(uint32(k2)))
+					v30 := uint64(math.Float32bits(v30F))
+					_ = v30F
+					_ = v30
 					// 103: ex2.approx.f32
-					v31 := uint64(isa.Ex2ApproxF32(uint32(v30)))
+					v31 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v30F)))))
 					r33[l] = v31
 					// 104: add.s64
 					v32 := uint64(uint64(u10) + uint64(r17[l]))
@@ -1300,11 +1328,17 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/saxpy_math.ptx:100")
 				}
 				// 101: mul.f32
-				v29 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
+				v29F := isa.CanonF32(math.Float32frombits(uint32(r19[l])) * math.Float32frombits(uint32(r19[l])))
+				v29 := uint64(math.Float32bits(v29F))
+				_ = v29F
+				_ = v29
 				// 102: mul.f32
-				v30 := uint64(isa.MulF32RN(uint32(v29), uint32(k2)))
+				v30F := isa.CanonF32(v29F * math.Float32frombits(uint32(k2)))
+				v30 := uint64(math.Float32bits(v30F))
+				_ = v30F
+				_ = v30
 				// 103: ex2.approx.f32
-				v31 := uint64(isa.Ex2ApproxF32(uint32(v30)))
+				v31 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v30F)))))
 				r33[l] = v31
 				// 104: add.s64
 				v32 := uint64(uint64(u10) + uint64(r17[l]))
@@ -1336,13 +1370,18 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 106: fma.rn.f32
 				var v34 uint64
+				var v34F float32
 				if v34f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v34f) {
-					v34 = uint64(math.Float32bits(float32(v34f)))
+					v34F = float32(v34f)
+					v34 = uint64(math.Float32bits(v34F))
 				} else {
 					v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
+					v34F = math.Float32frombits(uint32(v34))
 				}
+				_ = v34F
+				_ = v34
 				// 107: max.f32
-				v35 := uint64(isa.MaxF32(uint32(v34), uint32(k4), false))
+				v35 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v34F))), uint32(k4), false))
 				// 108: min.f32
 				v36 := uint64(isa.MinF32(uint32(v35), uint32(k1), false))
 				r37[l] = v36
@@ -1363,13 +1402,18 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 106: fma.rn.f32
 				var v34 uint64
+				var v34F float32
 				if v34f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v34f) {
-					v34 = uint64(math.Float32bits(float32(v34f)))
+					v34F = float32(v34f)
+					v34 = uint64(math.Float32bits(v34F))
 				} else {
 					v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
+					v34F = math.Float32frombits(uint32(v34))
 				}
+				_ = v34F
+				_ = v34
 				// 107: max.f32
-				v35 := uint64(isa.MaxF32(uint32(v34), uint32(k4), false))
+				v35 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v34F))), uint32(k4), false))
 				// 108: min.f32
 				v36 := uint64(isa.MinF32(uint32(v35), uint32(k1), false))
 				r37[l] = v36

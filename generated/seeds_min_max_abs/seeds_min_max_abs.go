@@ -306,7 +306,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 43: cvt.rn.f32.s32
 				v10 := uint64(math.Float32bits(float32(int32(v9))))
 				// 44: mul.f32
-				v11 := uint64(isa.MulF32RN(uint32(v10), uint32(k2)))
+				v11F := isa.CanonF32(math.Float32frombits(uint32(v10)) * math.Float32frombits(uint32(k2)))
+				v11 := uint64(math.Float32bits(v11F))
+				_ = v11F
 				r1[l] = v11
 				// 45: and.b32
 				v12 := uint64(uint32(r2[l]) & uint32(k3))
@@ -351,7 +353,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 43: cvt.rn.f32.s32
 				v10 := uint64(math.Float32bits(float32(int32(v9))))
 				// 44: mul.f32
-				v11 := uint64(isa.MulF32RN(uint32(v10), uint32(k2)))
+				v11F := isa.CanonF32(math.Float32frombits(uint32(v10)) * math.Float32frombits(uint32(k2)))
+				v11 := uint64(math.Float32bits(v11F))
+				_ = v11F
 				r1[l] = v11
 				// 45: and.b32
 				v12 := uint64(uint32(r2[l]) & uint32(k3))

@@ -560,7 +560,9 @@ func predicatedDivRegion0(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x7 := r7[l]
+		_ = x7
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 0:

@@ -438,7 +438,9 @@ func setpBranchRegion0(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x2 := r2[l]
+		_ = x2
 		q0 := p0>>l&1 != 0
+		_ = q0
 		n := 0
 		switch from {
 		case 0:

@@ -1073,7 +1073,9 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 100: cvt.rn.f32.s32
 				v57 := uint64(math.Float32bits(float32(int32(r0[l]))))
 				// 101: mul.f32
-				v58 := uint64(isa.MulF32RN(uint32(v57), uint32(k16)))
+				v58F := isa.CanonF32(math.Float32frombits(uint32(v57)) * math.Float32frombits(uint32(k16)))
+				v58 := uint64(math.Float32bits(v58F))
+				_ = v58F
 				r6[l] = v58
 				// 102: and.b32
 				v59 := uint64(uint32(r10[l]) & uint32(k17))
@@ -1107,7 +1109,9 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 100: cvt.rn.f32.s32
 				v57 := uint64(math.Float32bits(float32(int32(r0[l]))))
 				// 101: mul.f32
-				v58 := uint64(isa.MulF32RN(uint32(v57), uint32(k16)))
+				v58F := isa.CanonF32(math.Float32frombits(uint32(v57)) * math.Float32frombits(uint32(k16)))
+				v58 := uint64(math.Float32bits(v58F))
+				_ = v58F
 				r6[l] = v58
 				// 102: and.b32
 				v59 := uint64(uint32(r10[l]) & uint32(k17))

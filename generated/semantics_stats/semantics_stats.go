@@ -4678,8 +4678,11 @@ func branchRegion4(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x0 := r0[l]
+		_ = x0
 		x1 := r1[l]
+		_ = x1
 		q1 := p1>>l&1 != 0
+		_ = q1
 		n := 0
 		switch from {
 		case 4:
@@ -4726,8 +4729,11 @@ func loopRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x1 := r1[l]
+		_ = x1
 		x2 := r2[l]
+		_ = x2
 		q0 := p0>>l&1 != 0
+		_ = q0
 		n := 0
 		switch from {
 		case 1:
@@ -4759,11 +4765,6 @@ func loopRegion1(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r2[l] = x2
-		if q0 {
-			p0 |= 1 << l
-		} else {
-			p0 &^= 1 << l
-		}
 	}
 	w.P[0] = p0
 	w.Split(2, parked, &at)

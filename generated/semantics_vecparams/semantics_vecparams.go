@@ -1184,20 +1184,28 @@ func scale2Block0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: mul.rn.f32
-				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r2[l])))
+				v1F := isa.CanonF32(math.Float32frombits(uint32(r0[l])) * math.Float32frombits(uint32(r2[l])))
+				v1 := uint64(math.Float32bits(v1F))
+				_ = v1F
 				r3[l] = v1
 				// 60: add.rn.f32
-				v2 := uint64(isa.AddF32RN(uint32(r1[l]), uint32(r2[l])))
+				v2F := isa.CanonF32(math.Float32frombits(uint32(r1[l])) + math.Float32frombits(uint32(r2[l])))
+				v2 := uint64(math.Float32bits(v2F))
+				_ = v2F
 				r4[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 59: mul.rn.f32
-				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r2[l])))
+				v1F := isa.CanonF32(math.Float32frombits(uint32(r0[l])) * math.Float32frombits(uint32(r2[l])))
+				v1 := uint64(math.Float32bits(v1F))
+				_ = v1F
 				r3[l] = v1
 				// 60: add.rn.f32
-				v2 := uint64(isa.AddF32RN(uint32(r1[l]), uint32(r2[l])))
+				v2F := isa.CanonF32(math.Float32frombits(uint32(r1[l])) + math.Float32frombits(uint32(r2[l])))
+				v2 := uint64(math.Float32bits(v2F))
+				_ = v2F
 				r4[l] = v2
 			}
 		}
@@ -2019,7 +2027,9 @@ func vecparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 				v3 := uint64(math.Float32bits(float32(uint32(r4[l]))))
 				r33[l] = v3
 				// 127: add.rn.f32
-				v4 := uint64(isa.AddF32RN(uint32(v3), uint32(k0)))
+				v4F := isa.CanonF32(math.Float32frombits(uint32(v3)) + math.Float32frombits(uint32(k0)))
+				v4 := uint64(math.Float32bits(v4F))
+				_ = v4F
 				r34[l] = v4
 			}
 		} else {
@@ -2037,7 +2047,9 @@ func vecparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 				v3 := uint64(math.Float32bits(float32(uint32(r4[l]))))
 				r33[l] = v3
 				// 127: add.rn.f32
-				v4 := uint64(isa.AddF32RN(uint32(v3), uint32(k0)))
+				v4F := isa.CanonF32(math.Float32frombits(uint32(v3)) + math.Float32frombits(uint32(k0)))
+				v4 := uint64(math.Float32bits(v4F))
+				_ = v4F
 				r34[l] = v4
 			}
 		}

@@ -1115,8 +1115,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 			{
 				var v1s [32]uint64
 				var v2s [32]uint64
-				var v5s [32]uint64
-				var v6s [32]uint64
+				var v5Fs [32]float32
+				var v6Fs [32]float32
 				for l := range 32 {
 					// 19: ld.param.f32
 					v1a := uint64(0x0)
@@ -1171,26 +1171,34 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v4 = v4x
 					}
 					// 23: mul.f32
-					v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
+					v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
+					v5 := uint64(math.Float32bits(v5F))
+					_ = v5F
+					_ = v5
 					v1s[l] = v1
 					v2s[l] = v2
-					v5s[l] = v5
+					v5Fs[l] = v5F
 				}
 				for l := range 32 {
 					v1 := v1s[l]
 					v2 := v2s[l]
-					v5 := v5s[l]
+					v5F := v5Fs[l]
 					// 24: fma.rn.f32
 					var v6 uint64
-					if v6f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v6f) {
-						v6 = uint64(math.Float32bits(float32(v6f)))
+					var v6F float32
+					if v6f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(v5F)); isa.FmaF32Direct(v6f) {
+						v6F = float32(v6f)
+						v6 = uint64(math.Float32bits(v6F))
 					} else {
-						v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v5)))
+						v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(uint64(math.Float32bits(v5F)))))
+						v6F = math.Float32frombits(uint32(v6))
 					}
-					v6s[l] = v6
+					_ = v6F
+					_ = v6
+					v6Fs[l] = v6F
 				}
 				for l := range 32 {
-					v6 := v6s[l]
+					v6F := v6Fs[l]
 					// 25: ld.param.f32
 					v7a := uint64(0x8)
 					var v7 uint64
@@ -1219,11 +1227,15 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 27: fma.rn.f32
 					var v9 uint64
-					if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-						v9 = uint64(math.Float32bits(float32(v9f)))
+					var v9F float32
+					if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(v6F)); isa.FmaF32Direct(v9f) {
+						v9F = float32(v9f)
+						v9 = uint64(math.Float32bits(v9F))
 					} else {
-						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
+						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+						v9F = math.Float32frombits(uint32(v9))
 					}
+					_ = v9F
 					r8[l] = v9
 				}
 			}
@@ -1283,14 +1295,22 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					v4 = v4x
 				}
 				// 23: mul.f32
-				v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
+				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
+				v5 := uint64(math.Float32bits(v5F))
+				_ = v5F
+				_ = v5
 				// 24: fma.rn.f32
 				var v6 uint64
-				if v6f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v6f) {
-					v6 = uint64(math.Float32bits(float32(v6f)))
+				var v6F float32
+				if v6f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(v5F)); isa.FmaF32Direct(v6f) {
+					v6F = float32(v6f)
+					v6 = uint64(math.Float32bits(v6F))
 				} else {
-					v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v5)))
+					v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(uint64(math.Float32bits(v5F)))))
+					v6F = math.Float32frombits(uint32(v6))
 				}
+				_ = v6F
+				_ = v6
 				// 25: ld.param.f32
 				v7a := uint64(0x8)
 				var v7 uint64
@@ -1319,11 +1339,15 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 27: fma.rn.f32
 				var v9 uint64
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+				var v9F float32
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(v6F)); isa.FmaF32Direct(v9f) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
+					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+					v9F = math.Float32frombits(uint32(v9))
 				}
+				_ = v9F
 				r8[l] = v9
 			}
 		}
@@ -1514,16 +1538,23 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v4 = v4x
 				}
 				// 45: mul.f32
-				v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
+				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
+				v5 := uint64(math.Float32bits(v5F))
+				_ = v5F
+				_ = v5
 				// 46: neg.f32
-				v6 := uint64(isa.NegF32(uint32(v5)))
+				v6 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v5F)))))
 				// 47: fma.rn.f32
 				var v7 uint64
+				var v7F float32
 				if v7f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
+					v7F = float32(v7f)
+					v7 = uint64(math.Float32bits(v7F))
 				} else {
 					v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
+					v7F = math.Float32frombits(uint32(v7))
 				}
+				_ = v7F
 				r6[l] = v7
 				// 48: ld.param.f32
 				v8a := uint64(0xc)
@@ -1552,28 +1583,42 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v9 = v9x
 				}
 				// 50: mul.f32
-				v10 := uint64(isa.MulF32RN(uint32(v2), uint32(v9)))
+				v10F := isa.CanonF32(math.Float32frombits(uint32(v2)) * math.Float32frombits(uint32(v9)))
+				v10 := uint64(math.Float32bits(v10F))
+				_ = v10F
+				_ = v10
 				// 51: neg.f32
-				v11 := uint64(isa.NegF32(uint32(v10)))
+				v11 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v10F)))))
 				// 52: fma.rn.f32
 				var v12 uint64
+				var v12F float32
 				if v12f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
 				r11[l] = v12
 				// 53: mul.f32
-				v13 := uint64(isa.MulF32RN(uint32(v1), uint32(v8)))
+				v13F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v8)))
+				v13 := uint64(math.Float32bits(v13F))
+				_ = v13F
+				_ = v13
 				// 54: neg.f32
-				v14 := uint64(isa.NegF32(uint32(v13)))
+				v14 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v13F)))))
 				// 55: fma.rn.f32
 				var v15 uint64
+				var v15F float32
 				if v15f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))); isa.FmaF32Direct(v15f) {
-					v15 = uint64(math.Float32bits(float32(v15f)))
+					v15F = float32(v15f)
+					v15 = uint64(math.Float32bits(v15F))
 				} else {
 					v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
+					v15F = math.Float32frombits(uint32(v15))
 				}
+				_ = v15F
 				r14[l] = v15
 			}
 		} else {
@@ -1632,16 +1677,23 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v4 = v4x
 				}
 				// 45: mul.f32
-				v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
+				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
+				v5 := uint64(math.Float32bits(v5F))
+				_ = v5F
+				_ = v5
 				// 46: neg.f32
-				v6 := uint64(isa.NegF32(uint32(v5)))
+				v6 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v5F)))))
 				// 47: fma.rn.f32
 				var v7 uint64
+				var v7F float32
 				if v7f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
+					v7F = float32(v7f)
+					v7 = uint64(math.Float32bits(v7F))
 				} else {
 					v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
+					v7F = math.Float32frombits(uint32(v7))
 				}
+				_ = v7F
 				r6[l] = v7
 				// 48: ld.param.f32
 				v8a := uint64(0xc)
@@ -1670,28 +1722,42 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v9 = v9x
 				}
 				// 50: mul.f32
-				v10 := uint64(isa.MulF32RN(uint32(v2), uint32(v9)))
+				v10F := isa.CanonF32(math.Float32frombits(uint32(v2)) * math.Float32frombits(uint32(v9)))
+				v10 := uint64(math.Float32bits(v10F))
+				_ = v10F
+				_ = v10
 				// 51: neg.f32
-				v11 := uint64(isa.NegF32(uint32(v10)))
+				v11 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v10F)))))
 				// 52: fma.rn.f32
 				var v12 uint64
+				var v12F float32
 				if v12f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
 				r11[l] = v12
 				// 53: mul.f32
-				v13 := uint64(isa.MulF32RN(uint32(v1), uint32(v8)))
+				v13F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v8)))
+				v13 := uint64(math.Float32bits(v13F))
+				_ = v13F
+				_ = v13
 				// 54: neg.f32
-				v14 := uint64(isa.NegF32(uint32(v13)))
+				v14 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v13F)))))
 				// 55: fma.rn.f32
 				var v15 uint64
+				var v15F float32
 				if v15f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))); isa.FmaF32Direct(v15f) {
-					v15 = uint64(math.Float32bits(float32(v15f)))
+					v15F = float32(v15f)
+					v15 = uint64(math.Float32bits(v15F))
 				} else {
 					v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
+					v15F = math.Float32frombits(uint32(v15))
 				}
+				_ = v15F
 				r14[l] = v15
 			}
 		}
@@ -2069,11 +2135,16 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 94: fma.rn.f32
 				var v12 uint64
+				var v12F float32
 				if v12f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
+				_ = v12
 				// 95: ld.param.u32
 				v13a := uint64(u3) + 0xc
 				var v13 uint64
@@ -2096,9 +2167,9 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				p1n |= c15b0 << l
 				// 98: max.f32
-				v16 := uint64(isa.MaxF32(uint32(v12), uint32(k3), false))
+				v16 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v12F))), uint32(k3), false))
 				// 99: selp.f32
-				v17 := uint64(v12)
+				v17 := uint64(uint64(math.Float32bits(v12F)))
 				if c15 {
 					v17 = uint64(v16)
 				}
@@ -2151,11 +2222,16 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 94: fma.rn.f32
 				var v12 uint64
+				var v12F float32
 				if v12f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
+				_ = v12
 				// 95: ld.param.u32
 				v13a := uint64(u3) + 0xc
 				var v13 uint64
@@ -2178,9 +2254,9 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				p1n |= c15b0 << l
 				// 98: max.f32
-				v16 := uint64(isa.MaxF32(uint32(v12), uint32(k3), false))
+				v16 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v12F))), uint32(k3), false))
 				// 99: selp.f32
-				v17 := uint64(v12)
+				v17 := uint64(uint64(math.Float32bits(v12F)))
 				if c15 {
 					v17 = uint64(v16)
 				}

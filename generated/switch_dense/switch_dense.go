@@ -4201,13 +4201,21 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		q2 := p2>>l&1 != 0
+		_ = q2
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		q5 := p5>>l&1 != 0
+		_ = q5
 		q11 := p11>>l&1 != 0
+		_ = q11
 		q12 := p12>>l&1 != 0
+		_ = q12
 		n := 0
 		switch from {
 		case 1:
@@ -4353,31 +4361,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r13[l] = x13
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
-		if q11 {
-			p11 |= 1 << l
-		} else {
-			p11 &^= 1 << l
-		}
-		if q12 {
-			p12 |= 1 << l
-		} else {
-			p12 &^= 1 << l
-		}
 	}
 	w.P[3] = p3
 	w.P[4] = p4
@@ -4408,10 +4391,15 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		q3 := p3>>l&1 != 0
+		_ = q3
 		q4 := p4>>l&1 != 0
+		_ = q4
 		q5 := p5>>l&1 != 0
+		_ = q5
 		n := 0
 		switch from {
 		case 2:
@@ -4487,16 +4475,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r13[l] = x13
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
 	}
 	w.P[4] = p4
 	w.P[5] = p5
@@ -4529,12 +4507,19 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		q6 := p6>>l&1 != 0
+		_ = q6
 		q7 := p7>>l&1 != 0
+		_ = q7
 		q8 := p8>>l&1 != 0
+		_ = q8
 		q9 := p9>>l&1 != 0
+		_ = q9
 		q10 := p10>>l&1 != 0
+		_ = q10
 		n := 0
 		switch from {
 		case 4:
@@ -4649,26 +4634,6 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r13[l] = x13
-		if q7 {
-			p7 |= 1 << l
-		} else {
-			p7 &^= 1 << l
-		}
-		if q8 {
-			p8 |= 1 << l
-		} else {
-			p8 &^= 1 << l
-		}
-		if q9 {
-			p9 |= 1 << l
-		} else {
-			p9 &^= 1 << l
-		}
-		if q10 {
-			p10 |= 1 << l
-		} else {
-			p10 &^= 1 << l
-		}
 	}
 	w.P[7] = p7
 	w.P[8] = p8
@@ -4695,9 +4660,13 @@ func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		q9 := p9>>l&1 != 0
+		_ = q9
 		q10 := p10>>l&1 != 0
+		_ = q10
 		n := 0
 		switch from {
 		case 6:
@@ -4750,11 +4719,6 @@ func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r13[l] = x13
-		if q10 {
-			p10 |= 1 << l
-		} else {
-			p10 &^= 1 << l
-		}
 	}
 	w.P[10] = p10
 	w.Split(15, parked, &at)
@@ -4778,9 +4742,13 @@ func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		q11 := p11>>l&1 != 0
+		_ = q11
 		q12 := p12>>l&1 != 0
+		_ = q12
 		n := 0
 		switch from {
 		case 8:
@@ -4833,11 +4801,6 @@ func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r13[l] = x13
-		if q12 {
-			p12 |= 1 << l
-		} else {
-			p12 &^= 1 << l
-		}
 	}
 	w.P[12] = p12
 	w.Split(15, parked, &at)
@@ -4860,9 +4823,13 @@ func switchDefaultRegion23(w *runtime.Warp, m uint32, from int32) int {
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
 		x12 := r12[l]
+		_ = x12
 		x13 := r13[l]
+		_ = x13
 		q7 := p7>>l&1 != 0
+		_ = q7
 		q8 := p8>>l&1 != 0
+		_ = q8
 		n := 0
 		switch from {
 		case 23:
@@ -4908,11 +4875,6 @@ func switchDefaultRegion23(w *runtime.Warp, m uint32, from int32) int {
 	done:
 		most = max(most, n)
 		r13[l] = x13
-		if q8 {
-			p8 |= 1 << l
-		} else {
-			p8 &^= 1 << l
-		}
 	}
 	w.P[8] = p8
 	w.Split(15, parked, &at)

@@ -6,6 +6,7 @@ package vecadd
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -439,7 +440,9 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 					v12 = v12x
 				}
 				// 44: add.f32
-				v13 := uint64(isa.AddF32RN(uint32(v11), uint32(v12)))
+				v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) + math.Float32frombits(uint32(v12)))
+				v13 := uint64(math.Float32bits(v13F))
+				_ = v13F
 				r17[l] = v13
 			}
 		} else {
@@ -481,7 +484,9 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 					v12 = v12x
 				}
 				// 44: add.f32
-				v13 := uint64(isa.AddF32RN(uint32(v11), uint32(v12)))
+				v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) + math.Float32frombits(uint32(v12)))
+				v13 := uint64(math.Float32bits(v13F))
+				_ = v13F
 				r17[l] = v13
 			}
 		}

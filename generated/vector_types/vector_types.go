@@ -657,35 +657,51 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 45: fma.rn.f32
 				var v11 uint64
+				var v11F float32
 				if v11f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
 				} else {
 					v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
+					v11F = math.Float32frombits(uint32(v11))
 				}
+				_ = v11F
 				r23[l] = v11
 				// 46: fma.rn.f32
 				var v12 uint64
+				var v12F float32
 				if v12f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
 				r24[l] = v12
 				// 47: fma.rn.f32
 				var v13 uint64
+				var v13F float32
 				if v13f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v13f) {
-					v13 = uint64(math.Float32bits(float32(v13f)))
+					v13F = float32(v13f)
+					v13 = uint64(math.Float32bits(v13F))
 				} else {
 					v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
+					v13F = math.Float32frombits(uint32(v13))
 				}
+				_ = v13F
 				r25[l] = v13
 				// 48: fma.rn.f32
 				var v14 uint64
+				var v14F float32
 				if v14f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))); isa.FmaF32Direct(v14f) {
-					v14 = uint64(math.Float32bits(float32(v14f)))
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
 				} else {
 					v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
+					v14F = math.Float32frombits(uint32(v14))
 				}
+				_ = v14F
 				r26[l] = v14
 				// 49: add.s64
 				v15 := uint64(uint64(u7) + uint64(r12[l]))
@@ -696,35 +712,51 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 45: fma.rn.f32
 				var v11 uint64
+				var v11F float32
 				if v11f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
 				} else {
 					v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
+					v11F = math.Float32frombits(uint32(v11))
 				}
+				_ = v11F
 				r23[l] = v11
 				// 46: fma.rn.f32
 				var v12 uint64
+				var v12F float32
 				if v12f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v12f) {
-					v12 = uint64(math.Float32bits(float32(v12f)))
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
+					v12F = math.Float32frombits(uint32(v12))
 				}
+				_ = v12F
 				r24[l] = v12
 				// 47: fma.rn.f32
 				var v13 uint64
+				var v13F float32
 				if v13f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v13f) {
-					v13 = uint64(math.Float32bits(float32(v13f)))
+					v13F = float32(v13f)
+					v13 = uint64(math.Float32bits(v13F))
 				} else {
 					v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
+					v13F = math.Float32frombits(uint32(v13))
 				}
+				_ = v13F
 				r25[l] = v13
 				// 48: fma.rn.f32
 				var v14 uint64
+				var v14F float32
 				if v14f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))); isa.FmaF32Direct(v14f) {
-					v14 = uint64(math.Float32bits(float32(v14f)))
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
 				} else {
 					v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
+					v14F = math.Float32frombits(uint32(v14))
 				}
+				_ = v14F
 				r26[l] = v14
 				// 49: add.s64
 				v15 := uint64(uint64(u7) + uint64(r12[l]))

@@ -205,6 +205,15 @@ func SubF32(a, b uint32, r Rounding) uint32 { return AddF32(a, b^0x80000000, r) 
 
 // AddF32RN, SubF32RN, MulF32RN and DivF32RN are the round-to-nearest forms, small enough to
 // inline into the lane loops: float32 arithmetic in Go is IEEE 754 single precision.
+// CanonF32 returns f, or the canonical NaN when f is NaN: the result of an f32 add, sub or
+// mul done on Go float32 values, which generated code keeps in floating-point registers.
+func CanonF32(f float32) float32 {
+	if f != f {
+		return math.Float32frombits(NaN32)
+	}
+	return f
+}
+
 func AddF32RN(a, b uint32) uint32 { return canon32(f32(a) + f32(b)) }
 
 // SubF32RN is sub.rn.f32.
