@@ -77,6 +77,8 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_const_store"
 	"github.com/ptx2go/ptx2go/generated/hand_directives"
 	"github.com/ptx2go/ptx2go/generated/hand_divergent_ret"
+	"github.com/ptx2go/ptx2go/generated/hand_fma_chain"
+	"github.com/ptx2go/ptx2go/generated/hand_region_park"
 	"github.com/ptx2go/ptx2go/generated/hand_exit_in_func"
 	"github.com/ptx2go/ptx2go/generated/hand_immediates"
 	"github.com/ptx2go/ptx2go/generated/hand_initializers"
@@ -343,6 +345,8 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/const_store":             hand_const_store.Module,
 	"hand/directives":              hand_directives.Module,
 	"hand/divergent_ret":           hand_divergent_ret.Module,
+	"hand/fma_chain":               hand_fma_chain.Module,
+	"hand/region_park":             hand_region_park.Module,
 	"hand/exit_in_func":            hand_exit_in_func.Module,
 	"hand/immediates":              hand_immediates.Module,
 	"hand/initializers":            hand_initializers.Module,

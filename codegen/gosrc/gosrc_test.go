@@ -3,6 +3,7 @@ package gosrc_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ptx2go/ptx2go/codegen/gosrc"
@@ -46,5 +47,20 @@ func TestCorpus(t *testing.T) {
 			os.WriteFile(filepath.Join(os.Getenv("GOSRC_DUMP"), filepath.Base(f)+".go"), out, 0o644)
 		}
 		t.Logf("%s: ok, %d bytes", filepath.Base(f), len(out))
+	}
+}
+
+// TestChunkedLaneLoops checks that a full warp runs fma_chain's chain of dependent f32
+// operations as several lane loops passing the float values and the predicate between them
+// through arrays (chunks.go; TestFMAChain in the root package runs it).
+func TestChunkedLaneLoops(t *testing.T) {
+	out, err := gosrc.Generate(build(t, "../../testdata/ptx/hand/fma_chain.ptx"), gosrc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"[32]float32", "[32]bool"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("generated code has no %s array passing values between chunks", want)
+		}
 	}
 }

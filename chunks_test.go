@@ -1,0 +1,116 @@
+package ptx2go_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/stretchr/testify/require"
+)
+
+// fmaChainPath holds dot4, a chain of dependent f32 operations with loads between them and a
+// predicate read at its end: for a full warp the Go source back end runs it as several lane
+// loops, passing values between them through arrays (codegen/gosrc/chunks.go).
+const fmaChainPath = "testdata/ptx/hand/fma_chain.ptx"
+
+// dot4Go is the Go reference of dot4 for thread i: f32 operations rounded to nearest, the FMAs
+// correctly rounded, NaN results canonical.
+func dot4Go(a, b []float32, i int) uint32 {
+	canon := func(f float32) float32 {
+		if f != f {
+			return math.Float32frombits(0x7fffffff)
+		}
+		return f
+	}
+	fma := func(x, y, z float32) float32 { return canon(benchFMA32(x, y, z)) }
+	r, s := a[4*i:4*i+4], b[4*i:4*i+4]
+	x := canon(r[0] * s[0])
+	sum := fma(r[3], s[3], fma(r[2], s[2], fma(r[1], s[1], x)))
+	if x > 0 {
+		return math.Float32bits(canon(canon(sum+x) - r[0]))
+	}
+	return math.Float32bits(canon(sum - r[0]))
+}
+
+// TestFMAChain checks dot4 against the Go reference on full and partial warps, and that a
+// fault the lanes would meet in different chunks is the one lockstep execution meets first:
+// with a ending 8 bytes into row 40, thread 41's first load faults before thread 40's third
+// load, which comes later in the chain (and in a later chunk).
+func TestFMAChain(t *testing.T) {
+	onEngines(t, fmaChainPath, func(t *testing.T) {
+		mod, err := loadModule(t, fmaChainPath)
+		require.NoError(t, err)
+		k, err := mod.Kernel("dot4")
+		require.NoError(t, err)
+		for _, threads := range []int{64, 45} {
+			dev := runtime.NewDevice()
+			r := rand.New(rand.NewPCG(7, uint64(threads)))
+			a, b := make([]float32, 4*threads), make([]float32, 4*threads)
+			for i := range a {
+				a[i], b[i] = r.Float32()*4-2, r.Float32()*4-2
+			}
+			a[4*5] = float32(math.NaN())            // a NaN product: a NaN result, canonical
+			a[4*9+1], b[4*9+1] = 0x1p-70, 0x1p-70   // a product in the float32 subnormal range
+			a[4*11+2], b[4*11+2] = 0x1p100, 0x1p100 // an infinite sum
+			pa, pb := benchUpload(t, dev, a), benchUpload(t, dev, b)
+			out, err := dev.Malloc(4 * threads)
+			require.NoError(t, err)
+			require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(uint32(threads)), out, pa, pb))
+			got := semDownload(t, dev, out, threads)
+			for i := range threads {
+				if want := dot4Go(a, b, i); got[i] != want {
+					t.Errorf("%d threads: out[%d] = %#08x, want %#08x", threads, i, got[i], want)
+				}
+			}
+		}
+		dev := runtime.NewDevice()
+		short, err := dev.Malloc(16*40 + 8)
+		require.NoError(t, err)
+		pb, err := dev.Malloc(16 * 64)
+		require.NoError(t, err)
+		out, err := dev.Malloc(4 * 64)
+		require.NoError(t, err)
+		err = k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(64), out, short, pb)
+		checkFault(t, err, faultWant{kind: runtime.FaultOutOfBounds, kernel: "dot4", loc: faultLocIn(t, fmaChainPath, "first_load"),
+			thread: runtime.Dim3{X: 41}, hasAddr: true, addr: uint64(short) + 16*41})
+	})
+}
+
+// TestRegionPark runs hand/region_park.ptx's park_loop, whose odd lanes loop n times in a
+// divergent branch: with n past 65536 the Go source back end's per-lane region parks each
+// lane once or twice and the runtime runs the rest of its loop, which must see the values the
+// lane computed in the region (x3 and the loop's state).
+func TestRegionPark(t *testing.T) {
+	const path = "testdata/ptx/hand/region_park.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("park_loop")
+		require.NoError(t, err)
+		for _, n := range []uint32{5, 70000, 140000} {
+			dev := runtime.NewDevice()
+			in := make([]uint32, 32)
+			for i := range in {
+				in[i] = uint32(i*2654435761) ^ 0x5bd1e995
+			}
+			out, err := dev.Malloc(4 * 32)
+			require.NoError(t, err)
+			require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), out, benchUpload(t, dev, in), n))
+			got := semDownload(t, dev, out, 32)
+			for i, x := range in {
+				want := uint32(7)
+				if i%2 == 1 {
+					x3, s := 3*x, uint32(0)
+					for j := range n {
+						s += x3 ^ j
+					}
+					want = s + x3
+				}
+				if got[i] != want {
+					t.Errorf("n=%d: out[%d] = %#x, want %#x", n, i, got[i], want)
+				}
+			}
+		}
+	})
+}
