@@ -278,20 +278,21 @@ func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 		b := f.blocks[i].rt
 		starts = append(starts, jen.Case(jen.Lit(i)).Block(branch(b.Pred, b.Negate, b.Succ, b.Alt)...))
 	}
-	var top, lane, store, post []jen.Code
+	var top, lane, store []jen.Code
 	// writeBack returns the write-backs of the written slots in need (all where need is nil)
 	// and not in skip.
 	writeBack := func(need, skip map[slotKey]bool) []jen.Code {
 		var out []jen.Code
 		for _, s := range sortedKeys(e.written) {
 			if k := (slotKey{false, s}); (need == nil || need[k]) && !skip[k] {
-				out = append(out, jen.Id(regName(s)).Index(jen.Id("l")).Op("=").Id(fmt.Sprintf("x%d", s)))
+				out = append(out, jen.Id("w").Dot("Reg").Call(jen.Lit(s)).Index(jen.Id("l")).Op("=").Id(fmt.Sprintf("x%d", s)))
 			}
 		}
 		for _, p := range sortedKeys(wpreds) {
 			if k := (slotKey{true, p}); (need == nil || need[k]) && !skip[k] {
-				out = append(out, jen.If(jen.Id(laneBool(p))).Block(jen.Id(predName(p)).Op("|=").Lit(1).Op("<<").Id("l")).
-					Else().Block(jen.Id(predName(p)).Op("&^=").Lit(1).Op("<<").Id("l")))
+				wp := jen.Id("w").Dot("P").Index(jen.Lit(p))
+				out = append(out, jen.If(jen.Id(laneBool(p))).Block(jen.Add(wp).Op("|=").Lit(1).Op("<<").Id("l")).
+					Else().Block(jen.Add(wp).Op("&^=").Lit(1).Op("<<").Id("l")))
 			}
 		}
 		return out
@@ -313,18 +314,17 @@ func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 			pk.wb.Add(jen.Block(wb...))
 		}
 	}
+	// Registers, like predicates, are read and written through the warp (w.Reg), not through
+	// locals holding their slices: those would stay live across the lanes' loops, and the
+	// register pressure would push the loop's own values to the stack.
 	for _, s := range sortedKeys(e.regs) {
-		top = append(top, jen.Id(regName(s)).Op(":=").Id("w").Dot("Reg").Call(jen.Lit(s)))
 		x := fmt.Sprintf("x%d", s)
-		lane = append(lane, jen.Id(x).Op(":=").Id(regName(s)).Index(jen.Id("l")), jen.Id("_").Op("=").Id(x))
+		lane = append(lane, jen.Id(x).Op(":=").Id("w").Dot("Reg").Call(jen.Lit(s)).Index(jen.Id("l")), jen.Id("_").Op("=").Id(x))
 	}
 	top = append(top, e.top...)
+	// A lane only touches its own bit of a predicate's mask.
 	for _, p := range sortedKeys(preds) {
-		top = append(top, jen.Id(predName(p)).Op(":=").Id("w").Dot("P").Index(jen.Lit(p)))
-		lane = append(lane, jen.Id(laneBool(p)).Op(":=").Id(predName(p)).Op(">>").Id("l").Op("&").Lit(1).Op("!=").Lit(0), jen.Id("_").Op("=").Id(laneBool(p)))
-	}
-	for _, p := range sortedKeys(wpreds) {
-		post = append(post, jen.Id("w").Dot("P").Index(jen.Lit(p)).Op("=").Id(predName(p)))
+		lane = append(lane, jen.Id(laneBool(p)).Op(":=").Id("w").Dot("P").Index(jen.Lit(p)).Op(">>").Id("l").Op("&").Lit(1).Op("!=").Lit(0), jen.Id("_").Op("=").Id(laneBool(p)))
 	}
 	for _, x := range sortedKeys(tids) {
 		top = append(top, jen.Id(fmt.Sprintf("tid%d", x)).Op(":=").Op("&").Id("w").Dot("Tid").Index(jen.Lit(x)))
@@ -341,7 +341,6 @@ func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 		jen.Var().Id("parked").Uint32(),
 		jen.Var().Id("at").Index(jen.Qual(rtPath, "WarpSize")).Int32(),
 		jen.For(jen.Id("mm").Op(":=").Id("m"), jen.Id("mm").Op("!=").Lit(0), jen.Id("mm").Op("&=").Id("mm").Op("-").Lit(1)).Block(lane...))
-	body = append(body, post...)
 	body = append(body,
 		jen.Id("w").Dot("Split").Call(jen.Lit(int(t.Reconv)), jen.Id("parked"), jen.Op("&").Id("at")),
 		jen.Return(jen.Id("most")))

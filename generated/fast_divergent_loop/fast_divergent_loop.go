@@ -2241,49 +2241,37 @@ func tidHashBlock7(w *runtime.Warp, m uint32, budget int) {
 // collatzStepsRegion5 runs blocks 4, 5, 6, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6) to block 9,
 // the reconvergence point of the divergent branch of block 5 (a per-lane region, region.go in codegen/gosrc).
 func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
 	k0 := uint64(0x1)
 	k1 := uint64(0x3e7)
 	k2 := uint64(0x3)
-	p2 := w.P[2]
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
-	p6 := w.P[6]
-	p7 := w.P[7]
-	p8 := w.P[8]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x16 := r16[l]
+		x16 := w.Reg(16)[l]
 		_ = x16
-		x17 := r17[l]
+		x17 := w.Reg(17)[l]
 		_ = x17
-		x18 := r18[l]
+		x18 := w.Reg(18)[l]
 		_ = x18
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
-		q6 := p6>>l&1 != 0
+		q6 := w.P[6]>>l&1 != 0
 		_ = q6
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
-		q8 := p8>>l&1 != 0
+		q8 := w.P[8]>>l&1 != 0
 		_ = q8
 		n := 0
 		switch from {
@@ -2335,8 +2323,8 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 6
 				{
-					r12[l] = x12
-					r16[l] = x16
+					w.Reg(12)[l] = x12
+					w.Reg(16)[l] = x16
 				}
 				goto done
 			}
@@ -2371,14 +2359,8 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[3] = p3
-	w.P[4] = p4
-	w.P[5] = p5
-	w.P[6] = p6
-	w.P[7] = p7
-	w.P[8] = p8
 	w.Split(9, parked, &at)
 	return most
 }
@@ -2386,53 +2368,40 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 // collatzStepsRegion7 runs blocks 3, 4, 5, 6, 8, 9, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6, 7) to block 1,
 // the reconvergence point of the divergent branch of block 7 (a per-lane region, region.go in codegen/gosrc).
 func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
 	k0 := uint64(0x0)
 	k1 := uint64(0x1)
 	k2 := uint64(0x3e7)
 	k3 := uint64(0x3)
-	p1 := w.P[1]
-	p2 := w.P[2]
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
-	p6 := w.P[6]
-	p7 := w.P[7]
-	p8 := w.P[8]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x16 := r16[l]
+		x16 := w.Reg(16)[l]
 		_ = x16
-		x17 := r17[l]
+		x17 := w.Reg(17)[l]
 		_ = x17
-		x18 := r18[l]
+		x18 := w.Reg(18)[l]
 		_ = x18
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
-		q6 := p6>>l&1 != 0
+		q6 := w.P[6]>>l&1 != 0
 		_ = q6
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
-		q8 := p8>>l&1 != 0
+		q8 := w.P[8]>>l&1 != 0
 		_ = q8
 		n := 0
 		switch from {
@@ -2499,12 +2468,12 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 6
 				{
-					r12[l] = x12
-					r16[l] = x16
+					w.Reg(12)[l] = x12
+					w.Reg(16)[l] = x16
 					if q2 {
-						p2 |= 1 << l
+						w.P[2] |= 1 << l
 					} else {
-						p2 &^= 1 << l
+						w.P[2] &^= 1 << l
 					}
 				}
 				goto done
@@ -2548,15 +2517,8 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[2] = p2
-	w.P[3] = p3
-	w.P[4] = p4
-	w.P[5] = p5
-	w.P[6] = p6
-	w.P[7] = p7
-	w.P[8] = p8
 	w.Split(1, parked, &at)
 	return most
 }
@@ -2564,32 +2526,6 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 // tidHashRegion1 runs blocks 1, 8 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 1) to block 2,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r10 := w.Reg(10)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
 	k2 := uint64(0x2)
@@ -2599,65 +2535,64 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 	k6 := uint64(0x6)
 	k7 := uint64(0x7)
 	k8 := uint64(0x8)
-	p2 := w.P[2]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x10 := r10[l]
+		x10 := w.Reg(10)[l]
 		_ = x10
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x16 := r16[l]
+		x16 := w.Reg(16)[l]
 		_ = x16
-		x17 := r17[l]
+		x17 := w.Reg(17)[l]
 		_ = x17
-		x18 := r18[l]
+		x18 := w.Reg(18)[l]
 		_ = x18
-		x19 := r19[l]
+		x19 := w.Reg(19)[l]
 		_ = x19
-		x20 := r20[l]
+		x20 := w.Reg(20)[l]
 		_ = x20
-		x21 := r21[l]
+		x21 := w.Reg(21)[l]
 		_ = x21
-		x22 := r22[l]
+		x22 := w.Reg(22)[l]
 		_ = x22
-		x23 := r23[l]
+		x23 := w.Reg(23)[l]
 		_ = x23
-		x24 := r24[l]
+		x24 := w.Reg(24)[l]
 		_ = x24
-		x25 := r25[l]
+		x25 := w.Reg(25)[l]
 		_ = x25
-		x26 := r26[l]
+		x26 := w.Reg(26)[l]
 		_ = x26
-		x27 := r27[l]
+		x27 := w.Reg(27)[l]
 		_ = x27
-		x28 := r28[l]
+		x28 := w.Reg(28)[l]
 		_ = x28
-		x29 := r29[l]
+		x29 := w.Reg(29)[l]
 		_ = x29
-		x30 := r30[l]
+		x30 := w.Reg(30)[l]
 		_ = x30
-		x31 := r31[l]
+		x31 := w.Reg(31)[l]
 		_ = x31
-		x32 := r32[l]
+		x32 := w.Reg(32)[l]
 		_ = x32
-		x33 := r33[l]
+		x33 := w.Reg(33)[l]
 		_ = x33
-		x34 := r34[l]
+		x34 := w.Reg(34)[l]
 		_ = x34
-		x35 := r35[l]
+		x35 := w.Reg(35)[l]
 		_ = x35
-		x36 := r36[l]
+		x36 := w.Reg(36)[l]
 		_ = x36
-		x37 := r37[l]
+		x37 := w.Reg(37)[l]
 		_ = x37
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
 		n := 0
 		switch from {
@@ -2762,10 +2697,9 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
-		r14[l] = x14
+		w.Reg(13)[l] = x13
+		w.Reg(14)[l] = x14
 	}
-	w.P[2] = p2
 	w.Split(2, parked, &at)
 	return most
 }
@@ -2773,35 +2707,28 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 // tidHashRegion2 runs blocks 3, 9, 10 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 2, 3) to block 4,
 // the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
 func tidHashRegion2(w *runtime.Warp, m uint32, from int32) int {
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r40 := w.Reg(40)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x0)
-	p3 := w.P[3]
-	p4 := w.P[4]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x10 := r10[l]
+		x10 := w.Reg(10)[l]
 		_ = x10
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x40 := r40[l]
+		x40 := w.Reg(40)[l]
 		_ = x40
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
 		n := 0
 		switch from {
@@ -2822,8 +2749,8 @@ func tidHashRegion2(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 3
 				{
-					r12[l] = x12
-					r14[l] = x14
+					w.Reg(12)[l] = x12
+					w.Reg(14)[l] = x14
 				}
 				goto done
 			}
@@ -2859,9 +2786,8 @@ func tidHashRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[4] = p4
 	w.Split(4, parked, &at)
 	return most
 }
@@ -2869,32 +2795,26 @@ func tidHashRegion2(w *runtime.Warp, m uint32, from int32) int {
 // tidHashRegion3 runs blocks 3 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 3) to block 10,
 // the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
 func tidHashRegion3(w *runtime.Warp, m uint32, from int32) int {
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r40 := w.Reg(40)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x0)
-	p4 := w.P[4]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x10 := r10[l]
+		x10 := w.Reg(10)[l]
 		_ = x10
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x40 := r40[l]
+		x40 := w.Reg(40)[l]
 		_ = x40
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
 		n := 0
 		switch from {
@@ -2910,8 +2830,8 @@ func tidHashRegion3(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 3
 				{
-					r12[l] = x12
-					r14[l] = x14
+					w.Reg(12)[l] = x12
+					w.Reg(14)[l] = x14
 				}
 				goto done
 			}
@@ -2939,9 +2859,8 @@ func tidHashRegion3(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[4] = p4
 	w.Split(10, parked, &at)
 	return most
 }
@@ -2949,33 +2868,6 @@ func tidHashRegion3(w *runtime.Warp, m uint32, from int32) int {
 // tidHashRegion6 runs blocks 1, 7, 8 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 1, 6) to block 2,
 // the reconvergence point of the divergent branch of block 6 (a per-lane region, region.go in codegen/gosrc).
 func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
 	k2 := uint64(0x2)
@@ -2988,70 +2880,68 @@ func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
 	k9 := uint64(0x7f8)
 	k10 := uint64(0x11)
 	k11 := uint64(0x0)
-	p1 := w.P[1]
-	p2 := w.P[2]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x10 := r10[l]
+		x10 := w.Reg(10)[l]
 		_ = x10
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x16 := r16[l]
+		x16 := w.Reg(16)[l]
 		_ = x16
-		x17 := r17[l]
+		x17 := w.Reg(17)[l]
 		_ = x17
-		x18 := r18[l]
+		x18 := w.Reg(18)[l]
 		_ = x18
-		x19 := r19[l]
+		x19 := w.Reg(19)[l]
 		_ = x19
-		x20 := r20[l]
+		x20 := w.Reg(20)[l]
 		_ = x20
-		x21 := r21[l]
+		x21 := w.Reg(21)[l]
 		_ = x21
-		x22 := r22[l]
+		x22 := w.Reg(22)[l]
 		_ = x22
-		x23 := r23[l]
+		x23 := w.Reg(23)[l]
 		_ = x23
-		x24 := r24[l]
+		x24 := w.Reg(24)[l]
 		_ = x24
-		x25 := r25[l]
+		x25 := w.Reg(25)[l]
 		_ = x25
-		x26 := r26[l]
+		x26 := w.Reg(26)[l]
 		_ = x26
-		x27 := r27[l]
+		x27 := w.Reg(27)[l]
 		_ = x27
-		x28 := r28[l]
+		x28 := w.Reg(28)[l]
 		_ = x28
-		x29 := r29[l]
+		x29 := w.Reg(29)[l]
 		_ = x29
-		x30 := r30[l]
+		x30 := w.Reg(30)[l]
 		_ = x30
-		x31 := r31[l]
+		x31 := w.Reg(31)[l]
 		_ = x31
-		x32 := r32[l]
+		x32 := w.Reg(32)[l]
 		_ = x32
-		x33 := r33[l]
+		x33 := w.Reg(33)[l]
 		_ = x33
-		x34 := r34[l]
+		x34 := w.Reg(34)[l]
 		_ = x34
-		x35 := r35[l]
+		x35 := w.Reg(35)[l]
 		_ = x35
-		x36 := r36[l]
+		x36 := w.Reg(36)[l]
 		_ = x36
-		x37 := r37[l]
+		x37 := w.Reg(37)[l]
 		_ = x37
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
 		n := 0
 		switch from {
@@ -3072,7 +2962,7 @@ func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r15[l] = x15
+					w.Reg(15)[l] = x15
 				}
 				goto done
 			}
@@ -3177,10 +3067,9 @@ func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
-		r14[l] = x14
+		w.Reg(13)[l] = x13
+		w.Reg(14)[l] = x14
 	}
-	w.P[2] = p2
 	w.Split(2, parked, &at)
 	return most
 }

@@ -2305,48 +2305,36 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 // int64MathRegion4 runs blocks 5, 6, 7, 13, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 4, 13) to block 8,
 // the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
 	k0 := uint64(0xffffffff00000000)
 	k1 := uint64(0x0)
-	p1 := w.P[1]
-	p7 := w.P[7]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x20 := r20[l]
+		x20 := w.Reg(20)[l]
 		_ = x20
-		x21 := r21[l]
+		x21 := w.Reg(21)[l]
 		_ = x21
-		x33 := r33[l]
+		x33 := w.Reg(33)[l]
 		_ = x33
-		x34 := r34[l]
+		x34 := w.Reg(34)[l]
 		_ = x34
-		x35 := r35[l]
+		x35 := w.Reg(35)[l]
 		_ = x35
-		x36 := r36[l]
+		x36 := w.Reg(36)[l]
 		_ = x36
-		x37 := r37[l]
+		x37 := w.Reg(37)[l]
 		_ = x37
-		x38 := r38[l]
+		x38 := w.Reg(38)[l]
 		_ = x38
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
 		n := 0
 		switch from {
@@ -2414,10 +2402,9 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r20[l] = x20
-		r33[l] = x33
+		w.Reg(20)[l] = x20
+		w.Reg(33)[l] = x33
 	}
-	w.P[7] = p7
 	w.Split(8, parked, &at)
 	return most
 }
@@ -2425,48 +2412,36 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 // int64MathRegion10 runs blocks 1, 2, 3, 11, 12 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 10, 11) to block 4,
 // the reconvergence point of the divergent branch of block 10 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
 	k0 := uint64(0xffffffff00000000)
 	k1 := uint64(0x0)
-	p5 := w.P[5]
-	p6 := w.P[6]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x21 := r21[l]
+		x21 := w.Reg(21)[l]
 		_ = x21
-		x22 := r22[l]
+		x22 := w.Reg(22)[l]
 		_ = x22
-		x23 := r23[l]
+		x23 := w.Reg(23)[l]
 		_ = x23
-		x24 := r24[l]
+		x24 := w.Reg(24)[l]
 		_ = x24
-		x25 := r25[l]
+		x25 := w.Reg(25)[l]
 		_ = x25
-		x26 := r26[l]
+		x26 := w.Reg(26)[l]
 		_ = x26
-		x27 := r27[l]
+		x27 := w.Reg(27)[l]
 		_ = x27
-		x28 := r28[l]
+		x28 := w.Reg(28)[l]
 		_ = x28
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
-		q6 := p6>>l&1 != 0
+		q6 := w.P[6]>>l&1 != 0
 		_ = q6
 		n := 0
 		switch from {
@@ -2534,10 +2509,9 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r22[l] = x22
-		r23[l] = x23
+		w.Reg(22)[l] = x22
+		w.Reg(23)[l] = x23
 	}
-	w.P[6] = p6
 	w.Split(4, parked, &at)
 	return most
 }
@@ -2545,31 +2519,24 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 // int64MathRegion11 runs blocks 1, 2, 12 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 11) to block 3,
 // the reconvergence point of the divergent branch of block 11 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r22 := w.Reg(22)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	p6 := w.P[6]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x22 := r22[l]
+		x22 := w.Reg(22)[l]
 		_ = x22
-		x25 := r25[l]
+		x25 := w.Reg(25)[l]
 		_ = x25
-		x26 := r26[l]
+		x26 := w.Reg(26)[l]
 		_ = x26
-		x27 := r27[l]
+		x27 := w.Reg(27)[l]
 		_ = x27
-		q6 := p6>>l&1 != 0
+		q6 := w.P[6]>>l&1 != 0
 		_ = q6
 		n := 0
 		switch from {
@@ -2608,7 +2575,7 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r22[l] = x22
+		w.Reg(22)[l] = x22
 	}
 	w.Split(3, parked, &at)
 	return most
@@ -2617,31 +2584,24 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 // int64MathRegion13 runs blocks 5, 6, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 13) to block 7,
 // the reconvergence point of the divergent branch of block 13 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	p7 := w.P[7]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x20 := r20[l]
+		x20 := w.Reg(20)[l]
 		_ = x20
-		x35 := r35[l]
+		x35 := w.Reg(35)[l]
 		_ = x35
-		x36 := r36[l]
+		x36 := w.Reg(36)[l]
 		_ = x36
-		x37 := r37[l]
+		x37 := w.Reg(37)[l]
 		_ = x37
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
 		n := 0
 		switch from {
@@ -2680,7 +2640,7 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r20[l] = x20
+		w.Reg(20)[l] = x20
 	}
 	w.Split(7, parked, &at)
 	return most

@@ -4282,26 +4282,21 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 // gcdRegion0 runs blocks 1, 3, 4 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
 	k0 := uint64(0x0)
-	p0 := w.P[0]
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x0 := r0[l]
+		x0 := w.Reg(0)[l]
 		_ = x0
-		x1 := r1[l]
+		x1 := w.Reg(1)[l]
 		_ = x1
-		x2 := r2[l]
+		x2 := w.Reg(2)[l]
 		_ = x2
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -4322,8 +4317,8 @@ func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r0[l] = x0
-					r2[l] = x2
+					w.Reg(0)[l] = x0
+					w.Reg(2)[l] = x2
 				}
 				goto done
 			}
@@ -4359,9 +4354,8 @@ func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r1[l] = x1
+		w.Reg(1)[l] = x1
 	}
-	w.P[1] = p1
 	w.Split(2, parked, &at)
 	return most
 }
@@ -4369,23 +4363,19 @@ func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
 // gcdRegion1 runs blocks 1 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func gcdRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
 	k0 := uint64(0x0)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x0 := r0[l]
+		x0 := w.Reg(0)[l]
 		_ = x0
-		x1 := r1[l]
+		x1 := w.Reg(1)[l]
 		_ = x1
-		x2 := r2[l]
+		x2 := w.Reg(2)[l]
 		_ = x2
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -4401,8 +4391,8 @@ func gcdRegion1(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r0[l] = x0
-					r2[l] = x2
+					w.Reg(0)[l] = x0
+					w.Reg(2)[l] = x2
 				}
 				goto done
 			}
@@ -4427,9 +4417,8 @@ func gcdRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r1[l] = x1
+		w.Reg(1)[l] = x1
 	}
-	w.P[1] = p1
 	w.Split(4, parked, &at)
 	return most
 }

@@ -6207,32 +6207,25 @@ var atomCas32 = isa.AtomFunc(isa.AtomCas, 32)
 // scaleRowsOmpFn0Region17 runs blocks 28 of kernel scale_rows$_omp_fn$0 for each lane of m on its own, from the branch ending block from (one of 17) to block 18,
 // the reconvergence point of the divergent branch of block 17 (a per-lane region, region.go in codegen/gosrc).
 func scaleRowsOmpFn0Region17(w *runtime.Warp, m uint32, from int32) int {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
 	k0 := uint64(0x1)
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x1 := r1[l]
+		x1 := w.Reg(1)[l]
 		_ = x1
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		x7 := r7[l]
+		x7 := w.Reg(7)[l]
 		_ = x7
-		x10 := r10[l]
+		x10 := w.Reg(10)[l]
 		_ = x10
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
 		n := 0
 		switch from {
@@ -6261,16 +6254,14 @@ func scaleRowsOmpFn0Region17(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r1[l] = x1
-		r10[l] = x10
+		w.Reg(1)[l] = x1
+		w.Reg(10)[l] = x10
 		if q5 {
-			p5 |= 1 << l
+			w.P[5] |= 1 << l
 		} else {
-			p5 &^= 1 << l
+			w.P[5] &^= 1 << l
 		}
 	}
-	w.P[3] = p3
-	w.P[5] = p5
 	w.Split(18, parked, &at)
 	return most
 }
@@ -6278,19 +6269,16 @@ func scaleRowsOmpFn0Region17(w *runtime.Warp, m uint32, from int32) int {
 // countPositiveOmpFn0Region18 runs blocks 29 of kernel count_positive$_omp_fn$0 for each lane of m on its own, from the branch ending block from (one of 18) to block 19,
 // the reconvergence point of the divergent branch of block 18 (a per-lane region, region.go in codegen/gosrc).
 func countPositiveOmpFn0Region18(w *runtime.Warp, m uint32, from int32) int {
-	r4 := w.Reg(4)
-	r23 := w.Reg(23)
-	p4 := w.P[4]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x4 := r4[l]
+		x4 := w.Reg(4)[l]
 		_ = x4
-		x23 := r23[l]
+		x23 := w.Reg(23)[l]
 		_ = x23
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
 		n := 0
 		switch from {
@@ -6309,7 +6297,7 @@ func countPositiveOmpFn0Region18(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r4[l] = x4
+		w.Reg(4)[l] = x4
 	}
 	w.Split(19, parked, &at)
 	return most

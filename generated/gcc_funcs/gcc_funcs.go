@@ -8866,27 +8866,22 @@ func primeWindowBlock4(w *runtime.Warp, m uint32, budget int) {
 // sumSquaresRegion0 runs blocks 1, 2, 4, 5 of function sum_squares for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 3,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func sumSquaresRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	p0 := w.P[0]
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x2 := r2[l]
+		x2 := w.Reg(2)[l]
 		_ = x2
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		x4 := r4[l]
+		x4 := w.Reg(4)[l]
 		_ = x4
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -8907,7 +8902,7 @@ func sumSquaresRegion0(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r2[l] = x2
+					w.Reg(2)[l] = x2
 				}
 				goto done
 			}
@@ -8950,9 +8945,8 @@ func sumSquaresRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r3[l] = x3
+		w.Reg(3)[l] = x3
 	}
-	w.P[1] = p1
 	w.Split(3, parked, &at)
 	return most
 }
@@ -8960,23 +8954,19 @@ func sumSquaresRegion0(w *runtime.Warp, m uint32, from int32) int {
 // sumSquaresRegion1 runs blocks 1 of function sum_squares for each lane of m on its own, from the branch ending block from (one of 1) to block 5,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func sumSquaresRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
 	k0 := uint64(0x1)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x2 := r2[l]
+		x2 := w.Reg(2)[l]
 		_ = x2
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		x4 := r4[l]
+		x4 := w.Reg(4)[l]
 		_ = x4
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -8992,7 +8982,7 @@ func sumSquaresRegion1(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r2[l] = x2
+					w.Reg(2)[l] = x2
 				}
 				goto done
 			}
@@ -9014,9 +9004,8 @@ func sumSquaresRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r3[l] = x3
+		w.Reg(3)[l] = x3
 	}
-	w.P[1] = p1
 	w.Split(5, parked, &at)
 	return most
 }
@@ -9024,40 +9013,31 @@ func sumSquaresRegion1(w *runtime.Warp, m uint32, from int32) int {
 // factRegion0 runs blocks 1, 2, 4, 5 of function fact for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 3,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func factRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	k0 := uint64(0x1)
 	k1 := uint64(0xffffffffffffffff)
 	k2 := uint64(0xfffffffe)
-	p0 := w.P[0]
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x2 := r2[l]
+		x2 := w.Reg(2)[l]
 		_ = x2
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		x4 := r4[l]
+		x4 := w.Reg(4)[l]
 		_ = x4
-		x5 := r5[l]
+		x5 := w.Reg(5)[l]
 		_ = x5
-		x6 := r6[l]
+		x6 := w.Reg(6)[l]
 		_ = x6
-		x7 := r7[l]
+		x7 := w.Reg(7)[l]
 		_ = x7
-		x8 := r8[l]
+		x8 := w.Reg(8)[l]
 		_ = x8
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -9078,9 +9058,9 @@ func factRegion0(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r2[l] = x2
-					r3[l] = x3
-					r8[l] = x8
+					w.Reg(2)[l] = x2
+					w.Reg(3)[l] = x3
+					w.Reg(8)[l] = x8
 				}
 				goto done
 			}
@@ -9138,9 +9118,8 @@ func factRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r4[l] = x4
+		w.Reg(4)[l] = x4
 	}
-	w.P[1] = p1
 	w.Split(3, parked, &at)
 	return most
 }
@@ -9148,26 +9127,21 @@ func factRegion0(w *runtime.Warp, m uint32, from int32) int {
 // factRegion1 runs blocks 1, 5 of function fact for each lane of m on its own, from the branch ending block from (one of 1) to block 3,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func factRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
 	k0 := uint64(0xffffffffffffffff)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x2 := r2[l]
+		x2 := w.Reg(2)[l]
 		_ = x2
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		x4 := r4[l]
+		x4 := w.Reg(4)[l]
 		_ = x4
-		x8 := r8[l]
+		x8 := w.Reg(8)[l]
 		_ = x8
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -9200,8 +9174,8 @@ func factRegion1(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 5
 				{
-					r2[l] = x2
-					r8[l] = x8
+					w.Reg(2)[l] = x2
+					w.Reg(8)[l] = x8
 				}
 				goto done
 			}
@@ -9213,9 +9187,8 @@ func factRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r4[l] = x4
+		w.Reg(4)[l] = x4
 	}
-	w.P[1] = p1
 	w.Split(3, parked, &at)
 	return most
 }
@@ -9223,26 +9196,21 @@ func factRegion1(w *runtime.Warp, m uint32, from int32) int {
 // polyRegion0 runs blocks 2 of function poly for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
 	k0 := uint64(0x3f800000)
-	p0 := w.P[0]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x4 := r4[l]
+		x4 := w.Reg(4)[l]
 		_ = x4
-		x5 := r5[l]
+		x5 := w.Reg(5)[l]
 		_ = x5
-		x6 := r6[l]
+		x6 := w.Reg(6)[l]
 		_ = x6
-		x7 := r7[l]
+		x7 := w.Reg(7)[l]
 		_ = x7
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
 		n := 0
 		switch from {
@@ -9276,7 +9244,7 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r6[l] = x6
+		w.Reg(6)[l] = x6
 	}
 	w.Split(1, parked, &at)
 	return most
@@ -9285,25 +9253,20 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 // sdiv64Region0 runs blocks 2 of function sdiv64 for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func sdiv64Region0(w *runtime.Warp, m uint32, from int32) int {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	p0 := w.P[0]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		x4 := r4[l]
+		x4 := w.Reg(4)[l]
 		_ = x4
-		x5 := r5[l]
+		x5 := w.Reg(5)[l]
 		_ = x5
-		x6 := r6[l]
+		x6 := w.Reg(6)[l]
 		_ = x6
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
 		n := 0
 		switch from {
@@ -9328,7 +9291,7 @@ func sdiv64Region0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r4[l] = x4
+		w.Reg(4)[l] = x4
 	}
 	w.Split(1, parked, &at)
 	return most

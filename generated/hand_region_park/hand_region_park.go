@@ -656,40 +656,31 @@ func parkLoopBlock4(w *runtime.Warp, m uint32, budget int) {
 // parkLoopRegion0 runs blocks 1, 3, 4 of kernel park_loop for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func parkLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	k0 := uint64(0x1)
 	k1 := uint64(0x3)
 	k2 := uint64(0x0)
-	p0 := w.P[0]
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x2 := r2[l]
+		x2 := w.Reg(2)[l]
 		_ = x2
-		x6 := r6[l]
+		x6 := w.Reg(6)[l]
 		_ = x6
-		x8 := r8[l]
+		x8 := w.Reg(8)[l]
 		_ = x8
-		x9 := r9[l]
+		x9 := w.Reg(9)[l]
 		_ = x9
-		x10 := r10[l]
+		x10 := w.Reg(10)[l]
 		_ = x10
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -710,9 +701,9 @@ func parkLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r9[l] = x9
-					r10[l] = x10
-					r11[l] = x11
+					w.Reg(9)[l] = x9
+					w.Reg(10)[l] = x10
+					w.Reg(11)[l] = x11
 				}
 				goto done
 			}
@@ -757,9 +748,8 @@ func parkLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r8[l] = x8
+		w.Reg(8)[l] = x8
 	}
-	w.P[1] = p1
 	w.Split(2, parked, &at)
 	return most
 }
@@ -767,29 +757,23 @@ func parkLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 // parkLoopRegion1 runs blocks 1 of kernel park_loop for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func parkLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r2 := w.Reg(2)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	k0 := uint64(0x1)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x2 := r2[l]
+		x2 := w.Reg(2)[l]
 		_ = x2
-		x9 := r9[l]
+		x9 := w.Reg(9)[l]
 		_ = x9
-		x10 := r10[l]
+		x10 := w.Reg(10)[l]
 		_ = x10
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -805,7 +789,7 @@ func parkLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r11[l] = x11
+					w.Reg(11)[l] = x11
 				}
 				goto done
 			}
@@ -830,9 +814,8 @@ func parkLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r10[l] = x10
+		w.Reg(10)[l] = x10
 	}
-	w.P[1] = p1
 	w.Split(4, parked, &at)
 	return most
 }

@@ -651,17 +651,15 @@ func setpTwoDestBlock2(w *runtime.Warp, m uint32, budget int) {
 // setpTwoDestRegion0 runs blocks 2 of kernel setp_two_dest for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func setpTwoDestRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r5 := w.Reg(5)
 	k0 := uint64(0x400)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x5 := r5[l]
+		x5 := w.Reg(5)[l]
 		_ = x5
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -680,7 +678,7 @@ func setpTwoDestRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r5[l] = x5
+		w.Reg(5)[l] = x5
 	}
 	w.Split(1, parked, &at)
 	return most

@@ -1614,21 +1614,18 @@ func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
 // warpSzRegion1 runs blocks 1 of kernel warp_sz for each lane of m on its own, from the branch ending block from (one of 1) to block 2,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func warpSzRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
 	k0 := uint64(0x1)
 	k1 := uint64(0x20)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x32 := r32[l]
+		x32 := w.Reg(32)[l]
 		_ = x32
-		x33 := r33[l]
+		x33 := w.Reg(33)[l]
 		_ = x33
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -1644,7 +1641,7 @@ func warpSzRegion1(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r32[l] = x32
+					w.Reg(32)[l] = x32
 				}
 				goto done
 			}
@@ -1666,9 +1663,8 @@ func warpSzRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r33[l] = x33
+		w.Reg(33)[l] = x33
 	}
-	w.P[1] = p1
 	w.Split(2, parked, &at)
 	return most
 }

@@ -1735,26 +1735,21 @@ func spinBlock2(w *runtime.Warp, m uint32, budget int) {
 // longLoopRegion0 runs blocks 1, 3, 4 of kernel long_loop for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func longLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
 	k0 := uint64(0x1)
-	p0 := w.P[0]
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		x4 := r4[l]
+		x4 := w.Reg(4)[l]
 		_ = x4
-		x5 := r5[l]
+		x5 := w.Reg(5)[l]
 		_ = x5
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -1775,7 +1770,7 @@ func longLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r5[l] = x5
+					w.Reg(5)[l] = x5
 				}
 				goto done
 			}
@@ -1805,9 +1800,8 @@ func longLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r4[l] = x4
+		w.Reg(4)[l] = x4
 	}
-	w.P[1] = p1
 	w.Split(2, parked, &at)
 	return most
 }
@@ -1815,23 +1809,19 @@ func longLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 // longLoopRegion1 runs blocks 1 of kernel long_loop for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func longLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
 	k0 := uint64(0x1)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		x4 := r4[l]
+		x4 := w.Reg(4)[l]
 		_ = x4
-		x5 := r5[l]
+		x5 := w.Reg(5)[l]
 		_ = x5
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -1847,7 +1837,7 @@ func longLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r5[l] = x5
+					w.Reg(5)[l] = x5
 				}
 				goto done
 			}
@@ -1869,9 +1859,8 @@ func longLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r4[l] = x4
+		w.Reg(4)[l] = x4
 	}
-	w.P[1] = p1
 	w.Split(4, parked, &at)
 	return most
 }
@@ -1879,21 +1868,18 @@ func longLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
 // spinRegion0 runs blocks 1, 3, 4 of kernel spin for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func spinRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r3 := w.Reg(3)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
-	p0 := w.P[0]
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -1938,9 +1924,8 @@ func spinRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r3[l] = x3
+		w.Reg(3)[l] = x3
 	}
-	w.P[1] = p1
 	w.Split(2, parked, &at)
 	return most
 }
@@ -1948,18 +1933,16 @@ func spinRegion0(w *runtime.Warp, m uint32, from int32) int {
 // spinRegion1 runs blocks 1 of kernel spin for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func spinRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r3 := w.Reg(3)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -1991,9 +1974,8 @@ func spinRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r3[l] = x3
+		w.Reg(3)[l] = x3
 	}
-	w.P[1] = p1
 	w.Split(4, parked, &at)
 	return most
 }

@@ -1438,43 +1438,33 @@ func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
 // collatzStepsRegion1 runs blocks 1 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 1) to block 6,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func collatzStepsRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	k0 := uint64(0x1)
 	k1 := uint64(0x3)
 	k2 := uint64(0x3e8)
-	p2 := w.P[2]
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x16 := r16[l]
+		x16 := w.Reg(16)[l]
 		_ = x16
-		x17 := r17[l]
+		x17 := w.Reg(17)[l]
 		_ = x17
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
 		n := 0
 		switch from {
@@ -1490,7 +1480,7 @@ func collatzStepsRegion1(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r13[l] = x13
+					w.Reg(13)[l] = x13
 				}
 				goto done
 			}
@@ -1538,12 +1528,8 @@ func collatzStepsRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
+		w.Reg(12)[l] = x12
 	}
-	w.P[2] = p2
-	w.P[3] = p3
-	w.P[4] = p4
-	w.P[5] = p5
 	w.Split(6, parked, &at)
 	return most
 }
@@ -1551,49 +1537,37 @@ func collatzStepsRegion1(w *runtime.Warp, m uint32, from int32) int {
 // collatzStepsRegion4 runs blocks 1, 5, 6 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 1, 4) to block 2,
 // the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
 func collatzStepsRegion4(w *runtime.Warp, m uint32, from int32) int {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	k0 := uint64(0x1)
 	k1 := uint64(0x3)
 	k2 := uint64(0x3e8)
-	p1 := w.P[1]
-	p2 := w.P[2]
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x16 := r16[l]
+		x16 := w.Reg(16)[l]
 		_ = x16
-		x17 := r17[l]
+		x17 := w.Reg(17)[l]
 		_ = x17
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
 		n := 0
 		switch from {
@@ -1614,7 +1588,7 @@ func collatzStepsRegion4(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r13[l] = x13
+					w.Reg(13)[l] = x13
 				}
 				goto done
 			}
@@ -1673,12 +1647,8 @@ func collatzStepsRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
+		w.Reg(12)[l] = x12
 	}
-	w.P[2] = p2
-	w.P[3] = p3
-	w.P[4] = p4
-	w.P[5] = p5
 	w.Split(2, parked, &at)
 	return most
 }
@@ -1686,30 +1656,24 @@ func collatzStepsRegion4(w *runtime.Warp, m uint32, from int32) int {
 // tidHashRegion1 runs blocks 1 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r5 := w.Reg(5)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x5 := r5[l]
+		x5 := w.Reg(5)[l]
 		_ = x5
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -1725,7 +1689,7 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r14[l] = x14
+					w.Reg(14)[l] = x14
 				}
 				goto done
 			}
@@ -1750,9 +1714,8 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[1] = p1
 	w.Split(4, parked, &at)
 	return most
 }

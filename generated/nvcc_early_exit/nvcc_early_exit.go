@@ -2453,34 +2453,28 @@ func classifySumBlock6(w *runtime.Warp, m uint32, budget int) {
 // classifyRegion0 runs blocks 2, 3, 4 of function _Z8classifyi for each lane of m on its own, from the branch ending block from (one of 0, 2, 3) to block 1,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
 	k0 := uint64(0x0)
 	k1 := uint64(0x64)
 	k2 := uint64(0x1)
 	k3 := uint64(0x2710)
 	k4 := uint64(0x3)
 	k5 := uint64(0x2)
-	p0 := w.P[0]
-	p1 := w.P[1]
-	p2 := w.P[2]
-	p3 := w.P[3]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x0 := r0[l]
+		x0 := w.Reg(0)[l]
 		_ = x0
-		x1 := r1[l]
+		x1 := w.Reg(1)[l]
 		_ = x1
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
 		n := 0
 		switch from {
@@ -2544,11 +2538,8 @@ func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r1[l] = x1
+		w.Reg(1)[l] = x1
 	}
-	w.P[1] = p1
-	w.P[2] = p2
-	w.P[3] = p3
 	w.Split(1, parked, &at)
 	return most
 }
@@ -2556,30 +2547,25 @@ func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
 // classifyRegion2 runs blocks 3, 4 of function _Z8classifyi for each lane of m on its own, from the branch ending block from (one of 2, 3) to block 1,
 // the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
 func classifyRegion2(w *runtime.Warp, m uint32, from int32) int {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
 	k0 := uint64(0x64)
 	k1 := uint64(0x1)
 	k2 := uint64(0x2710)
 	k3 := uint64(0x3)
 	k4 := uint64(0x2)
-	p1 := w.P[1]
-	p2 := w.P[2]
-	p3 := w.P[3]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x0 := r0[l]
+		x0 := w.Reg(0)[l]
 		_ = x0
-		x1 := r1[l]
+		x1 := w.Reg(1)[l]
 		_ = x1
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
 		n := 0
 		switch from {
@@ -2624,10 +2610,8 @@ func classifyRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r1[l] = x1
+		w.Reg(1)[l] = x1
 	}
-	w.P[2] = p2
-	w.P[3] = p3
 	w.Split(1, parked, &at)
 	return most
 }

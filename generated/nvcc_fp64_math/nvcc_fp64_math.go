@@ -1897,58 +1897,43 @@ func newtonSqrtBlock8(w *runtime.Warp, m uint32, budget int) {
 // newtonSqrtRegion1 runs blocks 1 of kernel newton_sqrt for each lane of m on its own, from the branch ending block from (one of 1) to block 9,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
 	k0 := uint64(0x3fe0000000000000)
 	k1 := uint64(0xfffffffc)
 	k2 := uint64(0x0)
-	p3 := w.P[3]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x16 := r16[l]
+		x16 := w.Reg(16)[l]
 		_ = x16
-		x17 := r17[l]
+		x17 := w.Reg(17)[l]
 		_ = x17
-		x18 := r18[l]
+		x18 := w.Reg(18)[l]
 		_ = x18
-		x19 := r19[l]
+		x19 := w.Reg(19)[l]
 		_ = x19
-		x20 := r20[l]
+		x20 := w.Reg(20)[l]
 		_ = x20
-		x21 := r21[l]
+		x21 := w.Reg(21)[l]
 		_ = x21
-		x22 := r22[l]
+		x22 := w.Reg(22)[l]
 		_ = x22
-		x23 := r23[l]
+		x23 := w.Reg(23)[l]
 		_ = x23
-		x24 := r24[l]
+		x24 := w.Reg(24)[l]
 		_ = x24
-		x25 := r25[l]
+		x25 := w.Reg(25)[l]
 		_ = x25
-		x26 := r26[l]
+		x26 := w.Reg(26)[l]
 		_ = x26
-		x27 := r27[l]
+		x27 := w.Reg(27)[l]
 		_ = x27
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
 		n := 0
 		switch from {
@@ -1964,7 +1949,7 @@ func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 1
 				{
-					r16[l] = x16
+					w.Reg(16)[l] = x16
 				}
 				goto done
 			}
@@ -2019,9 +2004,8 @@ func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[3] = p3
 	w.Split(9, parked, &at)
 	return most
 }
@@ -2029,31 +2013,25 @@ func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 // newtonSqrtRegion3 runs blocks 3 of kernel newton_sqrt for each lane of m on its own, from the branch ending block from (one of 3) to block 11,
 // the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
 func newtonSqrtRegion3(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
 	k0 := uint64(0x3fe0000000000000)
 	k1 := uint64(0xffffffff)
 	k2 := uint64(0x0)
-	p5 := w.P[5]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x28 := r28[l]
+		x28 := w.Reg(28)[l]
 		_ = x28
-		x29 := r29[l]
+		x29 := w.Reg(29)[l]
 		_ = x29
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
 		n := 0
 		switch from {
@@ -2069,7 +2047,7 @@ func newtonSqrtRegion3(w *runtime.Warp, m uint32, from int32) int {
 				parked |= 1 << l
 				at[l] = 3
 				{
-					r15[l] = x15
+					w.Reg(15)[l] = x15
 				}
 				goto done
 			}
@@ -2097,9 +2075,8 @@ func newtonSqrtRegion3(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[5] = p5
 	w.Split(11, parked, &at)
 	return most
 }

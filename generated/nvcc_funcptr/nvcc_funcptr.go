@@ -3885,31 +3885,25 @@ func funcptrTidBlock6(w *runtime.Warp, m uint32, budget int) {
 // funcptrTidRegion4 runs blocks 5 of kernel funcptr_tid for each lane of m on its own, from the branch ending block from (one of 4) to block 1,
 // the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
 func funcptrTidRegion4(w *runtime.Warp, m uint32, from int32) int {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	k0 := uint64(0x1)
 	k1 := uint64(0xd0000060)
 	k2 := uint64(0xd0000050)
-	p1 := w.P[1]
-	p2 := w.P[2]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
 		n := 0
 		switch from {
@@ -3941,9 +3935,8 @@ func funcptrTidRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
+		w.Reg(12)[l] = x12
 	}
-	w.P[2] = p2
 	w.Split(1, parked, &at)
 	return most
 }

@@ -2252,31 +2252,24 @@ func gridStridePartialBlock11(w *runtime.Warp, m uint32, budget int) {
 // gridStridePartialRegion7 runs blocks 1, 8 of kernel grid_stride_partial for each lane of m on its own, from the branch ending block from (one of 7) to block 2,
 // the reconvergence point of the divergent branch of block 7 (a per-lane region, region.go in codegen/gosrc).
 func gridStridePartialRegion7(w *runtime.Warp, m uint32, from int32) int {
-	r14 := w.Reg(14)
-	r21 := w.Reg(21)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x21 := r21[l]
+		x21 := w.Reg(21)[l]
 		_ = x21
-		x24 := r24[l]
+		x24 := w.Reg(24)[l]
 		_ = x24
-		x25 := r25[l]
+		x25 := w.Reg(25)[l]
 		_ = x25
-		x26 := r26[l]
+		x26 := w.Reg(26)[l]
 		_ = x26
-		x27 := r27[l]
+		x27 := w.Reg(27)[l]
 		_ = x27
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -2311,7 +2304,7 @@ func gridStridePartialRegion7(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r24[l] = x24
+		w.Reg(24)[l] = x24
 	}
 	w.Split(2, parked, &at)
 	return most

@@ -2733,42 +2733,32 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 // int64MathRegion2 runs blocks 3, 13, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 2, 13) to block 4,
 // the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion2(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
 	k0 := uint64(0xffffffff00000000)
 	k1 := uint64(0x0)
-	p5 := w.P[5]
-	p7 := w.P[7]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x26 := r26[l]
+		x26 := w.Reg(26)[l]
 		_ = x26
-		x27 := r27[l]
+		x27 := w.Reg(27)[l]
 		_ = x27
-		x28 := r28[l]
+		x28 := w.Reg(28)[l]
 		_ = x28
-		x29 := r29[l]
+		x29 := w.Reg(29)[l]
 		_ = x29
-		x30 := r30[l]
+		x30 := w.Reg(30)[l]
 		_ = x30
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
 		n := 0
 		switch from {
@@ -2825,9 +2815,8 @@ func int64MathRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r14[l] = x14
+		w.Reg(14)[l] = x14
 	}
-	w.P[7] = p7
 	w.Split(4, parked, &at)
 	return most
 }
@@ -2835,42 +2824,32 @@ func int64MathRegion2(w *runtime.Warp, m uint32, from int32) int {
 // int64MathRegion4 runs blocks 5, 15, 16 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 4, 15) to block 6,
 // the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r32 := w.Reg(32)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
 	k0 := uint64(0xffffffff00000000)
 	k1 := uint64(0x0)
-	p1 := w.P[1]
-	p8 := w.P[8]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x32 := r32[l]
+		x32 := w.Reg(32)[l]
 		_ = x32
-		x37 := r37[l]
+		x37 := w.Reg(37)[l]
 		_ = x37
-		x38 := r38[l]
+		x38 := w.Reg(38)[l]
 		_ = x38
-		x39 := r39[l]
+		x39 := w.Reg(39)[l]
 		_ = x39
-		x40 := r40[l]
+		x40 := w.Reg(40)[l]
 		_ = x40
-		x41 := r41[l]
+		x41 := w.Reg(41)[l]
 		_ = x41
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
-		q8 := p8>>l&1 != 0
+		q8 := w.P[8]>>l&1 != 0
 		_ = q8
 		n := 0
 		switch from {
@@ -2924,9 +2903,8 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r37[l] = x37
+		w.Reg(37)[l] = x37
 	}
-	w.P[8] = p8
 	w.Split(6, parked, &at)
 	return most
 }
@@ -2934,42 +2912,32 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 // int64MathRegion6 runs blocks 7, 17, 18 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 6, 17) to block 8,
 // the reconvergence point of the divergent branch of block 6 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion6(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
 	k0 := uint64(0xffffffff00000000)
 	k1 := uint64(0x0)
-	p1 := w.P[1]
-	p9 := w.P[9]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x31 := r31[l]
+		x31 := w.Reg(31)[l]
 		_ = x31
-		x32 := r32[l]
+		x32 := w.Reg(32)[l]
 		_ = x32
-		x42 := r42[l]
+		x42 := w.Reg(42)[l]
 		_ = x42
-		x43 := r43[l]
+		x43 := w.Reg(43)[l]
 		_ = x43
-		x44 := r44[l]
+		x44 := w.Reg(44)[l]
 		_ = x44
-		x45 := r45[l]
+		x45 := w.Reg(45)[l]
 		_ = x45
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
-		q9 := p9>>l&1 != 0
+		q9 := w.P[9]>>l&1 != 0
 		_ = q9
 		n := 0
 		switch from {
@@ -3023,9 +2991,8 @@ func int64MathRegion6(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r31[l] = x31
+		w.Reg(31)[l] = x31
 	}
-	w.P[9] = p9
 	w.Split(8, parked, &at)
 	return most
 }
@@ -3033,42 +3000,32 @@ func int64MathRegion6(w *runtime.Warp, m uint32, from int32) int {
 // int64MathRegion10 runs blocks 1, 11, 12 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 10, 11) to block 2,
 // the reconvergence point of the divergent branch of block 10 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
 	k0 := uint64(0xffffffff00000000)
 	k1 := uint64(0x0)
-	p5 := w.P[5]
-	p6 := w.P[6]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x20 := r20[l]
+		x20 := w.Reg(20)[l]
 		_ = x20
-		x21 := r21[l]
+		x21 := w.Reg(21)[l]
 		_ = x21
-		x22 := r22[l]
+		x22 := w.Reg(22)[l]
 		_ = x22
-		x23 := r23[l]
+		x23 := w.Reg(23)[l]
 		_ = x23
-		x24 := r24[l]
+		x24 := w.Reg(24)[l]
 		_ = x24
-		x25 := r25[l]
+		x25 := w.Reg(25)[l]
 		_ = x25
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
-		q6 := p6>>l&1 != 0
+		q6 := w.P[6]>>l&1 != 0
 		_ = q6
 		n := 0
 		switch from {
@@ -3125,9 +3082,8 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r20[l] = x20
+		w.Reg(20)[l] = x20
 	}
-	w.P[6] = p6
 	w.Split(2, parked, &at)
 	return most
 }
@@ -3135,31 +3091,24 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 // int64MathRegion11 runs blocks 1, 12 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 11) to block 2,
 // the reconvergence point of the divergent branch of block 11 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	p6 := w.P[6]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x20 := r20[l]
+		x20 := w.Reg(20)[l]
 		_ = x20
-		x23 := r23[l]
+		x23 := w.Reg(23)[l]
 		_ = x23
-		x24 := r24[l]
+		x24 := w.Reg(24)[l]
 		_ = x24
-		x25 := r25[l]
+		x25 := w.Reg(25)[l]
 		_ = x25
-		q6 := p6>>l&1 != 0
+		q6 := w.P[6]>>l&1 != 0
 		_ = q6
 		n := 0
 		switch from {
@@ -3194,7 +3143,7 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r20[l] = x20
+		w.Reg(20)[l] = x20
 	}
 	w.Split(2, parked, &at)
 	return most
@@ -3203,31 +3152,24 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 // int64MathRegion13 runs blocks 3, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 13) to block 4,
 // the reconvergence point of the divergent branch of block 13 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	p7 := w.P[7]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x28 := r28[l]
+		x28 := w.Reg(28)[l]
 		_ = x28
-		x29 := r29[l]
+		x29 := w.Reg(29)[l]
 		_ = x29
-		x30 := r30[l]
+		x30 := w.Reg(30)[l]
 		_ = x30
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
 		n := 0
 		switch from {
@@ -3262,7 +3204,7 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r14[l] = x14
+		w.Reg(14)[l] = x14
 	}
 	w.Split(4, parked, &at)
 	return most
@@ -3271,31 +3213,24 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 // int64MathRegion15 runs blocks 5, 16 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 15) to block 6,
 // the reconvergence point of the divergent branch of block 15 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion15(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r32 := w.Reg(32)
-	r37 := w.Reg(37)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	p8 := w.P[8]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x32 := r32[l]
+		x32 := w.Reg(32)[l]
 		_ = x32
-		x37 := r37[l]
+		x37 := w.Reg(37)[l]
 		_ = x37
-		x40 := r40[l]
+		x40 := w.Reg(40)[l]
 		_ = x40
-		x41 := r41[l]
+		x41 := w.Reg(41)[l]
 		_ = x41
-		q8 := p8>>l&1 != 0
+		q8 := w.P[8]>>l&1 != 0
 		_ = q8
 		n := 0
 		switch from {
@@ -3327,7 +3262,7 @@ func int64MathRegion15(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r37[l] = x37
+		w.Reg(37)[l] = x37
 	}
 	w.Split(6, parked, &at)
 	return most
@@ -3336,31 +3271,24 @@ func int64MathRegion15(w *runtime.Warp, m uint32, from int32) int {
 // int64MathRegion17 runs blocks 7, 18 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 17) to block 8,
 // the reconvergence point of the divergent branch of block 17 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion17(w *runtime.Warp, m uint32, from int32) int {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	p9 := w.P[9]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x31 := r31[l]
+		x31 := w.Reg(31)[l]
 		_ = x31
-		x32 := r32[l]
+		x32 := w.Reg(32)[l]
 		_ = x32
-		x44 := r44[l]
+		x44 := w.Reg(44)[l]
 		_ = x44
-		x45 := r45[l]
+		x45 := w.Reg(45)[l]
 		_ = x45
-		q9 := p9>>l&1 != 0
+		q9 := w.P[9]>>l&1 != 0
 		_ = q9
 		n := 0
 		switch from {
@@ -3392,7 +3320,7 @@ func int64MathRegion17(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r31[l] = x31
+		w.Reg(31)[l] = x31
 	}
 	w.Split(8, parked, &at)
 	return most

@@ -3961,14 +3961,6 @@ func switchDefaultBlock27(w *runtime.Warp, m uint32, budget int) {
 // switchDenseRegion1 runs blocks 2, 5, 6, 8, 9, 15, 16, 17, 21, 22 of kernel switch_dense for each lane of m on its own, from the branch ending block from (one of 1, 5, 15, 16, 21) to block 11,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func switchDenseRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r6 := w.Reg(6)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
 	k0 := uint64(0x5)
 	k1 := uint64(0x2)
 	k2 := uint64(0x92492493)
@@ -3976,41 +3968,36 @@ func switchDenseRegion1(w *runtime.Warp, m uint32, from int32) int {
 	k4 := uint64(0x3)
 	k5 := uint64(0x4)
 	k6 := uint64(0x6)
-	p2 := w.P[2]
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p8 := w.P[8]
-	p9 := w.P[9]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x6 := r6[l]
+		x6 := w.Reg(6)[l]
 		_ = x6
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x16 := r16[l]
+		x16 := w.Reg(16)[l]
 		_ = x16
-		x17 := r17[l]
+		x17 := w.Reg(17)[l]
 		_ = x17
-		x18 := r18[l]
+		x18 := w.Reg(18)[l]
 		_ = x18
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
-		q8 := p8>>l&1 != 0
+		q8 := w.P[8]>>l&1 != 0
 		_ = q8
-		q9 := p9>>l&1 != 0
+		q9 := w.P[9]>>l&1 != 0
 		_ = q9
 		n := 0
 		switch from {
@@ -4137,12 +4124,8 @@ func switchDenseRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r14[l] = x14
+		w.Reg(14)[l] = x14
 	}
-	w.P[3] = p3
-	w.P[4] = p4
-	w.P[8] = p8
-	w.P[9] = p9
 	w.Split(11, parked, &at)
 	return most
 }
@@ -4150,35 +4133,28 @@ func switchDenseRegion1(w *runtime.Warp, m uint32, from int32) int {
 // switchDenseRegion3 runs blocks 4, 7, 9, 10, 18, 19, 20 of kernel switch_dense for each lane of m on its own, from the branch ending block from (one of 3, 18, 19) to block 11,
 // the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
 func switchDenseRegion3(w *runtime.Warp, m uint32, from int32) int {
-	r6 := w.Reg(6)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	k0 := uint64(0x55)
 	k1 := uint64(0x3)
 	k2 := uint64(0x1)
 	k3 := uint64(0x2)
-	p5 := w.P[5]
-	p6 := w.P[6]
-	p7 := w.P[7]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x6 := r6[l]
+		x6 := w.Reg(6)[l]
 		_ = x6
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
-		q6 := p6>>l&1 != 0
+		q6 := w.P[6]>>l&1 != 0
 		_ = q6
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
 		n := 0
 		switch from {
@@ -4254,10 +4230,8 @@ func switchDenseRegion3(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r14[l] = x14
+		w.Reg(14)[l] = x14
 	}
-	w.P[6] = p6
-	w.P[7] = p7
 	w.Split(11, parked, &at)
 	return most
 }
@@ -4265,41 +4239,32 @@ func switchDenseRegion3(w *runtime.Warp, m uint32, from int32) int {
 // switchDenseRegion5 runs blocks 8, 9, 21, 22 of kernel switch_dense for each lane of m on its own, from the branch ending block from (one of 5, 21) to block 11,
 // the reconvergence point of the divergent branch of block 5 (a per-lane region, region.go in codegen/gosrc).
 func switchDenseRegion5(w *runtime.Warp, m uint32, from int32) int {
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
 	k0 := uint64(0x92492493)
 	k1 := uint64(0x1f)
 	k2 := uint64(0x2)
 	k3 := uint64(0x6)
-	p8 := w.P[8]
-	p9 := w.P[9]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		x15 := r15[l]
+		x15 := w.Reg(15)[l]
 		_ = x15
-		x16 := r16[l]
+		x16 := w.Reg(16)[l]
 		_ = x16
-		x17 := r17[l]
+		x17 := w.Reg(17)[l]
 		_ = x17
-		x18 := r18[l]
+		x18 := w.Reg(18)[l]
 		_ = x18
-		q8 := p8>>l&1 != 0
+		q8 := w.P[8]>>l&1 != 0
 		_ = q8
-		q9 := p9>>l&1 != 0
+		q9 := w.P[9]>>l&1 != 0
 		_ = q9
 		n := 0
 		switch from {
@@ -4360,9 +4325,8 @@ func switchDenseRegion5(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r14[l] = x14
+		w.Reg(14)[l] = x14
 	}
-	w.P[9] = p9
 	w.Split(11, parked, &at)
 	return most
 }
@@ -4370,30 +4334,24 @@ func switchDenseRegion5(w *runtime.Warp, m uint32, from int32) int {
 // switchDenseRegion15 runs blocks 2, 6, 9, 16, 17 of kernel switch_dense for each lane of m on its own, from the branch ending block from (one of 15, 16) to block 11,
 // the reconvergence point of the divergent branch of block 15 (a per-lane region, region.go in codegen/gosrc).
 func switchDenseRegion15(w *runtime.Warp, m uint32, from int32) int {
-	r6 := w.Reg(6)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	k0 := uint64(0x2)
 	k1 := uint64(0x4)
-	p3 := w.P[3]
-	p4 := w.P[4]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x6 := r6[l]
+		x6 := w.Reg(6)[l]
 		_ = x6
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
 		n := 0
 		switch from {
@@ -4446,9 +4404,8 @@ func switchDenseRegion15(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r14[l] = x14
+		w.Reg(14)[l] = x14
 	}
-	w.P[4] = p4
 	w.Split(11, parked, &at)
 	return most
 }
@@ -4456,28 +4413,23 @@ func switchDenseRegion15(w *runtime.Warp, m uint32, from int32) int {
 // switchDenseRegion18 runs blocks 4, 9, 10, 19, 20 of kernel switch_dense for each lane of m on its own, from the branch ending block from (one of 18, 19) to block 11,
 // the reconvergence point of the divergent branch of block 18 (a per-lane region, region.go in codegen/gosrc).
 func switchDenseRegion18(w *runtime.Warp, m uint32, from int32) int {
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	k0 := uint64(0x55)
 	k1 := uint64(0x3)
 	k2 := uint64(0x2)
-	p6 := w.P[6]
-	p7 := w.P[7]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		x14 := r14[l]
+		x14 := w.Reg(14)[l]
 		_ = x14
-		q6 := p6>>l&1 != 0
+		q6 := w.P[6]>>l&1 != 0
 		_ = q6
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
 		n := 0
 		switch from {
@@ -4530,9 +4482,8 @@ func switchDenseRegion18(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r14[l] = x14
+		w.Reg(14)[l] = x14
 	}
-	w.P[7] = p7
 	w.Split(11, parked, &at)
 	return most
 }
@@ -4540,8 +4491,6 @@ func switchDenseRegion18(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion1 runs blocks 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 1, 2, 5, 19, 20, 25) to block 14,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	k0 := uint64(0x6)
 	k1 := uint64(0x4)
 	k2 := uint64(0x41)
@@ -4553,32 +4502,26 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 	k8 := uint64(0x8)
 	k9 := uint64(0x62)
 	k10 := uint64(0x5)
-	p2 := w.P[2]
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
-	p9 := w.P[9]
-	p10 := w.P[10]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
-		q9 := p9>>l&1 != 0
+		q9 := w.P[9]>>l&1 != 0
 		_ = q9
-		q10 := p10>>l&1 != 0
+		q10 := w.P[10]>>l&1 != 0
 		_ = q10
 		n := 0
 		switch from {
@@ -4720,13 +4663,8 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
+		w.Reg(12)[l] = x12
 	}
-	w.P[3] = p3
-	w.P[4] = p4
-	w.P[5] = p5
-	w.P[9] = p9
-	w.P[10] = p10
 	w.Split(14, parked, &at)
 	return most
 }
@@ -4734,31 +4672,26 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion2 runs blocks 9, 10, 13, 19, 20, 21 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 2, 19, 20) to block 14,
 // the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	k0 := uint64(0x4c)
 	k1 := uint64(0x57)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x7)
 	k4 := uint64(0x8)
 	k5 := uint64(0x62)
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
 		n := 0
 		switch from {
@@ -4830,10 +4763,8 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
+		w.Reg(12)[l] = x12
 	}
-	w.P[4] = p4
-	w.P[5] = p5
 	w.Split(14, parked, &at)
 	return most
 }
@@ -4841,8 +4772,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion3 runs blocks 4, 7, 8, 12, 13, 22, 23, 24, 27, 28 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 3, 7, 22, 23, 27) to block 14,
 // the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion3(w *runtime.Warp, m uint32, from int32) int {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	k0 := uint64(0x15)
 	k1 := uint64(0x2)
 	k2 := uint64(0x2b)
@@ -4851,29 +4780,24 @@ func switchDefaultRegion3(w *runtime.Warp, m uint32, from int32) int {
 	k5 := uint64(0x0)
 	k6 := uint64(0x1)
 	k7 := uint64(0x3)
-	p6 := w.P[6]
-	p7 := w.P[7]
-	p8 := w.P[8]
-	p11 := w.P[11]
-	p12 := w.P[12]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		q6 := p6>>l&1 != 0
+		q6 := w.P[6]>>l&1 != 0
 		_ = q6
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
-		q8 := p8>>l&1 != 0
+		q8 := w.P[8]>>l&1 != 0
 		_ = q8
-		q11 := p11>>l&1 != 0
+		q11 := w.P[11]>>l&1 != 0
 		_ = q11
-		q12 := p12>>l&1 != 0
+		q12 := w.P[12]>>l&1 != 0
 		_ = q12
 		n := 0
 		switch from {
@@ -4985,12 +4909,8 @@ func switchDefaultRegion3(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
+		w.Reg(12)[l] = x12
 	}
-	w.P[7] = p7
-	w.P[8] = p8
-	w.P[11] = p11
-	w.P[12] = p12
 	w.Split(14, parked, &at)
 	return most
 }
@@ -4998,26 +4918,22 @@ func switchDefaultRegion3(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion5 runs blocks 6, 11, 13, 25, 26 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 5, 25) to block 14,
 // the reconvergence point of the divergent branch of block 5 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion5(w *runtime.Warp, m uint32, from int32) int {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	k0 := uint64(0x41)
 	k1 := uint64(0x36)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x5)
-	p9 := w.P[9]
-	p10 := w.P[10]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		q9 := p9>>l&1 != 0
+		q9 := w.P[9]>>l&1 != 0
 		_ = q9
-		q10 := p10>>l&1 != 0
+		q10 := w.P[10]>>l&1 != 0
 		_ = q10
 		n := 0
 		switch from {
@@ -5070,9 +4986,8 @@ func switchDefaultRegion5(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
+		w.Reg(12)[l] = x12
 	}
-	w.P[10] = p10
 	w.Split(14, parked, &at)
 	return most
 }
@@ -5080,26 +4995,22 @@ func switchDefaultRegion5(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion7 runs blocks 8, 12, 13, 27, 28 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 7, 27) to block 14,
 // the reconvergence point of the divergent branch of block 7 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion7(w *runtime.Warp, m uint32, from int32) int {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	k0 := uint64(0x2b)
 	k1 := uint64(0x20)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x3)
-	p11 := w.P[11]
-	p12 := w.P[12]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		q11 := p11>>l&1 != 0
+		q11 := w.P[11]>>l&1 != 0
 		_ = q11
-		q12 := p12>>l&1 != 0
+		q12 := w.P[12]>>l&1 != 0
 		_ = q12
 		n := 0
 		switch from {
@@ -5152,9 +5063,8 @@ func switchDefaultRegion7(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
+		w.Reg(12)[l] = x12
 	}
-	w.P[12] = p12
 	w.Split(14, parked, &at)
 	return most
 }
@@ -5162,25 +5072,21 @@ func switchDefaultRegion7(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion22 runs blocks 4, 13, 23, 24 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 22, 23) to block 14,
 // the reconvergence point of the divergent branch of block 22 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion22(w *runtime.Warp, m uint32, from int32) int {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	k0 := uint64(0x15)
 	k1 := uint64(0xffffffff)
 	k2 := uint64(0x1)
-	p7 := w.P[7]
-	p8 := w.P[8]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x11 := r11[l]
+		x11 := w.Reg(11)[l]
 		_ = x11
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
-		q8 := p8>>l&1 != 0
+		q8 := w.P[8]>>l&1 != 0
 		_ = q8
 		n := 0
 		switch from {
@@ -5226,9 +5132,8 @@ func switchDefaultRegion22(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r12[l] = x12
+		w.Reg(12)[l] = x12
 	}
-	w.P[8] = p8
 	w.Split(14, parked, &at)
 	return most
 }

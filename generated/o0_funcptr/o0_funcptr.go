@@ -7425,24 +7425,20 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 // funcptrTidRegion4 runs blocks 5, 6, 13 of kernel funcptr_tid for each lane of m on its own, from the branch ending block from (one of 4) to block 7,
 // the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
 func funcptrTidRegion4(w *runtime.Warp, m uint32, from int32) int {
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
 	k0 := uint64(0xd0000060)
 	k1 := uint64(0xd0000070)
-	p2 := w.P[2]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x24 := r24[l]
+		x24 := w.Reg(24)[l]
 		_ = x24
-		x25 := r25[l]
+		x25 := w.Reg(25)[l]
 		_ = x25
-		x26 := r26[l]
+		x26 := w.Reg(26)[l]
 		_ = x26
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
 		n := 0
 		switch from {
@@ -7478,7 +7474,7 @@ func funcptrTidRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r25[l] = x25
+		w.Reg(25)[l] = x25
 	}
 	w.Split(7, parked, &at)
 	return most

@@ -480,17 +480,15 @@ func braUniBlock4(w *runtime.Warp, m uint32, budget int) {
 // braUniRegion0 runs blocks 3 of kernel bra_uni for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func braUniRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r3 := w.Reg(3)
 	k0 := uint64(0x64)
-	p0 := w.P[0]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x3 := r3[l]
+		x3 := w.Reg(3)[l]
 		_ = x3
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
 		n := 0
 		switch from {
@@ -509,7 +507,7 @@ func braUniRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r3[l] = x3
+		w.Reg(3)[l] = x3
 	}
 	w.Split(1, parked, &at)
 	return most

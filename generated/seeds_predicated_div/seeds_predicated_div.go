@@ -551,17 +551,15 @@ func predicatedDivBlock2(w *runtime.Warp, m uint32, budget int) {
 // predicatedDivRegion0 runs blocks 2 of kernel predicated_div for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func predicatedDivRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r7 := w.Reg(7)
 	k0 := uint64(0x1)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x7 := r7[l]
+		x7 := w.Reg(7)[l]
 		_ = x7
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -580,7 +578,7 @@ func predicatedDivRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r7[l] = x7
+		w.Reg(7)[l] = x7
 	}
 	w.Split(1, parked, &at)
 	return most

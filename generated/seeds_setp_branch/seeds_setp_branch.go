@@ -429,17 +429,15 @@ func setpBranchBlock2(w *runtime.Warp, m uint32, budget int) {
 // setpBranchRegion0 runs blocks 2 of kernel setp_branch for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func setpBranchRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r2 := w.Reg(2)
 	k0 := uint64(0x1)
-	p0 := w.P[0]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x2 := r2[l]
+		x2 := w.Reg(2)[l]
 		_ = x2
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
 		n := 0
 		switch from {
@@ -458,7 +456,7 @@ func setpBranchRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r2[l] = x2
+		w.Reg(2)[l] = x2
 	}
 	w.Split(1, parked, &at)
 	return most

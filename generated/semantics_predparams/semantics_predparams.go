@@ -2121,17 +2121,15 @@ func predparamsBlock15(w *runtime.Warp, m uint32, budget int) {
 // pmixRegion0 runs blocks 2 of function pmix for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
 // the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
 func pmixRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r1 := w.Reg(1)
 	k0 := uint64(0x3e8)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x1 := r1[l]
+		x1 := w.Reg(1)[l]
 		_ = x1
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -2150,7 +2148,7 @@ func pmixRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r1[l] = x1
+		w.Reg(1)[l] = x1
 	}
 	w.Split(1, parked, &at)
 	return most

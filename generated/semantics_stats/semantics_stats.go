@@ -4666,22 +4666,19 @@ var atomAdd32 = isa.AtomFunc(isa.AtomAdd, 32)
 // branchRegion4 runs blocks 1, 5 of kernel branch for each lane of m on its own, from the branch ending block from (one of 4) to block 2,
 // the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
 func branchRegion4(w *runtime.Warp, m uint32, from int32) int {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
 	k0 := uint64(0xc8)
 	k1 := uint64(0x3)
 	k2 := uint64(0x64)
-	p1 := w.P[1]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x0 := r0[l]
+		x0 := w.Reg(0)[l]
 		_ = x0
-		x1 := r1[l]
+		x1 := w.Reg(1)[l]
 		_ = x1
-		q1 := p1>>l&1 != 0
+		q1 := w.P[1]>>l&1 != 0
 		_ = q1
 		n := 0
 		switch from {
@@ -4710,7 +4707,7 @@ func branchRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r1[l] = x1
+		w.Reg(1)[l] = x1
 	}
 	w.Split(2, parked, &at)
 	return most
@@ -4719,20 +4716,17 @@ func branchRegion4(w *runtime.Warp, m uint32, from int32) int {
 // loopRegion1 runs blocks 1 of kernel loop for each lane of m on its own, from the branch ending block from (one of 1) to block 2,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func loopRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
 	k0 := uint64(0x1)
-	p0 := w.P[0]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x1 := r1[l]
+		x1 := w.Reg(1)[l]
 		_ = x1
-		x2 := r2[l]
+		x2 := w.Reg(2)[l]
 		_ = x2
-		q0 := p0>>l&1 != 0
+		q0 := w.P[0]>>l&1 != 0
 		_ = q0
 		n := 0
 		switch from {
@@ -4764,9 +4758,8 @@ func loopRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r2[l] = x2
+		w.Reg(2)[l] = x2
 	}
-	w.P[0] = p0
 	w.Split(2, parked, &at)
 	return most
 }

@@ -4176,8 +4176,6 @@ func switchDefaultBlock28(w *runtime.Warp, m uint32, budget int) {
 // switchDefaultRegion1 runs blocks 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 1, 2, 8, 20, 21, 28) to block 15,
 // the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
 	k0 := uint64(0x6)
 	k1 := uint64(0x62)
 	k2 := uint64(0x4)
@@ -4189,32 +4187,26 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 	k8 := uint64(0x7)
 	k9 := uint64(0x8)
 	k10 := uint64(0x5)
-	p2 := w.P[2]
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
-	p11 := w.P[11]
-	p12 := w.P[12]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		q2 := p2>>l&1 != 0
+		q2 := w.P[2]>>l&1 != 0
 		_ = q2
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
-		q11 := p11>>l&1 != 0
+		q11 := w.P[11]>>l&1 != 0
 		_ = q11
-		q12 := p12>>l&1 != 0
+		q12 := w.P[12]>>l&1 != 0
 		_ = q12
 		n := 0
 		switch from {
@@ -4360,13 +4352,8 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[3] = p3
-	w.P[4] = p4
-	w.P[5] = p5
-	w.P[11] = p11
-	w.P[12] = p12
 	w.Split(15, parked, &at)
 	return most
 }
@@ -4374,31 +4361,26 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion2 runs blocks 3, 11, 13, 14, 20, 21, 22 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 2, 20, 21) to block 15,
 // the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
 	k0 := uint64(0x62)
 	k1 := uint64(0x4c)
 	k2 := uint64(0x57)
 	k3 := uint64(0xffffffff)
 	k4 := uint64(0x7)
 	k5 := uint64(0x8)
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		q3 := p3>>l&1 != 0
+		q3 := w.P[3]>>l&1 != 0
 		_ = q3
-		q4 := p4>>l&1 != 0
+		q4 := w.P[4]>>l&1 != 0
 		_ = q4
-		q5 := p5>>l&1 != 0
+		q5 := w.P[5]>>l&1 != 0
 		_ = q5
 		n := 0
 		switch from {
@@ -4474,10 +4456,8 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[4] = p4
-	w.P[5] = p5
 	w.Split(15, parked, &at)
 	return most
 }
@@ -4485,8 +4465,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion4 runs blocks 5, 6, 7, 10, 14, 23, 24, 25, 26, 27 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 4, 6, 23, 24, 26) to block 15,
 // the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
 	k0 := uint64(0x15)
 	k1 := uint64(0x2)
 	k2 := uint64(0x2b)
@@ -4496,29 +4474,24 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 	k6 := uint64(0x0)
 	k7 := uint64(0x1)
 	k8 := uint64(0x3)
-	p6 := w.P[6]
-	p7 := w.P[7]
-	p8 := w.P[8]
-	p9 := w.P[9]
-	p10 := w.P[10]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		q6 := p6>>l&1 != 0
+		q6 := w.P[6]>>l&1 != 0
 		_ = q6
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
-		q8 := p8>>l&1 != 0
+		q8 := w.P[8]>>l&1 != 0
 		_ = q8
-		q9 := p9>>l&1 != 0
+		q9 := w.P[9]>>l&1 != 0
 		_ = q9
-		q10 := p10>>l&1 != 0
+		q10 := w.P[10]>>l&1 != 0
 		_ = q10
 		n := 0
 		switch from {
@@ -4633,12 +4606,8 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[7] = p7
-	w.P[8] = p8
-	w.P[9] = p9
-	w.P[10] = p10
 	w.Split(15, parked, &at)
 	return most
 }
@@ -4646,26 +4615,22 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion6 runs blocks 7, 10, 14, 26, 27 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 6, 26) to block 15,
 // the reconvergence point of the divergent branch of block 6 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
 	k0 := uint64(0x2b)
 	k1 := uint64(0x20)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x3)
-	p9 := w.P[9]
-	p10 := w.P[10]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		q9 := p9>>l&1 != 0
+		q9 := w.P[9]>>l&1 != 0
 		_ = q9
-		q10 := p10>>l&1 != 0
+		q10 := w.P[10]>>l&1 != 0
 		_ = q10
 		n := 0
 		switch from {
@@ -4718,9 +4683,8 @@ func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[10] = p10
 	w.Split(15, parked, &at)
 	return most
 }
@@ -4728,26 +4692,22 @@ func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion8 runs blocks 9, 12, 14, 28, 29 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 8, 28) to block 15,
 // the reconvergence point of the divergent branch of block 8 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
 	k0 := uint64(0x41)
 	k1 := uint64(0x36)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x5)
-	p11 := w.P[11]
-	p12 := w.P[12]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		q11 := p11>>l&1 != 0
+		q11 := w.P[11]>>l&1 != 0
 		_ = q11
-		q12 := p12>>l&1 != 0
+		q12 := w.P[12]>>l&1 != 0
 		_ = q12
 		n := 0
 		switch from {
@@ -4800,9 +4760,8 @@ func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[12] = p12
 	w.Split(15, parked, &at)
 	return most
 }
@@ -4810,25 +4769,21 @@ func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
 // switchDefaultRegion23 runs blocks 5, 14, 24, 25 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 23, 24) to block 15,
 // the reconvergence point of the divergent branch of block 23 (a per-lane region, region.go in codegen/gosrc).
 func switchDefaultRegion23(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
 	k0 := uint64(0x15)
 	k1 := uint64(0xffffffff)
 	k2 := uint64(0x1)
-	p7 := w.P[7]
-	p8 := w.P[8]
 	most := 0
 	var parked uint32
 	var at [runtime.WarpSize]int32
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
+		x12 := w.Reg(12)[l]
 		_ = x12
-		x13 := r13[l]
+		x13 := w.Reg(13)[l]
 		_ = x13
-		q7 := p7>>l&1 != 0
+		q7 := w.P[7]>>l&1 != 0
 		_ = q7
-		q8 := p8>>l&1 != 0
+		q8 := w.P[8]>>l&1 != 0
 		_ = q8
 		n := 0
 		switch from {
@@ -4874,9 +4829,8 @@ func switchDefaultRegion23(w *runtime.Warp, m uint32, from int32) int {
 		}
 	done:
 		most = max(most, n)
-		r13[l] = x13
+		w.Reg(13)[l] = x13
 	}
-	w.P[8] = p8
 	w.Split(15, parked, &at)
 	return most
 }
