@@ -689,7 +689,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 43: fma.rn.f32
 				var v10 uint64
 				var v10F float32
-				if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
+				if v10f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Direct(v10f) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -705,7 +705,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 43: fma.rn.f32
 				var v10 uint64
 				var v10F float32
-				if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
+				if v10f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Direct(v10f) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -735,7 +735,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 45: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
+				if v12f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Direct(v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -751,7 +751,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 45: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
+				if v12f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Direct(v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -781,7 +781,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v14 uint64
 				var v14F float32
-				if v14f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
+				if v14f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Direct(v14f) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -797,7 +797,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v14 uint64
 				var v14F float32
-				if v14f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
+				if v14f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Direct(v14f) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -827,7 +827,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 49: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
+				if v16f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Direct(v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -843,7 +843,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 49: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
+				if v16f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Direct(v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -873,7 +873,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 51: fma.rn.f32
 				var v18 uint64
 				var v18F float32
-				if v18f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
+				if v18f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Direct(v18f) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
@@ -889,7 +889,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 51: fma.rn.f32
 				var v18 uint64
 				var v18F float32
-				if v18f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
+				if v18f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Direct(v18f) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
@@ -919,7 +919,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 53: fma.rn.f32
 				var v20 uint64
 				var v20F float32
-				if v20f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
+				if v20f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Direct(v20f) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
@@ -935,7 +935,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 53: fma.rn.f32
 				var v20 uint64
 				var v20F float32
-				if v20f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
+				if v20f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Direct(v20f) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
@@ -975,7 +975,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 55: fma.rn.f32
 				var v22 uint64
 				var v22F float32
-				if v22f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))); isa.FmaF32Direct(v22f) {
+				if v22f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u21))); isa.FmaF32Direct(v22f) {
 					v22F = float32(v22f)
 					v22 = uint64(math.Float32bits(v22F))
 				} else {
@@ -1001,7 +1001,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 55: fma.rn.f32
 				var v22 uint64
 				var v22F float32
-				if v22f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))); isa.FmaF32Direct(v22f) {
+				if v22f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u21))); isa.FmaF32Direct(v22f) {
 					v22F = float32(v22f)
 					v22 = uint64(math.Float32bits(v22F))
 				} else {

@@ -708,7 +708,7 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 42: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -757,7 +757,7 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 42: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -1197,7 +1197,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					// 96: fma.rn.f32
 					var v24 uint64
 					var v24F float32
-					if v24f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v24f) {
+					if v24f := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Direct(v24f) {
 						v24F = float32(v24f)
 						v24 = uint64(math.Float32bits(v24F))
 					} else {
@@ -1248,7 +1248,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 96: fma.rn.f32
 				var v24 uint64
 				var v24F float32
-				if v24f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v24f) {
+				if v24f := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Direct(v24f) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
@@ -1371,7 +1371,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 106: fma.rn.f32
 				var v34 uint64
 				var v34F float32
-				if v34f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v34f) {
+				if v34f := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Direct(v34f) {
 					v34F = float32(v34f)
 					v34 = uint64(math.Float32bits(v34F))
 				} else {
@@ -1403,7 +1403,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 106: fma.rn.f32
 				var v34 uint64
 				var v34F float32
-				if v34f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v34f) {
+				if v34f := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Direct(v34f) {
 					v34F = float32(v34f)
 					v34 = uint64(math.Float32bits(v34F))
 				} else {

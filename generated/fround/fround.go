@@ -1430,7 +1430,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				// 67: fma.rn.f32
 				var v35 uint64
 				var v35F float32
-				if v35f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v35f) {
+				if v35f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r17[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Direct(v35f) {
 					v35F = float32(v35f)
 					v35 = uint64(math.Float32bits(v35F))
 				} else {
@@ -1454,7 +1454,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				// 67: fma.rn.f32
 				var v35 uint64
 				var v35F float32
-				if v35f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v35f) {
+				if v35f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r17[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Direct(v35f) {
 					v35F = float32(v35f)
 					v35 = uint64(math.Float32bits(v35F))
 				} else {

@@ -4267,7 +4267,7 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				// 278: fma.rn.f32
 				var v2 uint64
 				var v2F float32
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v2f) {
+				if v2f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r6[l]))); isa.FmaF32Direct(v2f) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
@@ -4299,7 +4299,7 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				// 278: fma.rn.f32
 				var v2 uint64
 				var v2F float32
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v2f) {
+				if v2f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r6[l]))); isa.FmaF32Direct(v2f) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {

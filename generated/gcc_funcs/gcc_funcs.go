@@ -6820,7 +6820,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					// 429: fma.rn.f32
 					var v3 uint64
 					var v3F float32
-					if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v3f) {
+					if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Direct(v3f) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
@@ -6838,7 +6838,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					// 430: fma.rn.f32
 					var v4 uint64
 					var v4F float32
-					if v4f := math.FMA(float64(v3F), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
+					if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Direct(v4f) {
 						v4F = float32(v4f)
 						v4 = uint64(math.Float32bits(v4F))
 					} else {
@@ -6855,7 +6855,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					// 431: fma.rn.f32
 					var v5 uint64
 					var v5F float32
-					if v5f := math.FMA(float64(v4F), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
+					if v5f := float64(v4F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Direct(v5f) {
 						v5F = float32(v5f)
 						v5 = uint64(math.Float32bits(v5F))
 					} else {
@@ -6897,7 +6897,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 429: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -6909,7 +6909,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 430: fma.rn.f32
 				var v4 uint64
 				var v4F float32
-				if v4f := math.FMA(float64(v3F), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
+				if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Direct(v4f) {
 					v4F = float32(v4f)
 					v4 = uint64(math.Float32bits(v4F))
 				} else {
@@ -6921,7 +6921,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 431: fma.rn.f32
 				var v5 uint64
 				var v5F float32
-				if v5f := math.FMA(float64(v4F), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
+				if v5f := float64(v4F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Direct(v5f) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -7013,7 +7013,7 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 					// 435: fma.rn.f32
 					var v2 uint64
 					var v2F float32
-					if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
+					if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Direct(v2f) {
 						v2F = float32(v2f)
 						v2 = uint64(math.Float32bits(v2F))
 					} else {
@@ -7041,7 +7041,7 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 435: fma.rn.f32
 				var v2 uint64
 				var v2F float32
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
+				if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Direct(v2f) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
@@ -9228,7 +9228,7 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 			// 435: fma.rn.f32
 			var v2 uint64
 			var v2F float32
-			if v2f := math.FMA(float64(math.Float32frombits(uint32(x7))), float64(math.Float32frombits(uint32(x7))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
+			if v2f := float64(math.Float32frombits(uint32(x7)))*float64(math.Float32frombits(uint32(x7))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Direct(v2f) {
 				v2F = float32(v2f)
 				v2 = uint64(math.Float32bits(v2F))
 			} else {

@@ -476,7 +476,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					// 39: fma.rn.f32
 					var v17 uint64
 					var v17F float32
-					if v17f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v16))), float64(v13F)); isa.FmaF32Direct(v17f) {
+					if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Direct(v17f) {
 						v17F = float32(v17f)
 						v17 = uint64(math.Float32bits(v17F))
 					} else {
@@ -521,7 +521,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					// 42: fma.rn.f32
 					var v20 uint64
 					var v20F float32
-					if v20f := math.FMA(float64(math.Float32frombits(uint32(v18))), float64(math.Float32frombits(uint32(v19))), float64(v17F)); isa.FmaF32Direct(v20f) {
+					if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Direct(v20f) {
 						v20F = float32(v20f)
 						v20 = uint64(math.Float32bits(v20F))
 					} else {
@@ -565,7 +565,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					// 45: fma.rn.f32
 					var v23 uint64
 					var v23F float32
-					if v23f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(v20F)); isa.FmaF32Direct(v23f) {
+					if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Direct(v23f) {
 						v23F = float32(v23f)
 						v23 = uint64(math.Float32bits(v23F))
 					} else {
@@ -684,7 +684,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				// 39: fma.rn.f32
 				var v17 uint64
 				var v17F float32
-				if v17f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v16))), float64(v13F)); isa.FmaF32Direct(v17f) {
+				if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Direct(v17f) {
 					v17F = float32(v17f)
 					v17 = uint64(math.Float32bits(v17F))
 				} else {
@@ -722,7 +722,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				// 42: fma.rn.f32
 				var v20 uint64
 				var v20F float32
-				if v20f := math.FMA(float64(math.Float32frombits(uint32(v18))), float64(math.Float32frombits(uint32(v19))), float64(v17F)); isa.FmaF32Direct(v20f) {
+				if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Direct(v20f) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
@@ -760,7 +760,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				// 45: fma.rn.f32
 				var v23 uint64
 				var v23F float32
-				if v23f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(v20F)); isa.FmaF32Direct(v23f) {
+				if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Direct(v23f) {
 					v23F = float32(v23f)
 					v23 = uint64(math.Float32bits(v23F))
 				} else {

@@ -1831,7 +1831,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					// 74: fma.rn.f32
 					var v5 uint64
 					var v5F float32
-					if v5f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v5f) {
+					if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Direct(v5f) {
 						v5F = float32(v5f)
 						v5 = uint64(math.Float32bits(v5F))
 					} else {
@@ -1879,7 +1879,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					// 80: fma.rn.f32
 					var v11 uint64
 					var v11F float32
-					if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(v5F)); isa.FmaF32Direct(v11f) {
+					if v11f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))) + float64(v5F); isa.FmaF32Direct(v11f) {
 						v11F = float32(v11f)
 						v11 = uint64(math.Float32bits(v11F))
 					} else {
@@ -1943,7 +1943,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 74: fma.rn.f32
 				var v5 uint64
 				var v5F float32
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v5f) {
+				if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Direct(v5f) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -1987,7 +1987,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 80: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(v5F)); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))) + float64(v5F); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2462,7 +2462,7 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 99: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -2516,7 +2516,7 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 99: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -3416,7 +3416,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					// 220: fma.rn.f32
 					var v3 uint64
 					var v3F float32
-					if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+					if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Direct(v3f) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
@@ -3458,7 +3458,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					// 223: fma.rn.f32
 					var v6 uint64
 					var v6F float32
-					if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(v3F)); isa.FmaF32Direct(v6f) {
+					if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v6f) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
@@ -3500,7 +3500,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					// 226: fma.rn.f32
 					var v9 uint64
 					var v9F float32
-					if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(v6F)); isa.FmaF32Direct(v9f) {
+					if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Direct(v9f) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -3542,7 +3542,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					// 229: fma.rn.f32
 					var v12 uint64
 					var v12F float32
-					if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(v9F)); isa.FmaF32Direct(v12f) {
+					if v12f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))) + float64(v9F); isa.FmaF32Direct(v12f) {
 						v12F = float32(v12f)
 						v12 = uint64(math.Float32bits(v12F))
 					} else {
@@ -3602,7 +3602,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 220: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -3640,7 +3640,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 223: fma.rn.f32
 				var v6 uint64
 				var v6F float32
-				if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(v3F)); isa.FmaF32Direct(v6f) {
+				if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v6f) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -3678,7 +3678,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 226: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(v6F)); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -3716,7 +3716,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 229: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(v9F)); isa.FmaF32Direct(v12f) {
+				if v12f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))) + float64(v9F); isa.FmaF32Direct(v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -3859,7 +3859,7 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 251: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -3918,7 +3918,7 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 251: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {

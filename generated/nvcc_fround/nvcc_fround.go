@@ -1454,7 +1454,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				// 71: fma.rn.f32
 				var v31 uint64
 				var v31F float32
-				if v31f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v31f) {
+				if v31f := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v31f) {
 					v31F = float32(v31f)
 					v31 = uint64(math.Float32bits(v31F))
 				} else {
@@ -1478,7 +1478,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				// 71: fma.rn.f32
 				var v31 uint64
 				var v31F float32
-				if v31f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v31f) {
+				if v31f := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v31f) {
 					v31F = float32(v31f)
 					v31 = uint64(math.Float32bits(v31F))
 				} else {

@@ -1031,7 +1031,7 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 49: fma.rn.f32
 				var v5 uint64
 				var v5F float32
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+				if v5f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r2[l]))) + float64(math.Float32frombits(uint32(v4))); isa.FmaF32Direct(v5f) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -1069,7 +1069,7 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 49: fma.rn.f32
 				var v5 uint64
 				var v5F float32
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+				if v5f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r2[l]))) + float64(math.Float32frombits(uint32(v4))); isa.FmaF32Direct(v5f) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {

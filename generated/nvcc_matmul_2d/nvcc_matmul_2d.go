@@ -1959,7 +1959,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					// 76: fma.rn.f32
 					var v3 uint64
 					var v3F float32
-					if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
+					if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
@@ -2003,7 +2003,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					// 80: fma.rn.f32
 					var v7 uint64
 					var v7F float32
-					if v7f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v5))), float64(v3F)); isa.FmaF32Direct(v7f) {
+					if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v7f) {
 						v7F = float32(v7f)
 						v7 = uint64(math.Float32bits(v7F))
 					} else {
@@ -2049,7 +2049,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					// 84: fma.rn.f32
 					var v11 uint64
 					var v11F float32
-					if v11f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9))), float64(v7F)); isa.FmaF32Direct(v11f) {
+					if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Direct(v11f) {
 						v11F = float32(v11f)
 						v11 = uint64(math.Float32bits(v11F))
 					} else {
@@ -2098,7 +2098,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					// 89: fma.rn.f32
 					var v16 uint64
 					var v16F float32
-					if v16f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v14))), float64(v11F)); isa.FmaF32Direct(v16f) {
+					if v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F); isa.FmaF32Direct(v16f) {
 						v16F = float32(v16f)
 						v16 = uint64(math.Float32bits(v16F))
 					} else {
@@ -2158,7 +2158,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 76: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -2198,7 +2198,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 80: fma.rn.f32
 				var v7 uint64
 				var v7F float32
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v5))), float64(v3F)); isa.FmaF32Direct(v7f) {
+				if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v7f) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
@@ -2238,7 +2238,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 84: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9))), float64(v7F)); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2281,7 +2281,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 89: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v14))), float64(v11F)); isa.FmaF32Direct(v16f) {
+				if v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F); isa.FmaF32Direct(v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -2418,7 +2418,7 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 112: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -2477,7 +2477,7 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 112: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -3696,7 +3696,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					// 235: fma.rn.f32
 					var v3 uint64
 					var v3F float32
-					if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+					if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
@@ -3738,7 +3738,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					// 238: fma.rn.f32
 					var v6 uint64
 					var v6F float32
-					if v6f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v4))), float64(v3F)); isa.FmaF32Direct(v6f) {
+					if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Direct(v6f) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
@@ -3780,7 +3780,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					// 241: fma.rn.f32
 					var v9 uint64
 					var v9F float32
-					if v9f := math.FMA(float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v7))), float64(v6F)); isa.FmaF32Direct(v9f) {
+					if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Direct(v9f) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -3822,7 +3822,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					// 244: fma.rn.f32
 					var v12 uint64
 					var v12F float32
-					if v12f := math.FMA(float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v10))), float64(v9F)); isa.FmaF32Direct(v12f) {
+					if v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F); isa.FmaF32Direct(v12f) {
 						v12F = float32(v12f)
 						v12 = uint64(math.Float32bits(v12F))
 					} else {
@@ -3885,7 +3885,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 235: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -3923,7 +3923,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 238: fma.rn.f32
 				var v6 uint64
 				var v6F float32
-				if v6f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v4))), float64(v3F)); isa.FmaF32Direct(v6f) {
+				if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Direct(v6f) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -3961,7 +3961,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 241: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v7))), float64(v6F)); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -3999,7 +3999,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 244: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v10))), float64(v9F)); isa.FmaF32Direct(v12f) {
+				if v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F); isa.FmaF32Direct(v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -4674,7 +4674,7 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				// 263: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v8f) {
+				if v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -4736,7 +4736,7 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				// 263: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v8f) {
+				if v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -4825,7 +4825,7 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				// 269: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -4875,7 +4875,7 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				// 269: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -4960,7 +4960,7 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				// 275: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -5002,7 +5002,7 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				// 275: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {

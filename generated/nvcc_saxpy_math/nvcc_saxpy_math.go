@@ -729,7 +729,7 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 46: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v8f) {
+				if v8f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Direct(v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -782,7 +782,7 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 46: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v8f) {
+				if v8f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Direct(v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -1243,7 +1243,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 98: fma.rn.f32
 				var v15 uint64
 				var v15F float32
-				if v15f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v15f) {
+				if v15f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Direct(v15f) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -1273,7 +1273,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 98: fma.rn.f32
 				var v15 uint64
 				var v15F float32
-				if v15f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v15f) {
+				if v15f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Direct(v15f) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -1440,7 +1440,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 114: fma.rn.f32
 				var v29 uint64
 				var v29F float32
-				if v29f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))); isa.FmaF32Direct(v29f) {
+				if v29f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u28))); isa.FmaF32Direct(v29f) {
 					v29F = float32(v29f)
 					v29 = uint64(math.Float32bits(v29F))
 				} else {
@@ -1456,7 +1456,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 114: fma.rn.f32
 				var v29 uint64
 				var v29F float32
-				if v29f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))); isa.FmaF32Direct(v29f) {
+				if v29f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u28))); isa.FmaF32Direct(v29f) {
 					v29F = float32(v29f)
 					v29 = uint64(math.Float32bits(v29F))
 				} else {

@@ -1239,7 +1239,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 29: fma.rn.f32
 					var v8 uint64
 					var v8F float32
-					if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(v7F)); isa.FmaF32Direct(v8f) {
+					if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Direct(v8f) {
 						v8F = float32(v8f)
 						v8 = uint64(math.Float32bits(v8F))
 					} else {
@@ -1257,7 +1257,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 30: fma.rn.f32
 					var v9 uint64
 					var v9F float32
-					if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(v8F)); isa.FmaF32Direct(v9f) {
+					if v9f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(v8F); isa.FmaF32Direct(v9f) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -1357,7 +1357,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 29: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(v7F)); isa.FmaF32Direct(v8f) {
+				if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Direct(v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -1369,7 +1369,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 30: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(v8F)); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(v8F); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -2250,7 +2250,7 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 95: fma.rn.f32
 				var v6 uint64
 				var v6F float32
-				if v6f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v6f) {
+				if v6f := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))) + float64(math.Float32frombits(uint32(r4[l]))); isa.FmaF32Direct(v6f) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -2319,7 +2319,7 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 95: fma.rn.f32
 				var v6 uint64
 				var v6F float32
-				if v6f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v6f) {
+				if v6f := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))) + float64(math.Float32frombits(uint32(r4[l]))); isa.FmaF32Direct(v6f) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {

@@ -681,7 +681,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 50: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v8f) {
+				if v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Direct(v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -693,7 +693,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 51: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -705,7 +705,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 52: fma.rn.f32
 				var v10 uint64
 				var v10F float32
-				if v10f := math.FMA(float64(math.Float32frombits(uint32(r13[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v10f) {
+				if v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Direct(v10f) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -717,7 +717,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 53: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r18[l])))); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l]))); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -738,7 +738,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 50: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v8f) {
+				if v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Direct(v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -750,7 +750,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 51: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -762,7 +762,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 52: fma.rn.f32
 				var v10 uint64
 				var v10F float32
-				if v10f := math.FMA(float64(math.Float32frombits(uint32(r13[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v10f) {
+				if v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Direct(v10f) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -774,7 +774,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 53: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r18[l])))); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l]))); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {

@@ -1728,7 +1728,7 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 85: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(r26[l]))), float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -1762,7 +1762,7 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 85: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(r26[l]))), float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {

@@ -5852,7 +5852,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				// 171: fma.rn.f32
 				var v107 uint64
 				var v107F float32
-				if v107f := math.FMA(float64(math.Float32frombits(uint32(v104))), float64(math.Float32frombits(uint32(v105))), float64(math.Float32frombits(uint32(v106)))); isa.FmaF32Direct(v107f) {
+				if v107f := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))) + float64(math.Float32frombits(uint32(v106))); isa.FmaF32Direct(v107f) {
 					v107F = float32(v107f)
 					v107 = uint64(math.Float32bits(v107F))
 				} else {
@@ -5933,7 +5933,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				// 171: fma.rn.f32
 				var v107 uint64
 				var v107F float32
-				if v107f := math.FMA(float64(math.Float32frombits(uint32(v104))), float64(math.Float32frombits(uint32(v105))), float64(math.Float32frombits(uint32(v106)))); isa.FmaF32Direct(v107f) {
+				if v107f := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))) + float64(math.Float32frombits(uint32(v106))); isa.FmaF32Direct(v107f) {
 					v107F = float32(v107f)
 					v107 = uint64(math.Float32bits(v107F))
 				} else {

@@ -1230,7 +1230,7 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 67: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -1337,7 +1337,7 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 67: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {

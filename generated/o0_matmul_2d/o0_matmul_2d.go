@@ -3105,7 +3105,7 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 111: fma.rn.f32
 				var v21 uint64
 				var v21F float32
-				if v21f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))); isa.FmaF32Direct(v21f) {
+				if v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20))); isa.FmaF32Direct(v21f) {
 					v21F = float32(v21f)
 					v21 = uint64(math.Float32bits(v21F))
 				} else {
@@ -3301,7 +3301,7 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 111: fma.rn.f32
 				var v21 uint64
 				var v21F float32
-				if v21f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))); isa.FmaF32Direct(v21f) {
+				if v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20))); isa.FmaF32Direct(v21f) {
 					v21F = float32(v21f)
 					v21 = uint64(math.Float32bits(v21F))
 				} else {
@@ -6765,7 +6765,7 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				// 339: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				if v19f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+				if v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Direct(v19f) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -6836,7 +6836,7 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				// 339: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				if v19f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+				if v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Direct(v19f) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {

@@ -1705,7 +1705,7 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 71: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))); isa.FmaF32Direct(v16f) {
+				if v16f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v15))); isa.FmaF32Direct(v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -1807,7 +1807,7 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 71: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))); isa.FmaF32Direct(v16f) {
+				if v16f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v15))); isa.FmaF32Direct(v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -3595,7 +3595,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					// 183: fma.rn.f32
 					var v40 uint64
 					var v40F float32
-					if v40f := math.FMA(float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v40f) {
+					if v40f := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Direct(v40f) {
 						v40F = float32(v40f)
 						v40 = uint64(math.Float32bits(v40F))
 					} else {
@@ -3717,7 +3717,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 183: fma.rn.f32
 				var v40 uint64
 				var v40F float32
-				if v40f := math.FMA(float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v40f) {
+				if v40f := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Direct(v40f) {
 					v40F = float32(v40f)
 					v40 = uint64(math.Float32bits(v40F))
 				} else {
@@ -4405,7 +4405,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 214: fma.rn.f32
 				var v71 uint64
 				var v71F float32
-				if v71f := math.FMA(float64(math.Float32frombits(uint32(v68))), float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))); isa.FmaF32Direct(v71f) {
+				if v71f := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))) + float64(math.Float32frombits(uint32(v70))); isa.FmaF32Direct(v71f) {
 					v71F = float32(v71f)
 					v71 = uint64(math.Float32bits(v71F))
 				} else {
@@ -4469,7 +4469,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 214: fma.rn.f32
 				var v71 uint64
 				var v71F float32
-				if v71f := math.FMA(float64(math.Float32frombits(uint32(v68))), float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))); isa.FmaF32Direct(v71f) {
+				if v71f := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))) + float64(math.Float32frombits(uint32(v70))); isa.FmaF32Direct(v71f) {
 					v71F = float32(v71f)
 					v71 = uint64(math.Float32bits(v71F))
 				} else {

@@ -1791,7 +1791,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 30: fma.rn.f32
 					var v8 uint64
 					var v8F float32
-					if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(v7F)); isa.FmaF32Direct(v8f) {
+					if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Direct(v8f) {
 						v8F = float32(v8f)
 						v8 = uint64(math.Float32bits(v8F))
 					} else {
@@ -1833,7 +1833,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 33: fma.rn.f32
 					var v11 uint64
 					var v11F float32
-					if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(v8F)); isa.FmaF32Direct(v11f) {
+					if v11f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(v8F); isa.FmaF32Direct(v11f) {
 						v11F = float32(v11f)
 						v11 = uint64(math.Float32bits(v11F))
 					} else {
@@ -1907,7 +1907,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 30: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(v7F)); isa.FmaF32Direct(v8f) {
+				if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Direct(v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -1945,7 +1945,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 33: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(v8F)); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(v8F); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2150,7 +2150,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 61: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2225,7 +2225,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 61: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2378,7 +2378,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 69: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				if v19f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+				if v19f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Direct(v19f) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -2453,7 +2453,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 69: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				if v19f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+				if v19f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Direct(v19f) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -2606,7 +2606,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 77: fma.rn.f32
 				var v27 uint64
 				var v27F float32
-				if v27f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))); isa.FmaF32Direct(v27f) {
+				if v27f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v26))); isa.FmaF32Direct(v27f) {
 					v27F = float32(v27f)
 					v27 = uint64(math.Float32bits(v27F))
 				} else {
@@ -2681,7 +2681,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 77: fma.rn.f32
 				var v27 uint64
 				var v27F float32
-				if v27f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))); isa.FmaF32Direct(v27f) {
+				if v27f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v26))); isa.FmaF32Direct(v27f) {
 					v27F = float32(v27f)
 					v27 = uint64(math.Float32bits(v27F))
 				} else {
@@ -3422,7 +3422,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 137: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+				if v8f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v7))); isa.FmaF32Direct(v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -3513,7 +3513,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 137: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+				if v8f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v7))); isa.FmaF32Direct(v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {

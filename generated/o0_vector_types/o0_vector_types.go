@@ -1826,7 +1826,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 86: fma.rn.f32
 				var v24 uint64
 				var v24F float32
-				if v24f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))); isa.FmaF32Direct(v24f) {
+				if v24f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v23))); isa.FmaF32Direct(v24f) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
@@ -1890,7 +1890,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 86: fma.rn.f32
 				var v24 uint64
 				var v24F float32
-				if v24f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))); isa.FmaF32Direct(v24f) {
+				if v24f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v23))); isa.FmaF32Direct(v24f) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
@@ -2016,7 +2016,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 95: fma.rn.f32
 				var v33 uint64
 				var v33F float32
-				if v33f := math.FMA(float64(math.Float32frombits(uint32(v29))), float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))); isa.FmaF32Direct(v33f) {
+				if v33f := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))) + float64(math.Float32frombits(uint32(v32))); isa.FmaF32Direct(v33f) {
 					v33F = float32(v33f)
 					v33 = uint64(math.Float32bits(v33F))
 				} else {
@@ -2082,7 +2082,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 95: fma.rn.f32
 				var v33 uint64
 				var v33F float32
-				if v33f := math.FMA(float64(math.Float32frombits(uint32(v29))), float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))); isa.FmaF32Direct(v33f) {
+				if v33f := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))) + float64(math.Float32frombits(uint32(v32))); isa.FmaF32Direct(v33f) {
 					v33F = float32(v33f)
 					v33 = uint64(math.Float32bits(v33F))
 				} else {
@@ -2194,7 +2194,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 101: fma.rn.f32
 				var v39 uint64
 				var v39F float32
-				if v39f := math.FMA(float64(math.Float32frombits(uint32(v36))), float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))); isa.FmaF32Direct(v39f) {
+				if v39f := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))) + float64(math.Float32frombits(uint32(v38))); isa.FmaF32Direct(v39f) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
@@ -2258,7 +2258,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 101: fma.rn.f32
 				var v39 uint64
 				var v39F float32
-				if v39f := math.FMA(float64(math.Float32frombits(uint32(v36))), float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))); isa.FmaF32Direct(v39f) {
+				if v39f := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))) + float64(math.Float32frombits(uint32(v38))); isa.FmaF32Direct(v39f) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
@@ -2378,7 +2378,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 109: fma.rn.f32
 				var v47 uint64
 				var v47F float32
-				if v47f := math.FMA(float64(math.Float32frombits(uint32(v43))), float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))); isa.FmaF32Direct(v47f) {
+				if v47f := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))) + float64(math.Float32frombits(uint32(v46))); isa.FmaF32Direct(v47f) {
 					v47F = float32(v47f)
 					v47 = uint64(math.Float32bits(v47F))
 				} else {
@@ -2444,7 +2444,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 109: fma.rn.f32
 				var v47 uint64
 				var v47F float32
-				if v47f := math.FMA(float64(math.Float32frombits(uint32(v43))), float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))); isa.FmaF32Direct(v47f) {
+				if v47f := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))) + float64(math.Float32frombits(uint32(v46))); isa.FmaF32Direct(v47f) {
 					v47F = float32(v47f)
 					v47 = uint64(math.Float32bits(v47F))
 				} else {

@@ -1186,7 +1186,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 24: fma.rn.f32
 					var v6 uint64
 					var v6F float32
-					if v6f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(v5F)); isa.FmaF32Direct(v6f) {
+					if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Direct(v6f) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
@@ -1228,7 +1228,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 27: fma.rn.f32
 					var v9 uint64
 					var v9F float32
-					if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(v6F)); isa.FmaF32Direct(v9f) {
+					if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Direct(v9f) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -1302,7 +1302,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: fma.rn.f32
 				var v6 uint64
 				var v6F float32
-				if v6f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(v5F)); isa.FmaF32Direct(v6f) {
+				if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Direct(v6f) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -1340,7 +1340,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 27: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(v6F)); isa.FmaF32Direct(v9f) {
+				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Direct(v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -1547,7 +1547,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v7 uint64
 				var v7F float32
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v7f) {
+				if v7f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Direct(v7f) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
@@ -1592,7 +1592,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 52: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
+				if v12f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Direct(v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -1611,7 +1611,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 55: fma.rn.f32
 				var v15 uint64
 				var v15F float32
-				if v15f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))); isa.FmaF32Direct(v15f) {
+				if v15f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v14))); isa.FmaF32Direct(v15f) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -1686,7 +1686,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v7 uint64
 				var v7F float32
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v7f) {
+				if v7f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Direct(v7f) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
@@ -1731,7 +1731,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 52: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
+				if v12f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Direct(v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -1750,7 +1750,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 55: fma.rn.f32
 				var v15 uint64
 				var v15F float32
-				if v15f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))); isa.FmaF32Direct(v15f) {
+				if v15f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v14))); isa.FmaF32Direct(v15f) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -2136,7 +2136,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 94: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
+				if v12f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Direct(v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -2223,7 +2223,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 94: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
+				if v12f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Direct(v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {

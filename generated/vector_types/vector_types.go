@@ -658,7 +658,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 45: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -670,7 +670,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 46: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v12f) {
+				if v12f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Direct(v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -682,7 +682,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v13 uint64
 				var v13F float32
-				if v13f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v13f) {
+				if v13f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Direct(v13f) {
 					v13F = float32(v13f)
 					v13 = uint64(math.Float32bits(v13F))
 				} else {
@@ -694,7 +694,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 48: fma.rn.f32
 				var v14 uint64
 				var v14F float32
-				if v14f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))); isa.FmaF32Direct(v14f) {
+				if v14f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r22[l]))); isa.FmaF32Direct(v14f) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -713,7 +713,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 45: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v11f) {
+				if v11f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Direct(v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -725,7 +725,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 46: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v12f) {
+				if v12f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Direct(v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -737,7 +737,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v13 uint64
 				var v13F float32
-				if v13f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v13f) {
+				if v13f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Direct(v13f) {
 					v13F = float32(v13f)
 					v13 = uint64(math.Float32bits(v13F))
 				} else {
@@ -749,7 +749,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 48: fma.rn.f32
 				var v14 uint64
 				var v14F float32
-				if v14f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))); isa.FmaF32Direct(v14f) {
+				if v14f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r22[l]))); isa.FmaF32Direct(v14f) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {

@@ -245,7 +245,9 @@ func FmaF32(a, b, c uint32, r Rounding) uint32 {
 // a float32 midpoint (the low 29 mantissa bits are 1 followed by zeros) or in the float32
 // subnormal range; those take the round-to-odd path.
 func FmaF32RN(a, b, c uint32) uint32 {
-	f := math.FMA(float64(f32(a)), float64(f32(b)), float64(f32(c)))
+	// The product of two float32 values is exact in float64: multiplying, then adding, is
+	// the float64 fma.
+	f := float64(f32(a))*float64(f32(b)) + float64(f32(c))
 	if FmaF32Direct(f) {
 		return b32(float32(f))
 	}
