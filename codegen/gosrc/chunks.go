@@ -1,6 +1,8 @@
 package gosrc
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -16,6 +18,13 @@ import (
 // through one array per value. Any such cut is invisible: the segment may already run
 // lane by lane (it holds no store after a load, lanemem.go), and a chunk of instructions
 // run lane by lane is as good.
+//
+// A slow path (a load outside the cached window, an fma that needs exact rounding) is a call,
+// and a call in a loop makes the Go compiler keep the loop's values on the stack. So a chunk
+// that neither stores, writes the register file nor counts statistics lane by lane, and may
+// therefore run twice for a lane,
+// first runs for all lanes with each slow path replaced by noting the lane and going on with
+// the next; then the noted lanes run the chunk again with the slow paths.
 
 // chunks returns the index of the first group of each chunk. A chunk ends right after the
 // floating-point instruction a later one in it would depend on, so that the loads feeding
@@ -39,8 +48,60 @@ func (s *segment) chunks() []int {
 	return starts
 }
 
+// slowPath is the code of a slow path in a lane loop: stmt holds it, or, while the fast
+// pass of its chunk is rendered (fastPass), the statements that skip the lane.
+type slowPath struct {
+	group int
+	stmt  *jen.Statement
+	code  []jen.Code
+}
+
+// slowPath returns the statement running code, the slow path of the group being generated.
+func (s *segment) slowPath(code ...jen.Code) jen.Code {
+	st := jen.Block(code...)
+	s.slows = append(s.slows, slowPath{s.cur, st, code})
+	return st
+}
+
+// slowPath is segment.slowPath for an instruction in a lane loop, and the plain block of code
+// elsewhere.
+func (c ctx) slowPath(code ...jen.Code) jen.Code {
+	if s := c.e.seg; s != nil && !c.scalar && !c.e.lane {
+		return s.slowPath(code...)
+	}
+	return jen.Block(code...)
+}
+
+// fastPass is a chunk's loop over the lanes without its slow paths (slows), rendered into
+// target when the file is (gen.render): with the slow paths' statements then replaced, the
+// same statements give the loop that runs them.
+type fastPass struct {
+	target *jen.Statement
+	loop   *jen.Statement
+	slows  []slowPath
+}
+
+// renderFastPasses fills in the fast passes as source text rendered with the file's imports.
+func (g *gen) renderFastPasses(file *jen.File) error {
+	for _, fp := range g.fastPasses {
+		for _, sp := range fp.slows {
+			*sp.stmt = *jen.Block(jen.Id("slow").Op("|=").Lit(1).Op("<<").Id("l"), jen.Continue())
+		}
+		var buf bytes.Buffer
+		err := fp.loop.RenderWithFile(&buf, file)
+		for _, sp := range fp.slows {
+			*sp.stmt = *jen.Block(sp.code...)
+		}
+		if err != nil {
+			return fmt.Errorf("rendering a fast pass: %v", err)
+		}
+		fp.target.Add(jen.Op(buf.String()))
+	}
+	return nil
+}
+
 // fullWarp returns the loop (or loops) of the segment for a full warp.
-func (s *segment) fullWarp() jen.Code {
+func (s *segment) fullWarp(g *gen) jen.Code {
 	starts := s.chunks()
 	if len(starts) == 1 {
 		return jen.For(jen.Id("l").Op(":=").Range().Lit(32)).Block(s.body...)
@@ -99,7 +160,29 @@ func (s *segment) fullWarp() jen.Code {
 		for _, n := range stored[c] {
 			body = append(body, jen.Id(n+"s").Index(jen.Id("l")).Op("=").Id(n))
 		}
-		out = append(out, jen.For(jen.Id("l").Op(":=").Range().Lit(32)).Block(body...))
+		var slows []slowPath
+		rerun := true
+		for _, sp := range s.slows {
+			if sp.group >= start && sp.group < end {
+				slows = append(slows, sp)
+			}
+		}
+		for gi := start; gi < end; gi++ {
+			if s.sideEffects[gi] {
+				rerun = false
+			}
+		}
+		if len(slows) == 0 || !rerun {
+			out = append(out, jen.For(jen.Id("l").Op(":=").Range().Lit(32)).Block(body...))
+			continue
+		}
+		target := jen.Null()
+		g.fastPasses = append(g.fastPasses, fastPass{target, jen.For(jen.Id("l").Op(":=").Range().Lit(32)).Block(body...), slows})
+		out = append(out, jen.Block(
+			jen.Id("slow").Op(":=").Uint32().Call(jen.Lit(0)),
+			target,
+			jen.For(jen.Id("mm").Op(":=").Id("slow"), jen.Id("mm").Op("!=").Lit(0), jen.Id("mm").Op("&=").Id("mm").Op("-").Lit(1)).Block(
+				append([]jen.Code{jen.Id("l").Op(":=").Qual("math/bits", "TrailingZeros32").Call(jen.Id("mm")).Op("&").Lit(31)}, body...)...)))
 	}
 	return jen.Block(out...)
 }

@@ -89,12 +89,17 @@ type segment struct {
 	float  []bool
 	// floats are the lane locals nN of f32 arithmetic that come with a float32 local nNF.
 	floats map[string]bool
+	// slows are the slow paths of inline accesses and operations (slowPath); sideEffects
+	// are the groups that write the register file or memory or count statistics lane by
+	// lane, which chunks.go may not run twice for a lane.
+	slows       []slowPath
+	sideEffects map[int]bool
 }
 
 func newSegment(nwin *int) *segment {
 	return &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{},
 		plocal: map[int]string{}, shared: map[int]bool{}, param: map[int]bool{}, local: map[int]bool{}, winIndex: map[string]int{}, nwin: nwin,
-		defs: map[string]int{}, inPlace: map[int]bool{}, floats: map[string]bool{}}
+		defs: map[string]int{}, inPlace: map[int]bool{}, floats: map[string]bool{}, sideEffects: map[int]bool{}}
 }
 
 // shadow records that the instruction being generated defines, besides its lane local n, the
@@ -260,6 +265,7 @@ func (e *blockEmit) flush() {
 	}
 	for _, st := range s.stores {
 		if !e.f.onlyReadBy(st.v, s.instrs) {
+			s.sideEffects[s.defs[st.name]] = true
 			st.stmt.Add(jen.Id(e.reg(st.slot)).Index(jen.Id("l")).Op("=").Id(st.name))
 		} else if !e.read[st.name] {
 			st.stmt.Add(jen.Id("_").Op("=").Id(st.name))
@@ -280,7 +286,7 @@ func (e *blockEmit) flush() {
 	pre = append(pre, ppre...)
 	post = append(post, ppost...)
 	comment := fmt.Sprintf("PTX lines %s: lane-local, one loop over the lanes", lineList(s.lines))
-	full := s.fullWarp()
+	full := s.fullWarp(e.f.g)
 	sparse := jen.For(jen.Id("mm").Op(":=").Id("m"), jen.Id("mm").Op("!=").Lit(0), jen.Id("mm").Op("&=").Id("mm").Op("-").Lit(1)).Block(
 		append([]jen.Code{jen.Id("l").Op(":=").Qual("math/bits", "TrailingZeros32").Call(jen.Id("mm")).Op("&").Lit(31)}, s.body...)...)
 	blk := append(pre, jen.If(jen.Id("m").Op("==").Id("0xffffffff")).Block(full).Else().Block(sparse))
@@ -701,12 +707,16 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	switch {
 	case in.Op == frontend.OpSt:
 		code = c.store(in)
+		s.sideEffects[s.cur] = true
 		write = func() []jen.Code { return nil }
 	case multiDst(in):
 		code, written = e.laneMulti(in, c)
 		if code == nil {
 			e.unsupported(in)
 			return
+		}
+		if len(written) > 0 {
+			s.sideEffects[s.cur] = true
 		}
 		write = func() []jen.Code { return nil }
 	case dst.Kind == ssa.ArgPair || isPred(dst) || dst.Kind == ssa.ArgSink && (in.Op == frontend.OpSetp || in.Op == frontend.OpTestp):
@@ -776,6 +786,7 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 		slot := e.f.Regs[dst.Value.Reg.ID]
 		written = append(written, slot)
 		write = func() []jen.Code {
+			s.sideEffects[s.cur] = true
 			return []jen.Code{e.setLaneReg(slot, n)}
 		}
 		if in.Guard == nil && len(in.Defs) == 1 && !e.lane {

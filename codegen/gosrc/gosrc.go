@@ -79,6 +79,8 @@ type gen struct {
 	nwin int
 	// atomVars are the package-level isa.AtomFunc variables declared.
 	atomVars map[string]bool
+	// fastPasses are the chunks' loops without slow paths, rendered last (chunks.go).
+	fastPasses []fastPass
 }
 
 func (g *gen) errorf(pos frontend.Pos, format string, args ...any) {
@@ -267,6 +269,9 @@ func (g *gen) render() ([]byte, error) {
 	for _, d := range g.decls {
 		file.Add(d)
 		file.Line()
+	}
+	if err := g.renderFastPasses(file); err != nil {
+		return nil, fmt.Errorf("gosrc: %s: %v", g.prog.File, err)
 	}
 	var buf bytes.Buffer
 	if err := file.Render(&buf); err != nil {

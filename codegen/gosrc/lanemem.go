@@ -105,11 +105,11 @@ func (c ctx) access(ad *memAddr, a string, n int, fast func(mem, o jen.Code, pri
 	case "SpaceShared":
 		end := fmt.Sprintf("shEnd%d", n)
 		s.shared[n] = true
-		return jen.If(cond(jen.Id(a).Op("<").Id(end))).Block(fast(jen.Id("shp"), jen.Id(a), false)).Else().Block(slow...)
+		return jen.If(cond(jen.Id(a).Op("<").Id(end))).Block(fast(jen.Id("shp"), jen.Id(a), false)).Else().Block(s.slowPath(slow...))
 	case "SpaceGlobal", "SpaceGeneric":
 		win := s.window(a)
 		o := a + "o"
-		return jen.If(jen.Id(o).Op(":=").Id(a).Op("-").Id(win).Dot("Base"), cond(jen.Id(o).Op("<").Id(win).Dot("End"))).Block(fast(jen.Id(win).Dot("Ptr"), jen.Id(o), false)).Else().Block(slow...)
+		return jen.If(jen.Id(o).Op(":=").Id(a).Op("-").Id(win).Dot("Base"), cond(jen.Id(o).Op("<").Id(win).Dot("End"))).Block(fast(jen.Id(win).Dot("Ptr"), jen.Id(o), false)).Else().Block(s.slowPath(slow...))
 	case "SpaceParam", "SpaceLocal":
 		// The lane's own copy: lane l's area starts at l times the stride. A .param
 		// access need not be aligned.
@@ -121,7 +121,7 @@ func (c ctx) access(ad *memAddr, a string, n int, fast func(mem, o jen.Code, pri
 			s.param[n] = true
 		}
 		o := jen.Uint64().Call(jen.Id("l")).Op("*").Id(pre + "Stride").Op("+").Id(a)
-		return jen.If(check).Block(fast(jen.Id(pre), o, true)).Else().Block(slow...)
+		return jen.If(check).Block(fast(jen.Id(pre), o, true)).Else().Block(s.slowPath(slow...))
 	}
 	return jen.Block(slow...)
 }

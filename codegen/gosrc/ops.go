@@ -306,8 +306,9 @@ func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 							isaFn("FmaF32Direct", jen.Id(f))).Block(
 							jen.Id(nf).Op("=").Float32().Call(jen.Id(f)),
 							jen.Id(n).Op("=").Add(u64(jen.Qual("math", "Float32bits").Call(jen.Id(nf))))).Else().Block(
-							jen.Id(n).Op("=").Add(u64(isaFn("FmaF32RN", args...))),
-							jen.Id(nf).Op("=").Qual("math", "Float32frombits").Call(jen.Uint32().Call(jen.Id(n)))),
+							c.slowPath(
+								jen.Id(n).Op("=").Add(u64(isaFn("FmaF32RN", args...))),
+								jen.Id(nf).Op("=").Qual("math", "Float32frombits").Call(jen.Uint32().Call(jen.Id(n))))),
 						jen.Id("_").Op("=").Id(nf),
 					}
 				}

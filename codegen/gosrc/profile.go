@@ -56,6 +56,7 @@ func (e *blockEmit) countLane(in *ssa.Instr, a string) jen.Code {
 		e.seg.counts = append(e.seg.counts, e.countWarp(in))
 		return jen.Null()
 	}
+	e.seg.sideEffects[e.seg.cur] = true // counted in the loop: the lane's pass must not run twice
 	return jen.If(jen.Id("budget").Op("==").Lit(0)).Block(jen.Id("w").Dot("CountAccess").Call(
 		jen.Qual(rtPath, memKindName[op.Kind]), jen.Qual(rtPath, memSpaceName[op.Space]), jen.Lit(op.Generic), jen.Id(a), jen.Lit(op.Bytes)))
 }

@@ -729,12 +729,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/bitops.ptx:39")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/bitops.ptx:39")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 40: add.s64
@@ -746,12 +748,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/bitops.ptx:41")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/bitops.ptx:41")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 42: and.b32
@@ -781,12 +785,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/bitops.ptx:39")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/bitops.ptx:39")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 40: add.s64
@@ -798,12 +804,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/bitops.ptx:41")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/bitops.ptx:41")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 42: and.b32
@@ -843,7 +851,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/bitops.ptx:47")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/bitops.ptx:47")
+					}
 				}
 				// 48: clz.b32
 				v18 := uint64(bits.LeadingZeros64(uint64(uint32(r13[l]))) - 32)
@@ -858,7 +868,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/bitops.ptx:47")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/bitops.ptx:47")
+					}
 				}
 				// 48: clz.b32
 				v18 := uint64(bits.LeadingZeros64(uint64(uint32(r13[l]))) - 32)
@@ -886,7 +898,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/bitops.ptx:49")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/bitops.ptx:49")
+					}
 				}
 				// 50: brev.b32
 				v20 := bits.Reverse64(r13[l]) >> 32
@@ -901,7 +915,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/bitops.ptx:49")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/bitops.ptx:49")
+					}
 				}
 				// 50: brev.b32
 				v20 := bits.Reverse64(r13[l]) >> 32
@@ -929,7 +945,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/bitops.ptx:51")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/bitops.ptx:51")
+					}
 				}
 				// 52: shl.b32
 				v22 := uint64(uint32(r13[l]) << uint32(r16[l]))
@@ -944,7 +962,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/bitops.ptx:51")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/bitops.ptx:51")
+					}
 				}
 				// 52: shl.b32
 				v22 := uint64(uint32(r13[l]) << uint32(r16[l]))
@@ -972,7 +992,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/bitops.ptx:53")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/bitops.ptx:53")
+					}
 				}
 				// 54: shr.u32
 				v24 := uint64(uint32(r13[l]) >> uint32(r16[l]))
@@ -987,7 +1009,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/bitops.ptx:53")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/bitops.ptx:53")
+					}
 				}
 				// 54: shr.u32
 				v24 := uint64(uint32(r13[l]) >> uint32(r16[l]))
@@ -1015,7 +1039,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/bitops.ptx:55")
+					{
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/bitops.ptx:55")
+					}
 				}
 				// 56: shr.s32
 				v26 := uint64(uint32(int32(r13[l]) >> uint32(r16[l])))
@@ -1030,7 +1056,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/bitops.ptx:55")
+					{
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/bitops.ptx:55")
+					}
 				}
 				// 56: shr.s32
 				v26 := uint64(uint32(int32(r13[l]) >> uint32(r16[l])))
@@ -1058,7 +1086,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/bitops.ptx:57")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/bitops.ptx:57")
+					}
 				}
 				// 58: shf.l.wrap.b32
 				v28 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), true, false))
@@ -1073,7 +1103,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/bitops.ptx:57")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/bitops.ptx:57")
+					}
 				}
 				// 58: shf.l.wrap.b32
 				v28 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), true, false))
@@ -1101,7 +1133,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/bitops.ptx:59")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/bitops.ptx:59")
+					}
 				}
 				// 60: shf.r.wrap.b32
 				v30 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), false, false))
@@ -1116,7 +1150,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/bitops.ptx:59")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/bitops.ptx:59")
+					}
 				}
 				// 60: shf.r.wrap.b32
 				v30 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), false, false))
@@ -1146,7 +1182,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/bitops.ptx:61")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/bitops.ptx:61")
+					}
 				}
 				// 62: add.s32
 				v32 := uint64(uint32(r13[l]) + uint32(k3))
@@ -1182,7 +1220,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/bitops.ptx:61")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/bitops.ptx:61")
+					}
 				}
 				// 62: add.s32
 				v32 := uint64(uint32(r13[l]) + uint32(k3))
@@ -1232,7 +1272,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/bitops.ptx:69")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/bitops.ptx:69")
+					}
 				}
 				// 70: neg.s32
 				v40 := uint64(-uint32(r13[l]))
@@ -1249,7 +1291,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/bitops.ptx:69")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/bitops.ptx:69")
+					}
 				}
 				// 70: neg.s32
 				v40 := uint64(-uint32(r13[l]))
@@ -1279,7 +1323,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/bitops.ptx:72")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/bitops.ptx:72")
+					}
 				}
 				// 73: and.b32
 				v43 := uint64(uint32(r20[l]) & uint32(k4))
@@ -1294,7 +1340,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/bitops.ptx:72")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/bitops.ptx:72")
+					}
 				}
 				// 73: and.b32
 				v43 := uint64(uint32(r20[l]) & uint32(k4))
@@ -1322,7 +1370,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/bitops.ptx:74")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/bitops.ptx:74")
+					}
 				}
 			}
 		} else {
@@ -1334,7 +1384,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/bitops.ptx:74")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/bitops.ptx:74")
+					}
 				}
 			}
 		}
@@ -1360,12 +1412,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
 					v45 = runtime.Load32(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 4, l)
-					if !v45ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v45a, 4, "testdata/ptx/bitops.ptx:75")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 4, l)
+						if !v45ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v45a, 4, "testdata/ptx/bitops.ptx:75")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				// 77: shf.l.wrap.b32
 				v46 := uint64(isa.Shf(uint32(r13[l]), uint32(v45), uint32(r16[l]), true, false))
@@ -1380,12 +1434,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
 					v45 = runtime.Load32(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 4, l)
-					if !v45ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v45a, 4, "testdata/ptx/bitops.ptx:75")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 4, l)
+						if !v45ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v45a, 4, "testdata/ptx/bitops.ptx:75")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				// 77: shf.l.wrap.b32
 				v46 := uint64(isa.Shf(uint32(r13[l]), uint32(v45), uint32(r16[l]), true, false))
@@ -1414,7 +1470,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
 					runtime.Store32(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/bitops.ptx:79")
+					{
+						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/bitops.ptx:79")
+					}
 				}
 			}
 		} else {
@@ -1426,7 +1484,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
 					runtime.Store32(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/bitops.ptx:79")
+					{
+						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/bitops.ptx:79")
+					}
 				}
 			}
 		}
@@ -1615,12 +1675,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/bitops.ptx:110")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/bitops.ptx:110")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r11[l] = v7
 				// 111: shl.b32
@@ -1649,12 +1711,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/bitops.ptx:110")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/bitops.ptx:110")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r11[l] = v7
 				// 111: shl.b32
@@ -1693,7 +1757,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/bitops.ptx:116")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/bitops.ptx:116")
+					}
 				}
 				// 117: clz.b64
 				v14 := uint64(bits.LeadingZeros64(uint64(uint64(r11[l]))) - 0)
@@ -1710,7 +1776,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/bitops.ptx:116")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/bitops.ptx:116")
+					}
 				}
 				// 117: clz.b64
 				v14 := uint64(bits.LeadingZeros64(uint64(uint64(r11[l]))) - 0)
@@ -1740,7 +1808,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/bitops.ptx:119")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/bitops.ptx:119")
+					}
 				}
 				// 120: brev.b64
 				v17 := bits.Reverse64(r11[l]) >> 0
@@ -1755,7 +1825,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/bitops.ptx:119")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/bitops.ptx:119")
+					}
 				}
 				// 120: brev.b64
 				v17 := bits.Reverse64(r11[l]) >> 0
@@ -1783,7 +1855,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/bitops.ptx:121")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/bitops.ptx:121")
+					}
 				}
 				// 125: shl.b64
 				v19 := uint64(uint64(r11[l]) << uint32(k2))
@@ -1802,7 +1876,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/bitops.ptx:121")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/bitops.ptx:121")
+					}
 				}
 				// 125: shl.b64
 				v19 := uint64(uint64(r11[l]) << uint32(k2))
@@ -1834,7 +1910,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/bitops.ptx:129")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/bitops.ptx:129")
+					}
 				}
 			}
 		} else {
@@ -1846,7 +1924,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/bitops.ptx:129")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/bitops.ptx:129")
+					}
 				}
 			}
 		}

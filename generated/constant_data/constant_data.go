@@ -625,12 +625,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:40")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:40")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r11[l] = v7
 			}
@@ -648,12 +650,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:40")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:40")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r11[l] = v7
 			}
@@ -693,8 +697,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
-					v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
-					v10F = math.Float32frombits(uint32(v10))
+					{
+						v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
+						v10F = math.Float32frombits(uint32(v10))
+					}
 				}
 				_ = v10F
 				r14[l] = v10
@@ -709,8 +715,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
-					v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
-					v10F = math.Float32frombits(uint32(v10))
+					{
+						v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
+						v10F = math.Float32frombits(uint32(v10))
+					}
 				}
 				_ = v10F
 				r14[l] = v10
@@ -739,8 +747,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				r16[l] = v12
@@ -755,8 +765,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				r16[l] = v12
@@ -785,8 +797,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
-					v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
-					v14F = math.Float32frombits(uint32(v14))
+					{
+						v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
+						v14F = math.Float32frombits(uint32(v14))
+					}
 				}
 				_ = v14F
 				r18[l] = v14
@@ -801,8 +815,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
-					v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
-					v14F = math.Float32frombits(uint32(v14))
+					{
+						v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
+						v14F = math.Float32frombits(uint32(v14))
+					}
 				}
 				_ = v14F
 				r18[l] = v14
@@ -831,8 +847,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
-					v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
-					v16F = math.Float32frombits(uint32(v16))
+					{
+						v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
+						v16F = math.Float32frombits(uint32(v16))
+					}
 				}
 				_ = v16F
 				r20[l] = v16
@@ -847,8 +865,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
-					v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
-					v16F = math.Float32frombits(uint32(v16))
+					{
+						v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
+						v16F = math.Float32frombits(uint32(v16))
+					}
 				}
 				_ = v16F
 				r20[l] = v16
@@ -877,8 +897,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
-					v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
-					v18F = math.Float32frombits(uint32(v18))
+					{
+						v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
+						v18F = math.Float32frombits(uint32(v18))
+					}
 				}
 				_ = v18F
 				r22[l] = v18
@@ -893,8 +915,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
-					v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
-					v18F = math.Float32frombits(uint32(v18))
+					{
+						v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
+						v18F = math.Float32frombits(uint32(v18))
+					}
 				}
 				_ = v18F
 				r22[l] = v18
@@ -923,8 +947,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
-					v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
-					v20F = math.Float32frombits(uint32(v20))
+					{
+						v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
+						v20F = math.Float32frombits(uint32(v20))
+					}
 				}
 				_ = v20F
 				r24[l] = v20
@@ -939,8 +965,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
-					v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
-					v20F = math.Float32frombits(uint32(v20))
+					{
+						v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
+						v20F = math.Float32frombits(uint32(v20))
+					}
 				}
 				_ = v20F
 				r24[l] = v20
@@ -979,8 +1007,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v22F = float32(v22f)
 					v22 = uint64(math.Float32bits(v22F))
 				} else {
-					v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
-					v22F = math.Float32frombits(uint32(v22))
+					{
+						v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
+						v22F = math.Float32frombits(uint32(v22))
+					}
 				}
 				_ = v22F
 				_ = v22
@@ -992,7 +1022,9 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/constant_data.ptx:57")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/constant_data.ptx:57")
+					}
 				}
 			}
 		} else {
@@ -1005,8 +1037,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v22F = float32(v22f)
 					v22 = uint64(math.Float32bits(v22F))
 				} else {
-					v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
-					v22F = math.Float32frombits(uint32(v22))
+					{
+						v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
+						v22F = math.Float32frombits(uint32(v22))
+					}
 				}
 				_ = v22F
 				_ = v22
@@ -1018,7 +1052,9 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/constant_data.ptx:57")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/constant_data.ptx:57")
+					}
 				}
 			}
 		}
@@ -1204,12 +1240,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:89")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:89")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 90: and.b32
 				v8 := uint64(uint32(v7) & uint32(k1))
@@ -1231,12 +1269,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:89")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:89")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 90: and.b32
 				v8 := uint64(uint32(v7) & uint32(k1))
@@ -1272,12 +1312,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/constant_data.ptx:94")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/constant_data.ptx:94")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r16[l] = v12
 			}
@@ -1292,12 +1334,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/constant_data.ptx:94")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/constant_data.ptx:94")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r16[l] = v12
 			}
@@ -1359,7 +1403,9 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/constant_data.ptx:102")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/constant_data.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -1384,7 +1430,9 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/constant_data.ptx:102")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/constant_data.ptx:102")
+					}
 				}
 			}
 		}

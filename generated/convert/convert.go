@@ -802,12 +802,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/convert.ptx:37")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/convert.ptx:37")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r11[l] = v7
 				// 38: mul.lo.s32
@@ -834,12 +836,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/convert.ptx:37")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/convert.ptx:37")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r11[l] = v7
 				// 38: mul.lo.s32
@@ -876,7 +880,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/convert.ptx:42")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/convert.ptx:42")
+					}
 				}
 				// 43: cvt.rni.s32.f32
 				v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RN, 32, true)
@@ -891,7 +897,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/convert.ptx:42")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/convert.ptx:42")
+					}
 				}
 				// 43: cvt.rni.s32.f32
 				v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RN, 32, true)
@@ -919,7 +927,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/convert.ptx:44")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/convert.ptx:44")
+					}
 				}
 				// 45: cvt.rmi.s32.f32
 				v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RM, 32, true)
@@ -934,7 +944,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/convert.ptx:44")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/convert.ptx:44")
+					}
 				}
 				// 45: cvt.rmi.s32.f32
 				v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RM, 32, true)
@@ -962,7 +974,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/convert.ptx:46")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/convert.ptx:46")
+					}
 				}
 				// 47: cvt.rpi.f32.f32
 				v17 := isa.CvtFloat(r11[l], 32, 32, isa.RP, true, false, false)
@@ -979,7 +993,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/convert.ptx:46")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/convert.ptx:46")
+					}
 				}
 				// 47: cvt.rpi.f32.f32
 				v17 := isa.CvtFloat(r11[l], 32, 32, isa.RP, true, false, false)
@@ -1009,7 +1025,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:49")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:49")
+					}
 				}
 				// 50: abs.f32
 				v20 := uint64(isa.AbsF32(uint32(r11[l])))
@@ -1026,7 +1044,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:49")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:49")
+					}
 				}
 				// 50: abs.f32
 				v20 := uint64(isa.AbsF32(uint32(r11[l])))
@@ -1056,7 +1076,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/convert.ptx:52")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/convert.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -1068,7 +1090,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/convert.ptx:52")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/convert.ptx:52")
+					}
 				}
 			}
 		}
@@ -1258,12 +1282,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:84")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:84")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r11[l] = v7
 				// 85: mul.lo.s32
@@ -1293,12 +1319,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:84")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:84")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r11[l] = v7
 				// 85: mul.lo.s32
@@ -1338,7 +1366,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/convert.ptx:90")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/convert.ptx:90")
+					}
 				}
 				// 91: cvt.rn.f32.u32
 				v14 := uint64(math.Float32bits(float32(uint32(r15[l]))))
@@ -1353,7 +1383,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/convert.ptx:90")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/convert.ptx:90")
+					}
 				}
 				// 91: cvt.rn.f32.u32
 				v14 := uint64(math.Float32bits(float32(uint32(r15[l]))))
@@ -1381,7 +1413,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/convert.ptx:92")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/convert.ptx:92")
+					}
 				}
 				// 93: cvt.rn.f32.s64
 				v16 := uint64(math.Float32bits(float32(int64(r11[l]))))
@@ -1396,7 +1430,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/convert.ptx:92")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/convert.ptx:92")
+					}
 				}
 				// 93: cvt.rn.f32.s64
 				v16 := uint64(math.Float32bits(float32(int64(r11[l]))))
@@ -1424,7 +1460,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/convert.ptx:94")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/convert.ptx:94")
+					}
 				}
 				// 95: cvt.rn.f32.u64
 				v18 := isa.IntToFloat(0, uint64(uint64(r11[l])), false, 32, isa.RN)
@@ -1439,7 +1477,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/convert.ptx:94")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/convert.ptx:94")
+					}
 				}
 				// 95: cvt.rn.f32.u64
 				v18 := isa.IntToFloat(0, uint64(uint64(r11[l])), false, 32, isa.RN)
@@ -1467,7 +1507,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:96")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:96")
+					}
 				}
 				// 98: cvt.rz.f32.s32
 				v20 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
@@ -1482,7 +1524,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:96")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:96")
+					}
 				}
 				// 98: cvt.rz.f32.s32
 				v20 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
@@ -1510,7 +1554,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/convert.ptx:100")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/convert.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -1522,7 +1568,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/convert.ptx:100")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/convert.ptx:100")
+					}
 				}
 			}
 		}
@@ -1709,12 +1757,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:134")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:134")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r11[l] = v7
 				// 135: shl.b32
@@ -1743,12 +1793,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:134")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:134")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r11[l] = v7
 				// 135: shl.b32
@@ -1787,7 +1839,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/convert.ptx:140")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/convert.ptx:140")
+					}
 				}
 				// 141: cvt.rz.f32.f64
 				v14 := isa.CvtFloat(r11[l], 32, 64, isa.RZ, false, false, false)
@@ -1804,7 +1858,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/convert.ptx:140")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/convert.ptx:140")
+					}
 				}
 				// 141: cvt.rz.f32.f64
 				v14 := isa.CvtFloat(r11[l], 32, 64, isa.RZ, false, false, false)
@@ -1834,7 +1890,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/convert.ptx:143")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/convert.ptx:143")
+					}
 				}
 				// 144: cvt.rzi.s64.f64
 				v17 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 64, true)
@@ -1851,7 +1909,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/convert.ptx:143")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/convert.ptx:143")
+					}
 				}
 				// 144: cvt.rzi.s64.f64
 				v17 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 64, true)
@@ -1881,7 +1941,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 8, s19v, l, "testdata/ptx/convert.ptx:146")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 8, s19v, l, "testdata/ptx/convert.ptx:146")
+					}
 				}
 				// 147: cvt.rzi.s32.f64
 				v20 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 32, true)
@@ -1900,7 +1962,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 8, s19v, l, "testdata/ptx/convert.ptx:146")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 8, s19v, l, "testdata/ptx/convert.ptx:146")
+					}
 				}
 				// 147: cvt.rzi.s32.f64
 				v20 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 32, true)
@@ -1932,7 +1996,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/convert.ptx:150")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/convert.ptx:150")
+					}
 				}
 			}
 		} else {
@@ -1944,7 +2010,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/convert.ptx:150")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/convert.ptx:150")
+					}
 				}
 			}
 		}

@@ -1010,12 +1010,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/cvt_round.ptx:41")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/cvt_round.ptx:41")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 42: mul.wide.s32
@@ -1028,12 +1030,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/cvt_round.ptx:44")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/cvt_round.ptx:44")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r16[l] = v12
 				// 45: shl.b32
@@ -1062,12 +1066,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/cvt_round.ptx:41")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/cvt_round.ptx:41")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 42: mul.wide.s32
@@ -1080,12 +1086,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/cvt_round.ptx:44")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/cvt_round.ptx:44")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r16[l] = v12
 				// 45: shl.b32
@@ -1124,7 +1132,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/cvt_round.ptx:50")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/cvt_round.ptx:50")
+					}
 				}
 				// 51: cvt.rzi.s32.f32
 				v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, true)
@@ -1141,7 +1151,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/cvt_round.ptx:50")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/cvt_round.ptx:50")
+					}
 				}
 				// 51: cvt.rzi.s32.f32
 				v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, true)
@@ -1171,7 +1183,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/cvt_round.ptx:53")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/cvt_round.ptx:53")
+					}
 				}
 				// 54: cvt.rpi.s32.f32
 				v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, true)
@@ -1188,7 +1202,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/cvt_round.ptx:53")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/cvt_round.ptx:53")
+					}
 				}
 				// 54: cvt.rpi.s32.f32
 				v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, true)
@@ -1218,7 +1234,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/cvt_round.ptx:56")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/cvt_round.ptx:56")
+					}
 				}
 				// 57: cvt.rmi.s32.f32
 				v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, true)
@@ -1235,7 +1253,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/cvt_round.ptx:56")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/cvt_round.ptx:56")
+					}
 				}
 				// 57: cvt.rmi.s32.f32
 				v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, true)
@@ -1265,7 +1285,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/cvt_round.ptx:59")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/cvt_round.ptx:59")
+					}
 				}
 				// 60: cvt.rzi.u32.f32
 				v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, false)
@@ -1282,7 +1304,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/cvt_round.ptx:59")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/cvt_round.ptx:59")
+					}
 				}
 				// 60: cvt.rzi.u32.f32
 				v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, false)
@@ -1312,7 +1336,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/cvt_round.ptx:62")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/cvt_round.ptx:62")
+					}
 				}
 				// 63: cvt.rpi.u32.f32
 				v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, false)
@@ -1329,7 +1355,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/cvt_round.ptx:62")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/cvt_round.ptx:62")
+					}
 				}
 				// 63: cvt.rpi.u32.f32
 				v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, false)
@@ -1359,7 +1387,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 					runtime.Store64(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/cvt_round.ptx:65")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/cvt_round.ptx:65")
+					}
 				}
 				// 66: cvt.rmi.u32.f32
 				v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, false)
@@ -1376,7 +1406,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 					runtime.Store64(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/cvt_round.ptx:65")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/cvt_round.ptx:65")
+					}
 				}
 				// 66: cvt.rmi.u32.f32
 				v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, false)
@@ -1406,7 +1438,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 					runtime.Store64(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/cvt_round.ptx:68")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/cvt_round.ptx:68")
+					}
 				}
 				// 69: cvt.rni.s64.f32
 				v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RN, 64, true)
@@ -1421,7 +1455,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 					runtime.Store64(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/cvt_round.ptx:68")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/cvt_round.ptx:68")
+					}
 				}
 				// 69: cvt.rni.s64.f32
 				v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RN, 64, true)
@@ -1449,7 +1485,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 					runtime.Store64(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/cvt_round.ptx:70")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/cvt_round.ptx:70")
+					}
 				}
 				// 71: cvt.rzi.s64.f32
 				v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 64, true)
@@ -1464,7 +1502,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 					runtime.Store64(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/cvt_round.ptx:70")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/cvt_round.ptx:70")
+					}
 				}
 				// 71: cvt.rzi.s64.f32
 				v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 64, true)
@@ -1492,7 +1532,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 					runtime.Store64(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/cvt_round.ptx:72")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/cvt_round.ptx:72")
+					}
 				}
 				// 73: cvt.rpi.s64.f32
 				v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 64, true)
@@ -1507,7 +1549,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 					runtime.Store64(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/cvt_round.ptx:72")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/cvt_round.ptx:72")
+					}
 				}
 				// 73: cvt.rpi.s64.f32
 				v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 64, true)
@@ -1535,7 +1579,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 					runtime.Store64(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/cvt_round.ptx:74")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/cvt_round.ptx:74")
+					}
 				}
 				// 75: cvt.rmi.s64.f32
 				v43 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, true)
@@ -1550,7 +1596,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 					runtime.Store64(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/cvt_round.ptx:74")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/cvt_round.ptx:74")
+					}
 				}
 				// 75: cvt.rmi.s64.f32
 				v43 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, true)
@@ -1578,7 +1626,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 					runtime.Store64(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/cvt_round.ptx:76")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/cvt_round.ptx:76")
+					}
 				}
 				// 77: cvt.rmi.u64.f32
 				v45 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, false)
@@ -1593,7 +1643,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 					runtime.Store64(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/cvt_round.ptx:76")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/cvt_round.ptx:76")
+					}
 				}
 				// 77: cvt.rmi.u64.f32
 				v45 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, false)
@@ -1621,7 +1673,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/cvt_round.ptx:78")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/cvt_round.ptx:78")
+					}
 				}
 				// 79: cvt.rni.s32.f64
 				v47 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RN, 32, true)
@@ -1638,7 +1692,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/cvt_round.ptx:78")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/cvt_round.ptx:78")
+					}
 				}
 				// 79: cvt.rni.s32.f64
 				v47 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RN, 32, true)
@@ -1668,7 +1724,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
 					runtime.Store64(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/cvt_round.ptx:81")
+					{
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/cvt_round.ptx:81")
+					}
 				}
 				// 82: cvt.rpi.u32.f64
 				v50 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RP, 32, false)
@@ -1685,7 +1743,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
 					runtime.Store64(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/cvt_round.ptx:81")
+					{
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/cvt_round.ptx:81")
+					}
 				}
 				// 82: cvt.rpi.u32.f64
 				v50 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RP, 32, false)
@@ -1715,7 +1775,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 					runtime.Store64(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/cvt_round.ptx:84")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/cvt_round.ptx:84")
+					}
 				}
 				// 85: cvt.rmi.s64.f64
 				v53 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RM, 64, true)
@@ -1730,7 +1792,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 					runtime.Store64(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/cvt_round.ptx:84")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/cvt_round.ptx:84")
+					}
 				}
 				// 85: cvt.rmi.s64.f64
 				v53 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RM, 64, true)
@@ -1758,7 +1822,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/cvt_round.ptx:86")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/cvt_round.ptx:86")
+					}
 				}
 				// 87: cvt.rzi.u64.f64
 				v55 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RZ, 64, false)
@@ -1773,7 +1839,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/cvt_round.ptx:86")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/cvt_round.ptx:86")
+					}
 				}
 				// 87: cvt.rzi.u64.f64
 				v55 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RZ, 64, false)
@@ -1801,7 +1869,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/cvt_round.ptx:88")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/cvt_round.ptx:88")
+					}
 				}
 			}
 		} else {
@@ -1813,7 +1883,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/cvt_round.ptx:88")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/cvt_round.ptx:88")
+					}
 				}
 			}
 		}
@@ -2037,12 +2109,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/cvt_round.ptx:124")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/cvt_round.ptx:124")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 125: add.s64
@@ -2053,12 +2127,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/cvt_round.ptx:126")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/cvt_round.ptx:126")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 127: mul.lo.s32
@@ -2088,12 +2164,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/cvt_round.ptx:124")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/cvt_round.ptx:124")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 125: add.s64
@@ -2104,12 +2182,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/cvt_round.ptx:126")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/cvt_round.ptx:126")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 127: mul.lo.s32
@@ -2149,7 +2229,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/cvt_round.ptx:132")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/cvt_round.ptx:132")
+					}
 				}
 				// 133: cvt.rm.f32.s32
 				v18 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
@@ -2164,7 +2246,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/cvt_round.ptx:132")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/cvt_round.ptx:132")
+					}
 				}
 				// 133: cvt.rm.f32.s32
 				v18 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
@@ -2192,7 +2276,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/cvt_round.ptx:134")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/cvt_round.ptx:134")
+					}
 				}
 				// 135: cvt.rp.f32.u32
 				v20 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
@@ -2207,7 +2293,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/cvt_round.ptx:134")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/cvt_round.ptx:134")
+					}
 				}
 				// 135: cvt.rp.f32.u32
 				v20 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
@@ -2235,7 +2323,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/cvt_round.ptx:136")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/cvt_round.ptx:136")
+					}
 				}
 				// 137: cvt.rm.f32.u32
 				v22 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
@@ -2250,7 +2340,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/cvt_round.ptx:136")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/cvt_round.ptx:136")
+					}
 				}
 				// 137: cvt.rm.f32.u32
 				v22 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
@@ -2278,7 +2370,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/cvt_round.ptx:138")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/cvt_round.ptx:138")
+					}
 				}
 				// 139: cvt.rp.f32.s64
 				v24 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RP)
@@ -2293,7 +2387,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/cvt_round.ptx:138")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/cvt_round.ptx:138")
+					}
 				}
 				// 139: cvt.rp.f32.s64
 				v24 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RP)
@@ -2321,7 +2417,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/cvt_round.ptx:140")
+					{
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/cvt_round.ptx:140")
+					}
 				}
 				// 141: cvt.rm.f32.s64
 				v26 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RM)
@@ -2336,7 +2434,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/cvt_round.ptx:140")
+					{
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/cvt_round.ptx:140")
+					}
 				}
 				// 141: cvt.rm.f32.s64
 				v26 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RM)
@@ -2364,7 +2464,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/cvt_round.ptx:142")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/cvt_round.ptx:142")
+					}
 				}
 				// 143: cvt.rp.f32.f64
 				v28 := isa.CvtFloat(r15[l], 32, 64, isa.RP, false, false, false)
@@ -2379,7 +2481,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/cvt_round.ptx:142")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/cvt_round.ptx:142")
+					}
 				}
 				// 143: cvt.rp.f32.f64
 				v28 := isa.CvtFloat(r15[l], 32, 64, isa.RP, false, false, false)
@@ -2407,7 +2511,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/cvt_round.ptx:144")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/cvt_round.ptx:144")
+					}
 				}
 				// 145: cvt.rm.f32.f64
 				v30 := isa.CvtFloat(r15[l], 32, 64, isa.RM, false, false, false)
@@ -2422,7 +2528,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/cvt_round.ptx:144")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/cvt_round.ptx:144")
+					}
 				}
 				// 145: cvt.rm.f32.f64
 				v30 := isa.CvtFloat(r15[l], 32, 64, isa.RM, false, false, false)
@@ -2450,7 +2558,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/cvt_round.ptx:146")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/cvt_round.ptx:146")
+					}
 				}
 				// 147: cvt.rp.f64.s64
 				v32 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RP)
@@ -2467,7 +2577,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/cvt_round.ptx:146")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/cvt_round.ptx:146")
+					}
 				}
 				// 147: cvt.rp.f64.s64
 				v32 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RP)
@@ -2497,7 +2609,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/cvt_round.ptx:149")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/cvt_round.ptx:149")
+					}
 				}
 				// 150: cvt.rm.f64.s64
 				v35 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RM)
@@ -2518,7 +2632,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/cvt_round.ptx:149")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/cvt_round.ptx:149")
+					}
 				}
 				// 150: cvt.rm.f64.s64
 				v35 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RM)
@@ -2552,7 +2668,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/cvt_round.ptx:153")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/cvt_round.ptx:153")
+					}
 				}
 			}
 		} else {
@@ -2564,7 +2682,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/cvt_round.ptx:153")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/cvt_round.ptx:153")
+					}
 				}
 			}
 		}
@@ -2768,12 +2888,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/cvt_round.ptx:189")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/cvt_round.ptx:189")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 190: cvt.sat.f32.f32
 				v10 := isa.CvtFloat(v9, 32, 32, isa.RN, false, false, true)
@@ -2799,12 +2921,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/cvt_round.ptx:189")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/cvt_round.ptx:189")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 190: cvt.sat.f32.f32
 				v10 := isa.CvtFloat(v9, 32, 32, isa.RN, false, false, true)
@@ -2840,7 +2964,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/cvt_round.ptx:194")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/cvt_round.ptx:194")
+					}
 				}
 				// 195: mul.wide.s32
 				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
@@ -2857,7 +2983,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/cvt_round.ptx:194")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/cvt_round.ptx:194")
+					}
 				}
 				// 195: mul.wide.s32
 				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
@@ -2888,12 +3016,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v17a, 8, "testdata/ptx/cvt_round.ptx:197")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v17a, 8, "testdata/ptx/cvt_round.ptx:197")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 198: cvt.sat.f64.f64
 				v18 := isa.CvtFloat(v17, 64, 64, isa.RN, false, false, true)
@@ -2910,12 +3040,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v17a, 8, "testdata/ptx/cvt_round.ptx:197")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v17a, 8, "testdata/ptx/cvt_round.ptx:197")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 198: cvt.sat.f64.f64
 				v18 := isa.CvtFloat(v17, 64, 64, isa.RN, false, false, true)
@@ -2946,7 +3078,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/cvt_round.ptx:200")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/cvt_round.ptx:200")
+					}
 				}
 			}
 		} else {
@@ -2958,7 +3092,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/cvt_round.ptx:200")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/cvt_round.ptx:200")
+					}
 				}
 			}
 		}

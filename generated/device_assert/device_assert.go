@@ -635,12 +635,14 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/device_assert.ptx:57")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/device_assert.ptx:57")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r11[l] = v5
 				// 58: setp.gt.s32
@@ -666,12 +668,14 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/device_assert.ptx:57")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/device_assert.ptx:57")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r11[l] = v5
 				// 58: setp.gt.s32
@@ -759,7 +763,9 @@ func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_assert.ptx:68")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_assert.ptx:68")
+					}
 				}
 			}
 		} else {
@@ -771,7 +777,9 @@ func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_assert.ptx:68")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_assert.ptx:68")
+					}
 				}
 			}
 		}
@@ -798,7 +806,9 @@ func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_assert.ptx:70")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_assert.ptx:70")
+					}
 				}
 			}
 		} else {
@@ -810,7 +820,9 @@ func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_assert.ptx:70")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_assert.ptx:70")
+					}
 				}
 			}
 		}
@@ -857,12 +869,14 @@ func checkPositiveBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_assert.ptx:78")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_assert.ptx:78")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				_ = v1
 				// 80: ld.global.u32
@@ -871,12 +885,14 @@ func checkPositiveBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/device_assert.ptx:80")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/device_assert.ptx:80")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 81: setp.gt.s32
 				c3t := int32(v2) > int32(k0)
@@ -896,12 +912,14 @@ func checkPositiveBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_assert.ptx:78")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_assert.ptx:78")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				_ = v1
 				// 80: ld.global.u32
@@ -910,12 +928,14 @@ func checkPositiveBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/device_assert.ptx:80")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/device_assert.ptx:80")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 81: setp.gt.s32
 				c3t := int32(v2) > int32(k0)
@@ -972,7 +992,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/device_assert.ptx:92")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/device_assert.ptx:92")
+					}
 				}
 			}
 		} else {
@@ -984,7 +1006,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/device_assert.ptx:92")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/device_assert.ptx:92")
+					}
 				}
 			}
 		}
@@ -1011,7 +1035,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/device_assert.ptx:94")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/device_assert.ptx:94")
+					}
 				}
 			}
 		} else {
@@ -1023,7 +1049,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/device_assert.ptx:94")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/device_assert.ptx:94")
+					}
 				}
 			}
 		}
@@ -1050,7 +1078,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/device_assert.ptx:96")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/device_assert.ptx:96")
+					}
 				}
 			}
 		} else {
@@ -1062,7 +1092,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/device_assert.ptx:96")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/device_assert.ptx:96")
+					}
 				}
 			}
 		}
@@ -1089,7 +1121,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/device_assert.ptx:98")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/device_assert.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -1101,7 +1135,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/device_assert.ptx:98")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/device_assert.ptx:98")
+					}
 				}
 			}
 		}
@@ -1128,7 +1164,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/device_assert.ptx:100")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/device_assert.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -1140,7 +1178,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/device_assert.ptx:100")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/device_assert.ptx:100")
+					}
 				}
 			}
 		}

@@ -1589,12 +1589,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/device_printf.ptx:70")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/device_printf.ptx:70")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r25[l] = v19
 				// 71: add.s64
@@ -1605,12 +1607,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/device_printf.ptx:72")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/device_printf.ptx:72")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r27[l] = v21
 				// 73: mul.wide.s32
@@ -1623,12 +1627,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 8, l)
-					if !v24ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v24a, 8, "testdata/ptx/device_printf.ptx:75")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 8, l)
+						if !v24ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v24a, 8, "testdata/ptx/device_printf.ptx:75")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r30[l] = v24
 			}
@@ -1669,12 +1675,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/device_printf.ptx:70")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/device_printf.ptx:70")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r25[l] = v19
 				// 71: add.s64
@@ -1685,12 +1693,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/device_printf.ptx:72")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/device_printf.ptx:72")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r27[l] = v21
 				// 73: mul.wide.s32
@@ -1703,12 +1713,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 8, l)
-					if !v24ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v24a, 8, "testdata/ptx/device_printf.ptx:75")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 8, l)
+						if !v24ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v24a, 8, "testdata/ptx/device_printf.ptx:75")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r30[l] = v24
 			}
@@ -1796,7 +1808,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/device_printf.ptx:85")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/device_printf.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -1808,7 +1822,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/device_printf.ptx:85")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/device_printf.ptx:85")
+					}
 				}
 			}
 		}
@@ -1835,7 +1851,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/device_printf.ptx:87")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/device_printf.ptx:87")
+					}
 				}
 			}
 		} else {
@@ -1847,7 +1865,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/device_printf.ptx:87")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/device_printf.ptx:87")
+					}
 				}
 			}
 		}
@@ -1898,12 +1918,14 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:95")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:95")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 97: shl.b32
@@ -1923,12 +1945,14 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:95")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:95")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 97: shl.b32
@@ -1962,7 +1986,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:100")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:100")
+					}
 				}
 				// 101: mul.hi.s32
 				v6 := uint64(uint32(isa.MulHi(r6[l], k2, 32, true)))
@@ -1989,7 +2015,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:100")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:100")
+					}
 				}
 				// 101: mul.hi.s32
 				v6 := uint64(uint32(isa.MulHi(r6[l], k2, 32, true)))
@@ -2064,7 +2092,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s13 < lmEnd4 && s13&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/device_printf.ptx:111")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/device_printf.ptx:111")
+					}
 				}
 			}
 		} else {
@@ -2076,7 +2106,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s13 < lmEnd4 && s13&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/device_printf.ptx:111")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/device_printf.ptx:111")
+					}
 				}
 			}
 		}
@@ -2107,7 +2139,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/device_printf.ptx:116")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/device_printf.ptx:116")
+					}
 				}
 			}
 		} else {
@@ -2119,7 +2153,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/device_printf.ptx:116")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/device_printf.ptx:116")
+					}
 				}
 			}
 		}
@@ -2146,7 +2182,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:118")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:118")
+					}
 				}
 			}
 		} else {
@@ -2158,7 +2196,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:118")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:118")
+					}
 				}
 			}
 		}
@@ -2199,12 +2239,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:126")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:126")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r46[l] = v1
 			}
@@ -2217,12 +2259,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:126")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:126")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r46[l] = v1
 			}
@@ -2249,7 +2293,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:128")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:128")
+					}
 				}
 				// 129: cvt.u64.u32
 				v3 := uint64(uint64(uint32(r27[l])))
@@ -2264,7 +2310,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:128")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:128")
+					}
 				}
 				// 129: cvt.u64.u32
 				v3 := uint64(uint64(uint32(r27[l])))
@@ -2294,7 +2342,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4 < lmEnd8 && s4&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s4:], uint64(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s4, 8, s4v, l, "testdata/ptx/device_printf.ptx:130")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s4, 8, s4v, l, "testdata/ptx/device_printf.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -2306,7 +2356,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4 < lmEnd8 && s4&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s4:], uint64(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s4, 8, s4v, l, "testdata/ptx/device_printf.ptx:130")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s4, 8, s4v, l, "testdata/ptx/device_printf.ptx:130")
+					}
 				}
 			}
 		}
@@ -2333,7 +2385,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s5 < lmEnd8 && s5&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s5, 8, s5v, l, "testdata/ptx/device_printf.ptx:131")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s5, 8, s5v, l, "testdata/ptx/device_printf.ptx:131")
+					}
 				}
 			}
 		} else {
@@ -2345,7 +2399,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s5 < lmEnd8 && s5&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s5, 8, s5v, l, "testdata/ptx/device_printf.ptx:131")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s5, 8, s5v, l, "testdata/ptx/device_printf.ptx:131")
+					}
 				}
 			}
 		}
@@ -2372,7 +2428,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6 < lmEnd8 && s6&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s6, 8, s6v, l, "testdata/ptx/device_printf.ptx:132")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s6, 8, s6v, l, "testdata/ptx/device_printf.ptx:132")
+					}
 				}
 			}
 		} else {
@@ -2384,7 +2442,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6 < lmEnd8 && s6&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s6, 8, s6v, l, "testdata/ptx/device_printf.ptx:132")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s6, 8, s6v, l, "testdata/ptx/device_printf.ptx:132")
+					}
 				}
 			}
 		}
@@ -2411,7 +2471,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7 < lmEnd8 && s7&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/device_printf.ptx:133")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/device_printf.ptx:133")
+					}
 				}
 			}
 		} else {
@@ -2423,7 +2485,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7 < lmEnd8 && s7&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/device_printf.ptx:133")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/device_printf.ptx:133")
+					}
 				}
 			}
 		}
@@ -2450,7 +2514,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8 < lmEnd8 && s8&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:134")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:134")
+					}
 				}
 			}
 		} else {
@@ -2462,7 +2528,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8 < lmEnd8 && s8&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:134")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:134")
+					}
 				}
 			}
 		}
@@ -2489,7 +2557,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd8 && s9&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:135")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:135")
+					}
 				}
 			}
 		} else {
@@ -2501,7 +2571,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd8 && s9&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:135")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:135")
+					}
 				}
 			}
 		}
@@ -2532,7 +2604,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:140")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:140")
+					}
 				}
 			}
 		} else {
@@ -2544,7 +2618,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:140")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:140")
+					}
 				}
 			}
 		}
@@ -2571,7 +2647,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/device_printf.ptx:142")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/device_printf.ptx:142")
+					}
 				}
 			}
 		} else {
@@ -2583,7 +2661,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/device_printf.ptx:142")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/device_printf.ptx:142")
+					}
 				}
 			}
 		}
@@ -2626,12 +2706,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:150")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:150")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r50[l] = v1
 			}
@@ -2644,12 +2726,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:150")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:150")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r50[l] = v1
 			}
@@ -2678,7 +2762,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:152")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:152")
+					}
 				}
 				// 153: and.b32
 				v3 := uint64(uint32(r6[l]) & uint32(k0))
@@ -2706,7 +2792,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:152")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:152")
+					}
 				}
 				// 153: and.b32
 				v3 := uint64(uint32(r6[l]) & uint32(k0))
@@ -2754,7 +2842,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s8 < lmEnd8 && s8&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:158")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:158")
+					}
 				}
 			}
 		} else {
@@ -2766,7 +2856,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s8 < lmEnd8 && s8&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:158")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:158")
+					}
 				}
 			}
 		}
@@ -2793,7 +2885,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd8 && s9&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:159")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:159")
+					}
 				}
 			}
 		} else {
@@ -2805,7 +2899,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd8 && s9&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:159")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:159")
+					}
 				}
 			}
 		}
@@ -2836,7 +2932,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s12 < lmEnd8 && s12&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:162")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:162")
+					}
 				}
 			}
 		} else {
@@ -2848,7 +2946,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s12 < lmEnd8 && s12&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:162")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:162")
+					}
 				}
 			}
 		}
@@ -2875,7 +2975,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s13 < lmEnd8 && s13&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s13, 8, s13v, l, "testdata/ptx/device_printf.ptx:163")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s13, 8, s13v, l, "testdata/ptx/device_printf.ptx:163")
+					}
 				}
 			}
 		} else {
@@ -2887,7 +2989,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s13 < lmEnd8 && s13&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s13, 8, s13v, l, "testdata/ptx/device_printf.ptx:163")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s13, 8, s13v, l, "testdata/ptx/device_printf.ptx:163")
+					}
 				}
 			}
 		}
@@ -2914,7 +3018,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s14 < lmEnd4 && s14&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/device_printf.ptx:164")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/device_printf.ptx:164")
+					}
 				}
 			}
 		} else {
@@ -2926,7 +3032,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s14 < lmEnd4 && s14&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/device_printf.ptx:164")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/device_printf.ptx:164")
+					}
 				}
 			}
 		}
@@ -2957,7 +3065,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:169")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -2969,7 +3079,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:169")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:169")
+					}
 				}
 			}
 		}
@@ -2996,7 +3108,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s18 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/device_printf.ptx:171")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/device_printf.ptx:171")
+					}
 				}
 			}
 		} else {
@@ -3008,7 +3122,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s18 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/device_printf.ptx:171")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/device_printf.ptx:171")
+					}
 				}
 			}
 		}
@@ -3043,12 +3159,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:179")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:179")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r59[l] = v1
 			}
@@ -3061,12 +3179,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:179")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:179")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r59[l] = v1
 			}
@@ -3093,7 +3213,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:181")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:181")
+					}
 				}
 			}
 		} else {
@@ -3105,7 +3227,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:181")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:181")
+					}
 				}
 			}
 		}
@@ -3369,12 +3493,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/device_printf.ptx:226")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/device_printf.ptx:226")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r19[l] = v13
 				// 227: mul.wide.s32
@@ -3387,12 +3513,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/device_printf.ptx:229")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/device_printf.ptx:229")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r22[l] = v16
 			}
@@ -3421,12 +3549,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/device_printf.ptx:226")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/device_printf.ptx:226")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r19[l] = v13
 				// 227: mul.wide.s32
@@ -3439,12 +3569,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/device_printf.ptx:229")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/device_printf.ptx:229")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r22[l] = v16
 			}
@@ -3473,7 +3605,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17 < lmEnd8 && s17&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s17:], uint64(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:230")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:230")
+					}
 				}
 			}
 		} else {
@@ -3485,7 +3619,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17 < lmEnd8 && s17&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s17:], uint64(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:230")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s17, 8, s17v, l, "testdata/ptx/device_printf.ptx:230")
+					}
 				}
 			}
 		}
@@ -3512,7 +3648,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18 < lmEnd8 && s18&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s18:], uint64(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s18, 8, s18v, l, "testdata/ptx/device_printf.ptx:231")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s18, 8, s18v, l, "testdata/ptx/device_printf.ptx:231")
+					}
 				}
 			}
 		} else {
@@ -3524,7 +3662,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18 < lmEnd8 && s18&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s18:], uint64(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s18, 8, s18v, l, "testdata/ptx/device_printf.ptx:231")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s18, 8, s18v, l, "testdata/ptx/device_printf.ptx:231")
+					}
 				}
 			}
 		}
@@ -3551,7 +3691,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19 < lmEnd8 && s19&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s19:], uint64(s19v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s19, 8, s19v, l, "testdata/ptx/device_printf.ptx:232")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s19, 8, s19v, l, "testdata/ptx/device_printf.ptx:232")
+					}
 				}
 			}
 		} else {
@@ -3563,7 +3705,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19 < lmEnd8 && s19&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s19:], uint64(s19v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s19, 8, s19v, l, "testdata/ptx/device_printf.ptx:232")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s19, 8, s19v, l, "testdata/ptx/device_printf.ptx:232")
+					}
 				}
 			}
 		}
@@ -3590,7 +3734,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20 < lmEnd8 && s20&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s20:], uint64(s20v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s20, 8, s20v, l, "testdata/ptx/device_printf.ptx:233")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s20, 8, s20v, l, "testdata/ptx/device_printf.ptx:233")
+					}
 				}
 			}
 		} else {
@@ -3602,7 +3748,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20 < lmEnd8 && s20&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s20:], uint64(s20v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s20, 8, s20v, l, "testdata/ptx/device_printf.ptx:233")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s20, 8, s20v, l, "testdata/ptx/device_printf.ptx:233")
+					}
 				}
 			}
 		}
@@ -3629,7 +3777,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21 < lmEnd8 && s21&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s21:], uint64(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s21, 8, s21v, l, "testdata/ptx/device_printf.ptx:234")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s21, 8, s21v, l, "testdata/ptx/device_printf.ptx:234")
+					}
 				}
 			}
 		} else {
@@ -3641,7 +3791,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21 < lmEnd8 && s21&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s21:], uint64(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s21, 8, s21v, l, "testdata/ptx/device_printf.ptx:234")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s21, 8, s21v, l, "testdata/ptx/device_printf.ptx:234")
+					}
 				}
 			}
 		}
@@ -3668,7 +3820,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22 < lmEnd8 && s22&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s22:], uint64(s22v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s22, 8, s22v, l, "testdata/ptx/device_printf.ptx:235")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s22, 8, s22v, l, "testdata/ptx/device_printf.ptx:235")
+					}
 				}
 			}
 		} else {
@@ -3680,7 +3834,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22 < lmEnd8 && s22&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s22:], uint64(s22v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s22, 8, s22v, l, "testdata/ptx/device_printf.ptx:235")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s22, 8, s22v, l, "testdata/ptx/device_printf.ptx:235")
+					}
 				}
 			}
 		}
@@ -3707,7 +3863,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23 < lmEnd8 && s23&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s23:], uint64(s23v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s23, 8, s23v, l, "testdata/ptx/device_printf.ptx:236")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s23, 8, s23v, l, "testdata/ptx/device_printf.ptx:236")
+					}
 				}
 			}
 		} else {
@@ -3719,7 +3877,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23 < lmEnd8 && s23&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s23:], uint64(s23v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s23, 8, s23v, l, "testdata/ptx/device_printf.ptx:236")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s23, 8, s23v, l, "testdata/ptx/device_printf.ptx:236")
+					}
 				}
 			}
 		}
@@ -3746,7 +3906,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24 < lmEnd8 && s24&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s24:], uint64(s24v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s24, 8, s24v, l, "testdata/ptx/device_printf.ptx:237")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s24, 8, s24v, l, "testdata/ptx/device_printf.ptx:237")
+					}
 				}
 			}
 		} else {
@@ -3758,7 +3920,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24 < lmEnd8 && s24&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s24:], uint64(s24v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s24, 8, s24v, l, "testdata/ptx/device_printf.ptx:237")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s24, 8, s24v, l, "testdata/ptx/device_printf.ptx:237")
+					}
 				}
 			}
 		}
@@ -3785,7 +3949,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25 < lmEnd8 && s25&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s25:], uint64(s25v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s25, 8, s25v, l, "testdata/ptx/device_printf.ptx:238")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s25, 8, s25v, l, "testdata/ptx/device_printf.ptx:238")
+					}
 				}
 			}
 		} else {
@@ -3797,7 +3963,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25 < lmEnd8 && s25&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s25:], uint64(s25v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s25, 8, s25v, l, "testdata/ptx/device_printf.ptx:238")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s25, 8, s25v, l, "testdata/ptx/device_printf.ptx:238")
+					}
 				}
 			}
 		}
@@ -3824,7 +3992,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26 < lmEnd8 && s26&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s26:], uint64(s26v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s26, 8, s26v, l, "testdata/ptx/device_printf.ptx:239")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s26, 8, s26v, l, "testdata/ptx/device_printf.ptx:239")
+					}
 				}
 			}
 		} else {
@@ -3836,7 +4006,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26 < lmEnd8 && s26&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s26:], uint64(s26v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s26, 8, s26v, l, "testdata/ptx/device_printf.ptx:239")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s26, 8, s26v, l, "testdata/ptx/device_printf.ptx:239")
+					}
 				}
 			}
 		}
@@ -3863,7 +4035,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27 < lmEnd8 && s27&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s27:], uint64(s27v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s27, 8, s27v, l, "testdata/ptx/device_printf.ptx:240")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s27, 8, s27v, l, "testdata/ptx/device_printf.ptx:240")
+					}
 				}
 			}
 		} else {
@@ -3875,7 +4049,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27 < lmEnd8 && s27&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s27:], uint64(s27v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s27, 8, s27v, l, "testdata/ptx/device_printf.ptx:240")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s27, 8, s27v, l, "testdata/ptx/device_printf.ptx:240")
+					}
 				}
 			}
 		}
@@ -3902,7 +4078,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28 < lmEnd8 && s28&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s28:], uint64(s28v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s28, 8, s28v, l, "testdata/ptx/device_printf.ptx:241")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s28, 8, s28v, l, "testdata/ptx/device_printf.ptx:241")
+					}
 				}
 			}
 		} else {
@@ -3914,7 +4092,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28 < lmEnd8 && s28&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s28:], uint64(s28v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s28, 8, s28v, l, "testdata/ptx/device_printf.ptx:241")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s28, 8, s28v, l, "testdata/ptx/device_printf.ptx:241")
+					}
 				}
 			}
 		}
@@ -3945,7 +4125,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/device_printf.ptx:246")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/device_printf.ptx:246")
+					}
 				}
 			}
 		} else {
@@ -3957,7 +4139,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/device_printf.ptx:246")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/device_printf.ptx:246")
+					}
 				}
 			}
 		}
@@ -3984,7 +4168,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s32:], uint64(s32v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/device_printf.ptx:248")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/device_printf.ptx:248")
+					}
 				}
 			}
 		} else {
@@ -3996,7 +4182,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s32:], uint64(s32v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/device_printf.ptx:248")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/device_printf.ptx:248")
+					}
 				}
 			}
 		}
@@ -4042,12 +4230,14 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:256")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:256")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r25[l] = v1
 				// 258: shl.b32
@@ -4067,12 +4257,14 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:256")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:256")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r25[l] = v1
 				// 258: shl.b32
@@ -4106,7 +4298,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:261")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:261")
+					}
 				}
 				// 262: cvt.f64.f32
 				v6 := isa.CvtFloat(r22[l], 64, 32, isa.RN, false, false, false)
@@ -4121,7 +4315,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:261")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:261")
+					}
 				}
 				// 262: cvt.f64.f32
 				v6 := isa.CvtFloat(r22[l], 64, 32, isa.RN, false, false, false)
@@ -4151,7 +4347,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7 < lmEnd8 && s7&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/device_printf.ptx:263")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/device_printf.ptx:263")
+					}
 				}
 			}
 		} else {
@@ -4163,7 +4361,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7 < lmEnd8 && s7&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/device_printf.ptx:263")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/device_printf.ptx:263")
+					}
 				}
 			}
 		}
@@ -4190,7 +4390,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8 < lmEnd8 && s8&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:264")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:264")
+					}
 				}
 			}
 		} else {
@@ -4202,7 +4404,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8 < lmEnd8 && s8&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:264")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/device_printf.ptx:264")
+					}
 				}
 			}
 		}
@@ -4229,7 +4433,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd8 && s9&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:265")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:265")
+					}
 				}
 			}
 		} else {
@@ -4241,7 +4447,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd8 && s9&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:265")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/device_printf.ptx:265")
+					}
 				}
 			}
 		}
@@ -4268,7 +4476,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10 < lmEnd8 && s10&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s10, 8, s10v, l, "testdata/ptx/device_printf.ptx:266")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s10, 8, s10v, l, "testdata/ptx/device_printf.ptx:266")
+					}
 				}
 			}
 		} else {
@@ -4280,7 +4490,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10 < lmEnd8 && s10&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s10, 8, s10v, l, "testdata/ptx/device_printf.ptx:266")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s10, 8, s10v, l, "testdata/ptx/device_printf.ptx:266")
+					}
 				}
 			}
 		}
@@ -4307,7 +4519,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11 < lmEnd8 && s11&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s11, 8, s11v, l, "testdata/ptx/device_printf.ptx:267")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s11, 8, s11v, l, "testdata/ptx/device_printf.ptx:267")
+					}
 				}
 			}
 		} else {
@@ -4319,7 +4533,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11 < lmEnd8 && s11&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s11, 8, s11v, l, "testdata/ptx/device_printf.ptx:267")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s11, 8, s11v, l, "testdata/ptx/device_printf.ptx:267")
+					}
 				}
 			}
 		}
@@ -4346,7 +4562,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s12 < lmEnd8 && s12&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:268")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:268")
+					}
 				}
 			}
 		} else {
@@ -4358,7 +4576,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s12 < lmEnd8 && s12&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:268")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/device_printf.ptx:268")
+					}
 				}
 			}
 		}
@@ -4389,7 +4609,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/device_printf.ptx:273")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/device_printf.ptx:273")
+					}
 				}
 			}
 		} else {
@@ -4401,7 +4623,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/device_printf.ptx:273")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/device_printf.ptx:273")
+					}
 				}
 			}
 		}
@@ -4428,7 +4652,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/device_printf.ptx:275")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/device_printf.ptx:275")
+					}
 				}
 			}
 		} else {
@@ -4440,7 +4666,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/device_printf.ptx:275")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/device_printf.ptx:275")
+					}
 				}
 			}
 		}
@@ -4475,12 +4703,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:283")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:283")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r32[l] = v1
 			}
@@ -4493,12 +4723,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:283")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:283")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r32[l] = v1
 			}
@@ -4525,7 +4757,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:285")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:285")
+					}
 				}
 			}
 		} else {
@@ -4537,7 +4771,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:285")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/device_printf.ptx:285")
+					}
 				}
 			}
 		}
@@ -4627,7 +4863,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_printf.ptx:305")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_printf.ptx:305")
+					}
 				}
 			}
 		} else {
@@ -4639,7 +4877,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_printf.ptx:305")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_printf.ptx:305")
+					}
 				}
 			}
 		}
@@ -4666,7 +4906,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_printf.ptx:307")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_printf.ptx:307")
+					}
 				}
 			}
 		} else {
@@ -4678,7 +4920,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_printf.ptx:307")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_printf.ptx:307")
+					}
 				}
 			}
 		}
@@ -4717,12 +4961,14 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:315")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:315")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r4[l] = v1
 				// 317: mov.u32
@@ -4742,12 +4988,14 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:315")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_printf.ptx:315")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r4[l] = v1
 				// 317: mov.u32
@@ -4781,7 +5029,9 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:320")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:320")
+					}
 				}
 			}
 		} else {
@@ -4793,7 +5043,9 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:320")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/device_printf.ptx:320")
+					}
 				}
 			}
 		}

@@ -461,12 +461,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fapprox.ptx:40")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fapprox.ptx:40")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 41: add.s64
@@ -477,12 +479,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fapprox.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fapprox.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 43: mul.lo.s32
@@ -509,12 +513,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fapprox.ptx:40")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fapprox.ptx:40")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 41: add.s64
@@ -525,12 +531,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fapprox.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fapprox.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 43: mul.lo.s32
@@ -567,7 +575,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fapprox.ptx:47")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fapprox.ptx:47")
+					}
 				}
 				// 48: cos.approx.f32
 				v17 := uint64(isa.CosApproxF32(uint32(r13[l])))
@@ -582,7 +592,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fapprox.ptx:47")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fapprox.ptx:47")
+					}
 				}
 				// 48: cos.approx.f32
 				v17 := uint64(isa.CosApproxF32(uint32(r13[l])))
@@ -610,7 +622,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fapprox.ptx:49")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fapprox.ptx:49")
+					}
 				}
 				// 50: abs.f32
 				v19 := uint64(isa.AbsF32(uint32(r13[l])))
@@ -628,7 +642,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fapprox.ptx:49")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fapprox.ptx:49")
+					}
 				}
 				// 50: abs.f32
 				v19 := uint64(isa.AbsF32(uint32(r13[l])))
@@ -659,7 +675,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fapprox.ptx:52")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fapprox.ptx:52")
+					}
 				}
 				// 53: ex2.approx.f32
 				v22 := uint64(isa.Ex2ApproxF32(uint32(r13[l])))
@@ -674,7 +692,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fapprox.ptx:52")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fapprox.ptx:52")
+					}
 				}
 				// 53: ex2.approx.f32
 				v22 := uint64(isa.Ex2ApproxF32(uint32(r13[l])))
@@ -702,7 +722,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fapprox.ptx:54")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fapprox.ptx:54")
+					}
 				}
 				// 55: rsqrt.approx.f32
 				v24 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
@@ -717,7 +739,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fapprox.ptx:54")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fapprox.ptx:54")
+					}
 				}
 				// 55: rsqrt.approx.f32
 				v24 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
@@ -745,7 +769,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fapprox.ptx:56")
+					{
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fapprox.ptx:56")
+					}
 				}
 				// 57: div.approx.f32
 				v26 := uint64(isa.DivApproxF32(uint32(r13[l]), uint32(r15[l])))
@@ -760,7 +786,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fapprox.ptx:56")
+					{
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fapprox.ptx:56")
+					}
 				}
 				// 57: div.approx.f32
 				v26 := uint64(isa.DivApproxF32(uint32(r13[l]), uint32(r15[l])))
@@ -788,7 +816,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fapprox.ptx:58")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fapprox.ptx:58")
+					}
 				}
 			}
 		} else {
@@ -800,7 +830,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fapprox.ptx:58")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fapprox.ptx:58")
+					}
 				}
 			}
 		}

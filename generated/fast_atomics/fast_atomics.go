@@ -1403,12 +1403,14 @@ func histogramBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/atomics.ptx:38")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/atomics.ptx:38")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 39: rem.u32
 				v9 := isa.Rem(v8, u1, 32, false)
@@ -1431,12 +1433,14 @@ func histogramBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/atomics.ptx:38")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/atomics.ptx:38")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 39: rem.u32
 				v9 := isa.Rem(v8, u1, 32, false)
@@ -1683,12 +1687,14 @@ func atomicSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/atomics.ptx:81")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/atomics.ptx:81")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r16[l] = v12
 			}
@@ -1708,12 +1714,14 @@ func atomicSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/atomics.ptx:81")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/atomics.ptx:81")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r16[l] = v12
 			}
@@ -1752,12 +1760,14 @@ func atomicSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/atomics.ptx:83")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/atomics.ptx:83")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r18[l] = v13
 			}
@@ -1770,12 +1780,14 @@ func atomicSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/atomics.ptx:83")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/atomics.ptx:83")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r18[l] = v13
 			}
@@ -2025,12 +2037,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/atomics.ptx:121")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/atomics.ptx:121")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 122: mul.wide.s32
 				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
@@ -2046,12 +2060,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/atomics.ptx:125")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/atomics.ptx:125")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 			}
@@ -2069,12 +2085,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/atomics.ptx:121")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/atomics.ptx:121")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 122: mul.wide.s32
 				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
@@ -2090,12 +2108,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/atomics.ptx:125")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/atomics.ptx:125")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 			}
@@ -2144,12 +2164,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/atomics.ptx:127")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/atomics.ptx:127")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 128: mul.wide.s32
 				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
@@ -2162,12 +2184,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-					if !v19ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/atomics.ptx:130")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/atomics.ptx:130")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r24[l] = v19
 			}
@@ -2180,12 +2204,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/atomics.ptx:127")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/atomics.ptx:127")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 128: mul.wide.s32
 				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
@@ -2198,12 +2224,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-					if !v19ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/atomics.ptx:130")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/atomics.ptx:130")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r24[l] = v19
 			}
@@ -2382,12 +2410,14 @@ func saturatingAddBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/atomics.ptx:168")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/atomics.ptx:168")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 169: add.s64
@@ -2420,12 +2450,14 @@ func saturatingAddBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/atomics.ptx:168")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/atomics.ptx:168")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 169: add.s64
@@ -2585,12 +2617,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/atomics.ptx:162")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/atomics.ptx:162")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r10[l] = v6
 				// 163: mul.wide.s32
@@ -2608,12 +2642,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/atomics.ptx:162")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/atomics.ptx:162")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r10[l] = v6
 				// 163: mul.wide.s32
@@ -2804,12 +2840,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/atomics.ptx:206")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/atomics.ptx:206")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r9[l] = v5
 				// 207: setp.lt.s32
@@ -2834,12 +2872,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/atomics.ptx:206")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/atomics.ptx:206")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r9[l] = v5
 				// 207: setp.lt.s32
@@ -2937,7 +2977,9 @@ func compactBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/atomics.ptx:217")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/atomics.ptx:217")
+					}
 				}
 			}
 		} else {
@@ -2953,7 +2995,9 @@ func compactBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/atomics.ptx:217")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/atomics.ptx:217")
+					}
 				}
 			}
 		}
@@ -3173,7 +3217,9 @@ func exchangeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/fast/atomics.ptx:250")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/fast/atomics.ptx:250")
+					}
 				}
 			}
 		} else {
@@ -3185,7 +3231,9 @@ func exchangeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/fast/atomics.ptx:250")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/fast/atomics.ptx:250")
+					}
 				}
 			}
 		}

@@ -1067,12 +1067,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:41")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:41")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r11[l] = v10
 				// 42: mul.wide.u32
@@ -1095,12 +1097,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:41")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:41")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r11[l] = v10
 				// 42: mul.wide.u32
@@ -1137,7 +1141,9 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < shEnd4 && s14&3 == 0 {
 					runtime.Store32(shp, s14, s14v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:45")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -1151,7 +1157,9 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < shEnd4 && s14&3 == 0 {
 					runtime.Store32(shp, s14, s14v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:45")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:45")
+					}
 				}
 			}
 		}
@@ -1211,12 +1219,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/barrier_exit.ptx:51")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/barrier_exit.ptx:51")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 52: not.b32
 				v6 := uint64(^uint32(r1[l]))
@@ -1232,12 +1242,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v10a < shEnd4 && v10a&3 == 0 {
 					v10 = runtime.Load32(shp, v10a)
 				} else {
-					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:56")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:56")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 57: add.s32
 				v11 := uint64(uint32(v10) + uint32(v5))
@@ -1263,12 +1275,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/barrier_exit.ptx:51")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/barrier_exit.ptx:51")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 52: not.b32
 				v6 := uint64(^uint32(r1[l]))
@@ -1284,12 +1298,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v10a < shEnd4 && v10a&3 == 0 {
 					v10 = runtime.Load32(shp, v10a)
 				} else {
-					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:56")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:56")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 57: add.s32
 				v11 := uint64(uint32(v10) + uint32(v5))
@@ -1321,7 +1337,9 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/fast/barrier_exit.ptx:59")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/fast/barrier_exit.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -1333,7 +1351,9 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/fast/barrier_exit.ptx:59")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/fast/barrier_exit.ptx:59")
+					}
 				}
 			}
 		}
@@ -1539,12 +1559,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:92")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:92")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r12[l] = v10
 				// 93: mul.wide.u32
@@ -1568,12 +1590,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:92")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:92")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r12[l] = v10
 				// 93: mul.wide.u32
@@ -1611,7 +1635,9 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < shEnd4 && s14&3 == 0 {
 					runtime.Store32(shp, s14, s14v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:96")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:96")
+					}
 				}
 			}
 		} else {
@@ -1626,7 +1652,9 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < shEnd4 && s14&3 == 0 {
 					runtime.Store32(shp, s14, s14v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:96")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:96")
+					}
 				}
 			}
 		}
@@ -1688,12 +1716,14 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd4 && v6a&3 == 0 {
 					v6 = runtime.Load32(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/barrier_exit.ptx:103")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/barrier_exit.ptx:103")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r20[l] = v6
 			}
@@ -1725,12 +1755,14 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd4 && v6a&3 == 0 {
 					v6 = runtime.Load32(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/barrier_exit.ptx:103")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/barrier_exit.ptx:103")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r20[l] = v6
 			}
@@ -1770,7 +1802,9 @@ func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < shEnd4 && s2&3 == 0 {
 					runtime.Store32(shp, s2, s2v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/fast/barrier_exit.ptx:106")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/fast/barrier_exit.ptx:106")
+					}
 				}
 			}
 		} else {
@@ -1784,7 +1818,9 @@ func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < shEnd4 && s2&3 == 0 {
 					runtime.Store32(shp, s2, s2v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/fast/barrier_exit.ptx:106")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/fast/barrier_exit.ptx:106")
+					}
 				}
 			}
 		}
@@ -1833,12 +1869,14 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/barrier_exit.ptx:108")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/barrier_exit.ptx:108")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 109: ld.global.u32
 				v2a := uint64(r11[l]) + 0x0
@@ -1846,12 +1884,14 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/barrier_exit.ptx:109")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/barrier_exit.ptx:109")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 110: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -1869,12 +1909,14 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/barrier_exit.ptx:108")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/barrier_exit.ptx:108")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 109: ld.global.u32
 				v2a := uint64(r11[l]) + 0x0
@@ -1882,12 +1924,14 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/barrier_exit.ptx:109")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/barrier_exit.ptx:109")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 110: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -1919,7 +1963,9 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/barrier_exit.ptx:112")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/barrier_exit.ptx:112")
+					}
 				}
 			}
 		} else {
@@ -1931,7 +1977,9 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/barrier_exit.ptx:112")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/barrier_exit.ptx:112")
+					}
 				}
 			}
 		}
@@ -2313,7 +2361,9 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/barrier_exit.ptx:169")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/barrier_exit.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -2331,7 +2381,9 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/barrier_exit.ptx:169")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/barrier_exit.ptx:169")
+					}
 				}
 			}
 		}

@@ -606,12 +606,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
 					v15 = runtime.Load16(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/fast/bf16.ptx:50")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/fast/bf16.ptx:50")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 51: add.s64
 				v16 := uint64(uint64(u9) + uint64(v13))
@@ -621,12 +623,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
 					v17 = runtime.Load16(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/fast/bf16.ptx:52")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/fast/bf16.ptx:52")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 53: add.s64
 				v18 := uint64(uint64(u6) + uint64(v13))
@@ -636,12 +640,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
 					v19 = runtime.Load16(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
-					if !v19ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/fast/bf16.ptx:54")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+						if !v19ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/fast/bf16.ptx:54")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 55: fma.rn.bf16
 				v20h0 := v15
@@ -673,12 +679,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
-					if !v26ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/fast/bf16.ptx:61")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
+						if !v26ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/fast/bf16.ptx:61")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 62: cvt.rn.bf16.f32
 				v27s := v26
@@ -721,12 +729,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
 					v15 = runtime.Load16(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/fast/bf16.ptx:50")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/fast/bf16.ptx:50")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 51: add.s64
 				v16 := uint64(uint64(u9) + uint64(v13))
@@ -736,12 +746,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
 					v17 = runtime.Load16(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/fast/bf16.ptx:52")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/fast/bf16.ptx:52")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 53: add.s64
 				v18 := uint64(uint64(u6) + uint64(v13))
@@ -751,12 +763,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
 					v19 = runtime.Load16(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
-					if !v19ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/fast/bf16.ptx:54")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+						if !v19ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/fast/bf16.ptx:54")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 55: fma.rn.bf16
 				v20h0 := v15
@@ -788,12 +802,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
-					if !v26ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/fast/bf16.ptx:61")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
+						if !v26ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/fast/bf16.ptx:61")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 62: cvt.rn.bf16.f32
 				v27s := v26
@@ -846,7 +862,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
 					runtime.Store16(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/fast/bf16.ptx:70")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/fast/bf16.ptx:70")
+					}
 				}
 			}
 		} else {
@@ -858,7 +876,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
 					runtime.Store16(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/fast/bf16.ptx:70")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/fast/bf16.ptx:70")
+					}
 				}
 			}
 		}
@@ -883,7 +903,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
 					runtime.Store16(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/fast/bf16.ptx:71")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/fast/bf16.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -895,7 +917,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
 					runtime.Store16(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/fast/bf16.ptx:71")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/fast/bf16.ptx:71")
+					}
 				}
 			}
 		}
@@ -920,7 +944,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
 					runtime.Store16(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/fast/bf16.ptx:72")
+					{
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/fast/bf16.ptx:72")
+					}
 				}
 			}
 		} else {
@@ -932,7 +958,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
 					runtime.Store16(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/fast/bf16.ptx:72")
+					{
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/fast/bf16.ptx:72")
+					}
 				}
 			}
 		}
@@ -957,7 +985,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
 					runtime.Store16(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/fast/bf16.ptx:73")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/fast/bf16.ptx:73")
+					}
 				}
 			}
 		} else {
@@ -969,7 +999,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
 					runtime.Store16(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/fast/bf16.ptx:73")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/fast/bf16.ptx:73")
+					}
 				}
 			}
 		}
@@ -994,7 +1026,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
 					runtime.Store16(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/fast/bf16.ptx:74")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/fast/bf16.ptx:74")
+					}
 				}
 			}
 		} else {
@@ -1006,7 +1040,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
 					runtime.Store16(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/fast/bf16.ptx:74")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/fast/bf16.ptx:74")
+					}
 				}
 			}
 		}
@@ -1031,7 +1067,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
 					runtime.Store16(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/fast/bf16.ptx:75")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/fast/bf16.ptx:75")
+					}
 				}
 				// 76: add.s64
 				v41 := uint64(uint64(u11) + uint64(r28[l]))
@@ -1046,7 +1084,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
 					runtime.Store16(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/fast/bf16.ptx:75")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/fast/bf16.ptx:75")
+					}
 				}
 				// 76: add.s64
 				v41 := uint64(uint64(u11) + uint64(r28[l]))
@@ -1074,7 +1114,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/bf16.ptx:77")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/bf16.ptx:77")
+					}
 				}
 			}
 		} else {
@@ -1086,7 +1128,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/bf16.ptx:77")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/bf16.ptx:77")
+					}
 				}
 			}
 		}

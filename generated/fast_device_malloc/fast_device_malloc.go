@@ -1776,7 +1776,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:85")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:85")
+					}
 				}
 				// 86: add.s32
 				v2 := uint64(uint32(r5[l]) + uint32(r26[l]))
@@ -1794,7 +1796,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:85")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:85")
+					}
 				}
 				// 86: add.s32
 				v2 := uint64(uint32(r5[l]) + uint32(r26[l]))
@@ -1816,7 +1820,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:87")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:87")
+					}
 				}
 				// 88: add.s32
 				v4 := uint64(uint32(r23[l]) + uint32(r26[l]))
@@ -1834,7 +1840,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:87")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:87")
+					}
 				}
 				// 88: add.s32
 				v4 := uint64(uint32(r23[l]) + uint32(r26[l]))
@@ -1856,7 +1864,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/fast/device_malloc.ptx:89")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/fast/device_malloc.ptx:89")
+					}
 				}
 				// 90: add.s32
 				v6 := uint64(uint32(r24[l]) + uint32(r26[l]))
@@ -1874,7 +1884,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/fast/device_malloc.ptx:89")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/fast/device_malloc.ptx:89")
+					}
 				}
 				// 90: add.s32
 				v6 := uint64(uint32(r24[l]) + uint32(r26[l]))
@@ -1898,7 +1910,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/fast/device_malloc.ptx:91")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/fast/device_malloc.ptx:91")
+					}
 				}
 				// 92: add.s32
 				v8 := uint64(uint32(r18[l]) + uint32(k0))
@@ -1930,7 +1944,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/fast/device_malloc.ptx:91")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/fast/device_malloc.ptx:91")
+					}
 				}
 				// 92: add.s32
 				v8 := uint64(uint32(r18[l]) + uint32(k0))
@@ -2018,7 +2034,9 @@ func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:108")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:108")
+					}
 				}
 				// 109: add.s64
 				v2 := uint64(uint64(r31[l]) + uint64(k0))
@@ -2050,7 +2068,9 @@ func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:108")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:108")
+					}
 				}
 				// 109: add.s64
 				v2 := uint64(uint64(r31[l]) + uint64(k0))
@@ -2119,12 +2139,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:124")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:124")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 125: add.s32
 				v2 := uint64(uint32(v1) + uint32(r16[l]))
@@ -2137,12 +2159,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/fast/device_malloc.ptx:126")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/fast/device_malloc.ptx:126")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 127: add.s32
 				v4 := uint64(uint32(v3) + uint32(v2))
@@ -2155,12 +2179,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/fast/device_malloc.ptx:128")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/fast/device_malloc.ptx:128")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 129: add.s32
 				v6 := uint64(uint32(v5) + uint32(v4))
@@ -2173,12 +2199,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/fast/device_malloc.ptx:130")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/fast/device_malloc.ptx:130")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 131: add.s32
 				v8 := uint64(uint32(v7) + uint32(v6))
@@ -2210,12 +2238,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:124")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:124")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 125: add.s32
 				v2 := uint64(uint32(v1) + uint32(r16[l]))
@@ -2228,12 +2258,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/fast/device_malloc.ptx:126")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/fast/device_malloc.ptx:126")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 127: add.s32
 				v4 := uint64(uint32(v3) + uint32(v2))
@@ -2246,12 +2278,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/fast/device_malloc.ptx:128")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/fast/device_malloc.ptx:128")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 129: add.s32
 				v6 := uint64(uint32(v5) + uint32(v4))
@@ -2264,12 +2298,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/fast/device_malloc.ptx:130")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/fast/device_malloc.ptx:130")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 131: add.s32
 				v8 := uint64(uint32(v7) + uint32(v6))
@@ -2321,12 +2357,14 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:144")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:144")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 145: add.s32
 				v2 := uint64(uint32(v1) + uint32(r16[l]))
@@ -2358,12 +2396,14 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:144")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:144")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 145: add.s32
 				v2 := uint64(uint32(v1) + uint32(r16[l]))
@@ -2421,7 +2461,9 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:153")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:153")
+					}
 				}
 			}
 		} else {
@@ -2437,7 +2479,9 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:153")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:153")
+					}
 				}
 			}
 		}
@@ -2464,7 +2508,9 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:156")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:156")
+					}
 				}
 			}
 		} else {
@@ -2476,7 +2522,9 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:156")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:156")
+					}
 				}
 			}
 		}
@@ -2534,7 +2582,9 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/device_malloc.ptx:168")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/device_malloc.ptx:168")
+					}
 				}
 			}
 		} else {
@@ -2546,7 +2596,9 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/device_malloc.ptx:168")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/device_malloc.ptx:168")
+					}
 				}
 			}
 		}
@@ -2639,7 +2691,9 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_malloc.ptx:50")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_malloc.ptx:50")
+					}
 				}
 			}
 		} else {
@@ -2651,7 +2705,9 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_malloc.ptx:50")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_malloc.ptx:50")
+					}
 				}
 			}
 		}
@@ -2693,12 +2749,14 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:57")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:57")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r12[l] = v1
 				// 59: cvt.s64.s32
@@ -2719,12 +2777,14 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:57")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:57")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r12[l] = v1
 				// 59: cvt.s64.s32
@@ -2761,7 +2821,9 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 					runtime.Store64(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/device_malloc.ptx:62")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/device_malloc.ptx:62")
+					}
 				}
 				// 63: setp.eq.s64
 				c6t := uint64(r12[l]) == uint64(k1)
@@ -2781,7 +2843,9 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 					runtime.Store64(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/device_malloc.ptx:62")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/device_malloc.ptx:62")
+					}
 				}
 				// 63: setp.eq.s64
 				c6t := uint64(r12[l]) == uint64(k1)
@@ -3261,7 +3325,9 @@ func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/device_malloc.ptx:214")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/device_malloc.ptx:214")
+					}
 				}
 			}
 		} else {
@@ -3277,7 +3343,9 @@ func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/device_malloc.ptx:214")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/device_malloc.ptx:214")
+					}
 				}
 			}
 		}
@@ -3345,7 +3413,9 @@ func mallocKeepBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:198")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:198")
+					}
 				}
 			}
 		} else {
@@ -3357,7 +3427,9 @@ func mallocKeepBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:198")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:198")
+					}
 				}
 			}
 		}
@@ -3395,12 +3467,14 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:205")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:205")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 				// 207: setp.eq.s64
@@ -3421,12 +3495,14 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:205")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:205")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 				// 207: setp.eq.s64
@@ -3463,7 +3539,9 @@ func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:210")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:210")
+					}
 				}
 			}
 		} else {
@@ -3478,7 +3556,9 @@ func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:210")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:210")
+					}
 				}
 			}
 		}
@@ -3651,7 +3731,9 @@ func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:255")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:255")
+					}
 				}
 			}
 		} else {
@@ -3667,7 +3749,9 @@ func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:255")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:255")
+					}
 				}
 			}
 		}
@@ -3694,7 +3778,9 @@ func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:258")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:258")
+					}
 				}
 			}
 		} else {
@@ -3706,7 +3792,9 @@ func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:258")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:258")
+					}
 				}
 			}
 		}
@@ -3791,12 +3879,14 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/fast/device_malloc.ptx:246")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/fast/device_malloc.ptx:246")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r12[l] = v8
 				// 247: setp.eq.s64
@@ -3824,12 +3914,14 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/fast/device_malloc.ptx:246")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/fast/device_malloc.ptx:246")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r12[l] = v8
 				// 247: setp.eq.s64
@@ -3872,12 +3964,14 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:251")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:251")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r13[l] = v1
 			}
@@ -3893,12 +3987,14 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:251")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:251")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r13[l] = v1
 			}

@@ -817,12 +817,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/dynamic_shared.ptx:32")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/dynamic_shared.ptx:32")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 				// 33: mul.wide.u32
@@ -845,12 +847,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/dynamic_shared.ptx:32")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/dynamic_shared.ptx:32")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 				// 33: mul.wide.u32
@@ -887,7 +891,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15 < shEnd4 && s15&3 == 0 {
 					runtime.Store32(shp, s15, s15v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/fast/dynamic_shared.ptx:36")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/fast/dynamic_shared.ptx:36")
+					}
 				}
 			}
 		} else {
@@ -901,7 +907,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15 < shEnd4 && s15&3 == 0 {
 					runtime.Store32(shp, s15, s15v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/fast/dynamic_shared.ptx:36")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/fast/dynamic_shared.ptx:36")
+					}
 				}
 			}
 		}
@@ -951,12 +959,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/dynamic_shared.ptx:42")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/dynamic_shared.ptx:42")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r18[l] = v5
 				// 43: add.s64
@@ -980,12 +990,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/dynamic_shared.ptx:42")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/dynamic_shared.ptx:42")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r18[l] = v5
 				// 43: add.s64
@@ -1015,7 +1027,9 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/dynamic_shared.ptx:44")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/dynamic_shared.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -1027,7 +1041,9 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/dynamic_shared.ptx:44")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/dynamic_shared.ptx:44")
+					}
 				}
 			}
 		}
@@ -1366,7 +1382,9 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/dynamic_shared.ptx:80")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/dynamic_shared.ptx:80")
+					}
 				}
 				// 81: setp.ne.s32
 				c5t := uint32(r3[l]) != uint32(k1)
@@ -1392,7 +1410,9 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/dynamic_shared.ptx:80")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/dynamic_shared.ptx:80")
+					}
 				}
 				// 81: setp.ne.s32
 				c5t := uint32(r3[l]) != uint32(k1)
@@ -1497,7 +1517,9 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/fast/dynamic_shared.ptx:108")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/fast/dynamic_shared.ptx:108")
+					}
 				}
 			}
 		} else {
@@ -1509,7 +1531,9 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/fast/dynamic_shared.ptx:108")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/fast/dynamic_shared.ptx:108")
+					}
 				}
 			}
 		}
@@ -1579,12 +1603,14 @@ func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:75")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:75")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r10[l] = v1
 			}
@@ -1597,12 +1623,14 @@ func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:75")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:75")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r10[l] = v1
 			}
@@ -1723,12 +1751,14 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:93")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:93")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r15[l] = v3
 			}
@@ -1745,12 +1775,14 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:93")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:93")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r15[l] = v3
 			}
@@ -1833,12 +1865,14 @@ func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:106")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:106")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r20[l] = v1
 			}
@@ -1851,12 +1885,14 @@ func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:106")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:106")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r20[l] = v1
 			}
@@ -1929,61 +1965,125 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 			{
 				var v5Fs [32]float32
 				var v7Fs [32]float32
-				for l := range 32 {
-					// 116: ld.shared.f32
-					v3a := uint64(r13[l]) + 0x0
-					var v3 uint64
-					if v3a < shEnd4 && v3a&3 == 0 {
-						v3 = runtime.Load32(shp, v3a)
-					} else {
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:116")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 116: ld.shared.f32
+						v3a := uint64(r13[l]) + 0x0
+						var v3 uint64
+						if v3a < shEnd4 && v3a&3 == 0 {
+							v3 = runtime.Load32(shp, v3a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v3 = v3x
-					}
-					// 117: ld.shared.f32
-					v4a := uint64(r13[l]) + 0x4
-					var v4 uint64
-					if v4a < shEnd4 && v4a&3 == 0 {
-						v4 = runtime.Load32(shp, v4a)
-					} else {
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/fast/dynamic_shared.ptx:117")
-							continue
+						// 117: ld.shared.f32
+						v4a := uint64(r13[l]) + 0x4
+						var v4 uint64
+						if v4a < shEnd4 && v4a&3 == 0 {
+							v4 = runtime.Load32(shp, v4a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v4 = v4x
+						// 118: add.f32
+						v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) + math.Float32frombits(uint32(v4)))
+						v5 := uint64(math.Float32bits(v5F))
+						_ = v5F
+						_ = v5
+						v5Fs[l] = v5F
 					}
-					// 118: add.f32
-					v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) + math.Float32frombits(uint32(v4)))
-					v5 := uint64(math.Float32bits(v5F))
-					_ = v5F
-					_ = v5
-					v5Fs[l] = v5F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 116: ld.shared.f32
+						v3a := uint64(r13[l]) + 0x0
+						var v3 uint64
+						if v3a < shEnd4 && v3a&3 == 0 {
+							v3 = runtime.Load32(shp, v3a)
+						} else {
+							{
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:116")
+									continue
+								}
+								v3 = v3x
+							}
+						}
+						// 117: ld.shared.f32
+						v4a := uint64(r13[l]) + 0x4
+						var v4 uint64
+						if v4a < shEnd4 && v4a&3 == 0 {
+							v4 = runtime.Load32(shp, v4a)
+						} else {
+							{
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/fast/dynamic_shared.ptx:117")
+									continue
+								}
+								v4 = v4x
+							}
+						}
+						// 118: add.f32
+						v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) + math.Float32frombits(uint32(v4)))
+						v5 := uint64(math.Float32bits(v5F))
+						_ = v5F
+						_ = v5
+						v5Fs[l] = v5F
+					}
 				}
-				for l := range 32 {
-					v5F := v5Fs[l]
-					// 119: ld.shared.f32
-					v6a := uint64(r13[l]) + 0x8
-					var v6 uint64
-					if v6a < shEnd4 && v6a&3 == 0 {
-						v6 = runtime.Load32(shp, v6a)
-					} else {
-						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-						if !v6ok {
-							flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/dynamic_shared.ptx:119")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v5F := v5Fs[l]
+						// 119: ld.shared.f32
+						v6a := uint64(r13[l]) + 0x8
+						var v6 uint64
+						if v6a < shEnd4 && v6a&3 == 0 {
+							v6 = runtime.Load32(shp, v6a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v6 = v6x
+						// 120: add.f32
+						v7F := isa.CanonF32(v5F + math.Float32frombits(uint32(v6)))
+						v7 := uint64(math.Float32bits(v7F))
+						_ = v7F
+						_ = v7
+						v7Fs[l] = v7F
 					}
-					// 120: add.f32
-					v7F := isa.CanonF32(v5F + math.Float32frombits(uint32(v6)))
-					v7 := uint64(math.Float32bits(v7F))
-					_ = v7F
-					_ = v7
-					v7Fs[l] = v7F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v5F := v5Fs[l]
+						// 119: ld.shared.f32
+						v6a := uint64(r13[l]) + 0x8
+						var v6 uint64
+						if v6a < shEnd4 && v6a&3 == 0 {
+							v6 = runtime.Load32(shp, v6a)
+						} else {
+							{
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/dynamic_shared.ptx:119")
+									continue
+								}
+								v6 = v6x
+							}
+						}
+						// 120: add.f32
+						v7F := isa.CanonF32(v5F + math.Float32frombits(uint32(v6)))
+						v7 := uint64(math.Float32bits(v7F))
+						_ = v7F
+						_ = v7
+						v7Fs[l] = v7F
+					}
 				}
 				for l := range 32 {
 					v7F := v7Fs[l]
@@ -2006,12 +2106,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:116")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:116")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 117: ld.shared.f32
 				v4a := uint64(r13[l]) + 0x4
@@ -2019,12 +2121,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if v4a < shEnd4 && v4a&3 == 0 {
 					v4 = runtime.Load32(shp, v4a)
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/fast/dynamic_shared.ptx:117")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/fast/dynamic_shared.ptx:117")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 118: add.f32
 				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) + math.Float32frombits(uint32(v4)))
@@ -2037,12 +2141,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd4 && v6a&3 == 0 {
 					v6 = runtime.Load32(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/dynamic_shared.ptx:119")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/dynamic_shared.ptx:119")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 120: add.f32
 				v7F := isa.CanonF32(v5F + math.Float32frombits(uint32(v6)))
@@ -2081,7 +2187,9 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/fast/dynamic_shared.ptx:124")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/fast/dynamic_shared.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -2093,7 +2201,9 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/fast/dynamic_shared.ptx:124")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/fast/dynamic_shared.ptx:124")
+					}
 				}
 			}
 		}

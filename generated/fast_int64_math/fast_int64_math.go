@@ -1160,7 +1160,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 					runtime.Store64(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/fast/int64_math.ptx:74")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/fast/int64_math.ptx:74")
+					}
 				}
 			}
 		} else {
@@ -1172,7 +1174,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 					runtime.Store64(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/fast/int64_math.ptx:74")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/fast/int64_math.ptx:74")
+					}
 				}
 			}
 		}
@@ -1197,7 +1201,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/fast/int64_math.ptx:75")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/fast/int64_math.ptx:75")
+					}
 				}
 				// 76: cvt.u32.u64
 				v3 := uint64(uint32(uint64(r16[l])))
@@ -1215,7 +1221,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/fast/int64_math.ptx:75")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/fast/int64_math.ptx:75")
+					}
 				}
 				// 76: cvt.u32.u64
 				v3 := uint64(uint32(uint64(r16[l])))
@@ -1246,7 +1254,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 					runtime.Store64(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/int64_math.ptx:78")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/int64_math.ptx:78")
+					}
 				}
 				// 79: shr.s64
 				v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
@@ -1261,7 +1271,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 					runtime.Store64(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/int64_math.ptx:78")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/int64_math.ptx:78")
+					}
 				}
 				// 79: shr.s64
 				v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
@@ -1289,7 +1301,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 					runtime.Store64(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/fast/int64_math.ptx:80")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/fast/int64_math.ptx:80")
+					}
 				}
 				// 81: shr.u64
 				v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
@@ -1304,7 +1318,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 					runtime.Store64(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/fast/int64_math.ptx:80")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/fast/int64_math.ptx:80")
+					}
 				}
 				// 81: shr.u64
 				v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
@@ -1332,7 +1348,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/fast/int64_math.ptx:82")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/fast/int64_math.ptx:82")
+					}
 				}
 				// 83: mov.u64
 				v10 := uint64(r20[l])
@@ -1347,7 +1365,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/fast/int64_math.ptx:82")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/fast/int64_math.ptx:82")
+					}
 				}
 				// 83: mov.u64
 				v10 := uint64(r20[l])
@@ -1479,7 +1499,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 					runtime.Store64(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/fast/int64_math.ptx:102")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/fast/int64_math.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -1491,7 +1513,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 					runtime.Store64(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/fast/int64_math.ptx:102")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/fast/int64_math.ptx:102")
+					}
 				}
 			}
 		}
@@ -1516,7 +1540,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/fast/int64_math.ptx:103")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/fast/int64_math.ptx:103")
+					}
 				}
 				// 104: mul.hi.u64
 				v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
@@ -1531,7 +1557,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/fast/int64_math.ptx:103")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/fast/int64_math.ptx:103")
+					}
 				}
 				// 104: mul.hi.u64
 				v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
@@ -1559,7 +1587,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/fast/int64_math.ptx:105")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/fast/int64_math.ptx:105")
+					}
 				}
 				// 106: mul.hi.s64
 				v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
@@ -1574,7 +1604,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/fast/int64_math.ptx:105")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/fast/int64_math.ptx:105")
+					}
 				}
 				// 106: mul.hi.s64
 				v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
@@ -1602,7 +1634,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/fast/int64_math.ptx:107")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/fast/int64_math.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -1614,7 +1648,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/fast/int64_math.ptx:107")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/fast/int64_math.ptx:107")
+					}
 				}
 			}
 		}
@@ -1739,12 +1775,14 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/int64_math.ptx:39")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/int64_math.ptx:39")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 40: add.s64
@@ -1755,12 +1793,14 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/int64_math.ptx:41")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/int64_math.ptx:41")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 42: and.b64
@@ -1826,12 +1866,14 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/int64_math.ptx:39")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/int64_math.ptx:39")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 40: add.s64
@@ -1842,12 +1884,14 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/int64_math.ptx:41")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/int64_math.ptx:41")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 42: and.b64
@@ -1928,7 +1972,9 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/fast/int64_math.ptx:51")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/fast/int64_math.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -1940,7 +1986,9 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/fast/int64_math.ptx:51")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/fast/int64_math.ptx:51")
+					}
 				}
 			}
 		}
@@ -2257,7 +2305,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/fast/int64_math.ptx:148")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/fast/int64_math.ptx:148")
+					}
 				}
 			}
 		} else {
@@ -2295,7 +2345,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/fast/int64_math.ptx:148")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/fast/int64_math.ptx:148")
+					}
 				}
 			}
 		}

@@ -1666,12 +1666,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:19")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:19")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 20: setp.lt.s32
@@ -1692,12 +1694,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:19")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:19")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 20: setp.lt.s32
@@ -1748,7 +1752,9 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:39")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -1762,7 +1768,9 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:39")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:39")
+					}
 				}
 			}
 		}
@@ -1840,7 +1848,9 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:104")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -1857,7 +1867,9 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:104")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:104")
+					}
 				}
 			}
 		}
@@ -1893,7 +1905,9 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:120")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:120")
+					}
 				}
 			}
 		} else {
@@ -1907,7 +1921,9 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:120")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:120")
+					}
 				}
 			}
 		}
@@ -2063,12 +2079,14 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:46")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:46")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 48: add.s32
 				v2 := uint64(uint32(v1) + uint32(r1[l]))
@@ -2086,12 +2104,14 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:46")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:46")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 48: add.s32
 				v2 := uint64(uint32(v1) + uint32(r1[l]))
@@ -2125,7 +2145,9 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:52")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -2137,7 +2159,9 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:52")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:52")
+					}
 				}
 			}
 		}
@@ -2175,12 +2199,14 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:59")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:59")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: add.s32
 				v2 := uint64(uint32(v1) + uint32(r10[l]))
@@ -2198,12 +2224,14 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:59")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:59")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: add.s32
 				v2 := uint64(uint32(v1) + uint32(r10[l]))
@@ -2237,7 +2265,9 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:65")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -2249,7 +2279,9 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:65")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:65")
+					}
 				}
 			}
 		}
@@ -2289,12 +2321,14 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:72")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:72")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 74: add.s32
 				v2 := uint64(uint32(v1) + uint32(r13[l]))
@@ -2315,12 +2349,14 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:72")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:72")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 74: add.s32
 				v2 := uint64(uint32(v1) + uint32(r13[l]))
@@ -2357,7 +2393,9 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:79")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:79")
+					}
 				}
 			}
 		} else {
@@ -2369,7 +2407,9 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:79")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:79")
+					}
 				}
 			}
 		}
@@ -2411,12 +2451,14 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:86")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:86")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 88: add.s32
 				v2 := uint64(uint32(v1) + uint32(r16[l]))
@@ -2445,12 +2487,14 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:86")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:86")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 88: add.s32
 				v2 := uint64(uint32(v1) + uint32(r16[l]))
@@ -2534,12 +2578,14 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:111")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:111")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 113: add.s32
 				v2 := uint64(uint32(v1) + uint32(r1[l]))
@@ -2568,12 +2614,14 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:111")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:111")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 113: add.s32
 				v2 := uint64(uint32(v1) + uint32(r1[l]))
@@ -2698,12 +2746,14 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:133")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:133")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 134: setp.gt.u32
@@ -2724,12 +2774,14 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:133")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:133")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 134: setp.gt.u32
@@ -2780,7 +2832,9 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:142")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:142")
+					}
 				}
 			}
 		} else {
@@ -2794,7 +2848,9 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:142")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:142")
+					}
 				}
 			}
 		}
@@ -2827,7 +2883,9 @@ func treeDepthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:167")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:167")
+					}
 				}
 			}
 		} else {
@@ -2839,7 +2897,9 @@ func treeDepthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:167")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:167")
+					}
 				}
 			}
 		}
@@ -2877,12 +2937,14 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:149")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:149")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r3[l] = v1
 				// 151: mul.hi.u32
@@ -2900,12 +2962,14 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:149")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:149")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r3[l] = v1
 				// 151: mul.hi.u32
@@ -2939,7 +3003,9 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:155")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:155")
+					}
 				}
 			}
 		} else {
@@ -2951,7 +3017,9 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:155")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:155")
+					}
 				}
 			}
 		}
@@ -2987,12 +3055,14 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:162")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:162")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 164: max.s32
 				v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
@@ -3009,12 +3079,14 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:162")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:162")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 164: max.s32
 				v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
@@ -3143,12 +3215,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:181")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:181")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 182: ld.param.u32
@@ -3157,12 +3231,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/recursion.ptx:182")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/recursion.ptx:182")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 				// 183: setp.eq.s32
@@ -3183,12 +3259,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:181")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:181")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 182: ld.param.u32
@@ -3197,12 +3275,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/recursion.ptx:182")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/recursion.ptx:182")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 				// 183: setp.eq.s32
@@ -3303,7 +3383,9 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:194")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:194")
+					}
 				}
 			}
 		} else {
@@ -3315,7 +3397,9 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:194")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:194")
+					}
 				}
 			}
 		}
@@ -3616,12 +3700,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/recursion.ptx:233")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/recursion.ptx:233")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r17[l] = v13
 			}
@@ -3640,12 +3726,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/recursion.ptx:233")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/recursion.ptx:233")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r17[l] = v13
 			}
@@ -3674,7 +3762,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/fast/recursion.ptx:236")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/fast/recursion.ptx:236")
+					}
 				}
 			}
 		} else {
@@ -3686,7 +3776,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/fast/recursion.ptx:236")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/fast/recursion.ptx:236")
+					}
 				}
 			}
 		}
@@ -3729,12 +3821,14 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:243")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:243")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r18[l] = v1
 				// 245: add.s64
@@ -3750,12 +3844,14 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:243")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:243")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r18[l] = v1
 				// 245: add.s64
@@ -3785,7 +3881,9 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:246")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:246")
+					}
 				}
 			}
 		} else {
@@ -3797,7 +3895,9 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:246")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:246")
+					}
 				}
 			}
 		}
@@ -3823,12 +3923,14 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:247")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:247")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r20[l] = v4
 			}
@@ -3841,12 +3943,14 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:247")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:247")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r20[l] = v4
 			}
@@ -3875,7 +3979,9 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:250")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:250")
+					}
 				}
 			}
 		} else {
@@ -3887,7 +3993,9 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:250")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:250")
+					}
 				}
 			}
 		}
@@ -3928,12 +4036,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:257")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:257")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r21[l] = v1
 				// 259: add.s64
@@ -3949,12 +4059,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:257")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:257")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r21[l] = v1
 				// 259: add.s64
@@ -3984,7 +4096,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:260")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:260")
+					}
 				}
 			}
 		} else {
@@ -3996,7 +4110,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:260")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:260")
+					}
 				}
 			}
 		}
@@ -4032,12 +4148,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:261")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:261")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r23[l] = v4
 				// 262: add.s64
@@ -4048,12 +4166,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/recursion.ptx:263")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/recursion.ptx:263")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r25[l] = v6
 			}
@@ -4066,12 +4186,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:261")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:261")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r23[l] = v4
 				// 262: add.s64
@@ -4082,12 +4204,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/recursion.ptx:263")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/recursion.ptx:263")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r25[l] = v6
 			}
@@ -4116,7 +4240,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/fast/recursion.ptx:266")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/fast/recursion.ptx:266")
+					}
 				}
 			}
 		} else {
@@ -4128,7 +4254,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/fast/recursion.ptx:266")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/fast/recursion.ptx:266")
+					}
 				}
 			}
 		}
@@ -4155,7 +4283,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/fast/recursion.ptx:268")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/fast/recursion.ptx:268")
+					}
 				}
 			}
 		} else {
@@ -4167,7 +4297,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/fast/recursion.ptx:268")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/fast/recursion.ptx:268")
+					}
 				}
 			}
 		}
@@ -4204,12 +4336,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:276")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:276")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r26[l] = v1
 				// 278: add.s64
@@ -4225,12 +4359,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:276")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:276")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r26[l] = v1
 				// 278: add.s64
@@ -4260,7 +4396,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:279")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:279")
+					}
 				}
 			}
 		} else {
@@ -4272,7 +4410,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:279")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:279")
+					}
 				}
 			}
 		}

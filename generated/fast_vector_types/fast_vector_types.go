@@ -662,8 +662,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				r23[l] = v11
@@ -674,8 +676,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				r24[l] = v12
@@ -686,8 +690,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v13F = float32(v13f)
 					v13 = uint64(math.Float32bits(v13F))
 				} else {
-					v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
-					v13F = math.Float32frombits(uint32(v13))
+					{
+						v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
+						v13F = math.Float32frombits(uint32(v13))
+					}
 				}
 				_ = v13F
 				r25[l] = v13
@@ -698,8 +704,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
-					v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
-					v14F = math.Float32frombits(uint32(v14))
+					{
+						v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
+						v14F = math.Float32frombits(uint32(v14))
+					}
 				}
 				_ = v14F
 				r26[l] = v14
@@ -717,8 +725,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				r23[l] = v11
@@ -729,8 +739,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				r24[l] = v12
@@ -741,8 +753,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v13F = float32(v13f)
 					v13 = uint64(math.Float32bits(v13F))
 				} else {
-					v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
-					v13F = math.Float32frombits(uint32(v13))
+					{
+						v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
+						v13F = math.Float32frombits(uint32(v13))
+					}
 				}
 				_ = v13F
 				r25[l] = v13
@@ -753,8 +767,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
-					v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
-					v14F = math.Float32frombits(uint32(v14))
+					{
+						v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
+						v14F = math.Float32frombits(uint32(v14))
+					}
 				}
 				_ = v14F
 				r26[l] = v14

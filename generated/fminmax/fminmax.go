@@ -436,12 +436,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fminmax.ptx:40")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fminmax.ptx:40")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 41: add.s64
 				v10 := uint64(uint64(u3) + uint64(v7))
@@ -452,12 +454,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fminmax.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fminmax.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 43: min.NaN.f32
 				v12 := uint64(isa.MinF32(uint32(v9), uint32(v11), true))
@@ -484,12 +488,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fminmax.ptx:40")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fminmax.ptx:40")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 41: add.s64
 				v10 := uint64(uint64(u3) + uint64(v7))
@@ -500,12 +506,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fminmax.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fminmax.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 43: min.NaN.f32
 				v12 := uint64(isa.MinF32(uint32(v9), uint32(v11), true))
@@ -541,7 +549,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fminmax.ptx:47")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fminmax.ptx:47")
+					}
 				}
 			}
 		} else {
@@ -553,7 +563,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fminmax.ptx:47")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fminmax.ptx:47")
+					}
 				}
 			}
 		}
@@ -589,12 +601,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fminmax.ptx:48")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fminmax.ptx:48")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 49: ld.global.f32
 				v18a := uint64(r14[l]) + 0x0
@@ -602,12 +616,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fminmax.ptx:49")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fminmax.ptx:49")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 50: max.NaN.f32
 				v19 := uint64(isa.MaxF32(uint32(v17), uint32(v18), true))
@@ -622,12 +638,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fminmax.ptx:48")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fminmax.ptx:48")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 49: ld.global.f32
 				v18a := uint64(r14[l]) + 0x0
@@ -635,12 +653,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fminmax.ptx:49")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fminmax.ptx:49")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 50: max.NaN.f32
 				v19 := uint64(isa.MaxF32(uint32(v17), uint32(v18), true))
@@ -669,7 +689,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fminmax.ptx:51")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fminmax.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -681,7 +703,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fminmax.ptx:51")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fminmax.ptx:51")
+					}
 				}
 			}
 		}

@@ -894,12 +894,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 						v9 = runtime.Load64(v9aw.Ptr, v9ao)
 					} else {
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:40")
-							continue
+						{
+							v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+							if !v9ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:40")
+								continue
+							}
+							v9 = v9x
 						}
-						v9 = v9x
 					}
 					r13[l] = v9
 					// 41: add.s64
@@ -910,12 +912,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 						v11 = runtime.Load64(v11aw.Ptr, v11ao)
 					} else {
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-						if !v11ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fp64_math.ptx:42")
-							continue
+						{
+							v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+							if !v11ok {
+								flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fp64_math.ptx:42")
+								continue
+							}
+							v11 = v11x
 						}
-						v11 = v11x
 					}
 					r15[l] = v11
 					// 43: mul.f64
@@ -957,12 +961,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:40")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:40")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 41: add.s64
@@ -973,12 +979,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fp64_math.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fp64_math.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 43: mul.f64
@@ -1019,7 +1027,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fp64_math.ptx:49")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fp64_math.ptx:49")
+					}
 				}
 				// 50: min.f64
 				v19 := isa.MinF64(r13[l], r15[l], false)
@@ -1040,7 +1050,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fp64_math.ptx:49")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fp64_math.ptx:49")
+					}
 				}
 				// 50: min.f64
 				v19 := isa.MinF64(r13[l], r15[l], false)
@@ -1074,7 +1086,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fp64_math.ptx:54")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fp64_math.ptx:54")
+					}
 				}
 			}
 		} else {
@@ -1086,7 +1100,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fp64_math.ptx:54")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fp64_math.ptx:54")
+					}
 				}
 			}
 		}
@@ -1594,7 +1610,9 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fp64_math.ptx:132")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fp64_math.ptx:132")
+					}
 				}
 			}
 		} else {
@@ -1610,7 +1628,9 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fp64_math.ptx:132")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fp64_math.ptx:132")
+					}
 				}
 			}
 		}
@@ -1712,12 +1732,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:89")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:89")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 90: setp.lt.s32
@@ -1748,12 +1770,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:89")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:89")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 90: setp.lt.s32

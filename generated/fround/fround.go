@@ -978,12 +978,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fround.ptx:43")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fround.ptx:43")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 44: add.s64
@@ -994,12 +996,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fround.ptx:45")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fround.ptx:45")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r17[l] = v13
 				// 46: add.s64
@@ -1010,12 +1014,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fround.ptx:47")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fround.ptx:47")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 48: mul.lo.s32
@@ -1044,12 +1050,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fround.ptx:43")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fround.ptx:43")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 44: add.s64
@@ -1060,12 +1068,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fround.ptx:45")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fround.ptx:45")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r17[l] = v13
 				// 46: add.s64
@@ -1076,12 +1086,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fround.ptx:47")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fround.ptx:47")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 48: mul.lo.s32
@@ -1120,7 +1132,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fround.ptx:52")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fround.ptx:52")
+					}
 				}
 				// 53: add.rz.f32
 				v21 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
@@ -1135,7 +1149,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fround.ptx:52")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fround.ptx:52")
+					}
 				}
 				// 53: add.rz.f32
 				v21 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
@@ -1163,7 +1179,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fround.ptx:54")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fround.ptx:54")
+					}
 				}
 				// 55: add.rp.f32
 				v23 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
@@ -1178,7 +1196,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fround.ptx:54")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fround.ptx:54")
+					}
 				}
 				// 55: add.rp.f32
 				v23 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
@@ -1206,7 +1226,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fround.ptx:56")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fround.ptx:56")
+					}
 				}
 				// 57: add.rm.f32
 				v25 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
@@ -1221,7 +1243,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fround.ptx:56")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fround.ptx:56")
+					}
 				}
 				// 57: add.rm.f32
 				v25 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
@@ -1249,7 +1273,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fround.ptx:58")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fround.ptx:58")
+					}
 				}
 				// 59: mul.rn.f32
 				v27F := isa.CanonF32(math.Float32frombits(uint32(r15[l])) * math.Float32frombits(uint32(r17[l])))
@@ -1266,7 +1292,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fround.ptx:58")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fround.ptx:58")
+					}
 				}
 				// 59: mul.rn.f32
 				v27F := isa.CanonF32(math.Float32frombits(uint32(r15[l])) * math.Float32frombits(uint32(r17[l])))
@@ -1296,7 +1324,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fround.ptx:60")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fround.ptx:60")
+					}
 				}
 				// 61: mul.rz.f32
 				v29 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
@@ -1311,7 +1341,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fround.ptx:60")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fround.ptx:60")
+					}
 				}
 				// 61: mul.rz.f32
 				v29 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
@@ -1339,7 +1371,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fround.ptx:62")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fround.ptx:62")
+					}
 				}
 				// 63: mul.rp.f32
 				v31 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
@@ -1354,7 +1388,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fround.ptx:62")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fround.ptx:62")
+					}
 				}
 				// 63: mul.rp.f32
 				v31 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
@@ -1382,7 +1418,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fround.ptx:64")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fround.ptx:64")
+					}
 				}
 				// 65: mul.rm.f32
 				v33 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
@@ -1397,7 +1435,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fround.ptx:64")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fround.ptx:64")
+					}
 				}
 				// 65: mul.rm.f32
 				v33 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
@@ -1425,7 +1465,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fround.ptx:66")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fround.ptx:66")
+					}
 				}
 				// 67: fma.rn.f32
 				var v35 uint64
@@ -1434,8 +1476,10 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					v35F = float32(v35f)
 					v35 = uint64(math.Float32bits(v35F))
 				} else {
-					v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
-					v35F = math.Float32frombits(uint32(v35))
+					{
+						v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
+						v35F = math.Float32frombits(uint32(v35))
+					}
 				}
 				_ = v35F
 				r31[l] = v35
@@ -1449,7 +1493,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fround.ptx:66")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fround.ptx:66")
+					}
 				}
 				// 67: fma.rn.f32
 				var v35 uint64
@@ -1458,8 +1504,10 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					v35F = float32(v35f)
 					v35 = uint64(math.Float32bits(v35F))
 				} else {
-					v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
-					v35F = math.Float32frombits(uint32(v35))
+					{
+						v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
+						v35F = math.Float32frombits(uint32(v35))
+					}
 				}
 				_ = v35F
 				r31[l] = v35
@@ -1486,7 +1534,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fround.ptx:68")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fround.ptx:68")
+					}
 				}
 				// 69: fma.rz.f32
 				v37 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RZ))
@@ -1501,7 +1551,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fround.ptx:68")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fround.ptx:68")
+					}
 				}
 				// 69: fma.rz.f32
 				v37 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RZ))
@@ -1529,7 +1581,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fround.ptx:70")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fround.ptx:70")
+					}
 				}
 				// 71: fma.rp.f32
 				v39 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RP))
@@ -1544,7 +1598,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fround.ptx:70")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fround.ptx:70")
+					}
 				}
 				// 71: fma.rp.f32
 				v39 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RP))
@@ -1572,7 +1628,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/fround.ptx:72")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/fround.ptx:72")
+					}
 				}
 				// 73: fma.rm.f32
 				v41 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RM))
@@ -1587,7 +1645,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/fround.ptx:72")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/fround.ptx:72")
+					}
 				}
 				// 73: fma.rm.f32
 				v41 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RM))
@@ -1615,7 +1675,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fround.ptx:74")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fround.ptx:74")
+					}
 				}
 				// 75: div.rn.f32
 				v43 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RN))
@@ -1630,7 +1692,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fround.ptx:74")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fround.ptx:74")
+					}
 				}
 				// 75: div.rn.f32
 				v43 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RN))
@@ -1658,7 +1722,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fround.ptx:76")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fround.ptx:76")
+					}
 				}
 				// 77: div.rz.f32
 				v45 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
@@ -1673,7 +1739,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fround.ptx:76")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fround.ptx:76")
+					}
 				}
 				// 77: div.rz.f32
 				v45 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
@@ -1701,7 +1769,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fround.ptx:78")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fround.ptx:78")
+					}
 				}
 				// 79: div.rp.f32
 				v47 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
@@ -1716,7 +1786,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fround.ptx:78")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fround.ptx:78")
+					}
 				}
 				// 79: div.rp.f32
 				v47 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
@@ -1744,7 +1816,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/fround.ptx:80")
+					{
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/fround.ptx:80")
+					}
 				}
 				// 81: div.rm.f32
 				v49 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
@@ -1759,7 +1833,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/fround.ptx:80")
+					{
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/fround.ptx:80")
+					}
 				}
 				// 81: div.rm.f32
 				v49 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
@@ -1787,7 +1863,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
 					runtime.Store32(s50w.Ptr, s50o, s50v)
 				} else {
-					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/fround.ptx:82")
+					{
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/fround.ptx:82")
+					}
 				}
 				// 83: rcp.rn.f32
 				v51 := uint64(isa.RcpF32(uint32(r15[l]), isa.RN))
@@ -1802,7 +1880,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
 					runtime.Store32(s50w.Ptr, s50o, s50v)
 				} else {
-					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/fround.ptx:82")
+					{
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/fround.ptx:82")
+					}
 				}
 				// 83: rcp.rn.f32
 				v51 := uint64(isa.RcpF32(uint32(r15[l]), isa.RN))
@@ -1830,7 +1910,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/fround.ptx:84")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/fround.ptx:84")
+					}
 				}
 				// 85: rcp.rz.f32
 				v53 := uint64(isa.RcpF32(uint32(r15[l]), isa.RZ))
@@ -1845,7 +1927,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/fround.ptx:84")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/fround.ptx:84")
+					}
 				}
 				// 85: rcp.rz.f32
 				v53 := uint64(isa.RcpF32(uint32(r15[l]), isa.RZ))
@@ -1873,7 +1957,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
 					runtime.Store32(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/fround.ptx:86")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/fround.ptx:86")
+					}
 				}
 				// 87: rcp.rp.f32
 				v55 := uint64(isa.RcpF32(uint32(r15[l]), isa.RP))
@@ -1888,7 +1974,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
 					runtime.Store32(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/fround.ptx:86")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/fround.ptx:86")
+					}
 				}
 				// 87: rcp.rp.f32
 				v55 := uint64(isa.RcpF32(uint32(r15[l]), isa.RP))
@@ -1916,7 +2004,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/fround.ptx:88")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/fround.ptx:88")
+					}
 				}
 				// 89: rcp.rm.f32
 				v57 := uint64(isa.RcpF32(uint32(r15[l]), isa.RM))
@@ -1931,7 +2021,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/fround.ptx:88")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/fround.ptx:88")
+					}
 				}
 				// 89: rcp.rm.f32
 				v57 := uint64(isa.RcpF32(uint32(r15[l]), isa.RM))
@@ -1959,7 +2051,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 					runtime.Store32(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/fround.ptx:90")
+					{
+						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/fround.ptx:90")
+					}
 				}
 				// 91: sqrt.rn.f32
 				v59 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RN))
@@ -1974,7 +2068,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 					runtime.Store32(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/fround.ptx:90")
+					{
+						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/fround.ptx:90")
+					}
 				}
 				// 91: sqrt.rn.f32
 				v59 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RN))
@@ -2002,7 +2098,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
 					runtime.Store32(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/fround.ptx:92")
+					{
+						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/fround.ptx:92")
+					}
 				}
 				// 93: sqrt.rz.f32
 				v61 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RZ))
@@ -2017,7 +2115,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
 					runtime.Store32(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/fround.ptx:92")
+					{
+						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/fround.ptx:92")
+					}
 				}
 				// 93: sqrt.rz.f32
 				v61 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RZ))
@@ -2045,7 +2145,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
 					runtime.Store32(s62w.Ptr, s62o, s62v)
 				} else {
-					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/fround.ptx:94")
+					{
+						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/fround.ptx:94")
+					}
 				}
 				// 95: sqrt.rp.f32
 				v63 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RP))
@@ -2060,7 +2162,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
 					runtime.Store32(s62w.Ptr, s62o, s62v)
 				} else {
-					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/fround.ptx:94")
+					{
+						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/fround.ptx:94")
+					}
 				}
 				// 95: sqrt.rp.f32
 				v63 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RP))
@@ -2088,7 +2192,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 					runtime.Store32(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/fround.ptx:96")
+					{
+						w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/fround.ptx:96")
+					}
 				}
 				// 97: sqrt.rm.f32
 				v65 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RM))
@@ -2103,7 +2209,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 					runtime.Store32(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/fround.ptx:96")
+					{
+						w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/fround.ptx:96")
+					}
 				}
 				// 97: sqrt.rm.f32
 				v65 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RM))
@@ -2131,7 +2239,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 					runtime.Store32(s66w.Ptr, s66o, s66v)
 				} else {
-					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/fround.ptx:98")
+					{
+						w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/fround.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -2143,7 +2253,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 					runtime.Store32(s66w.Ptr, s66o, s66v)
 				} else {
-					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/fround.ptx:98")
+					{
+						w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/fround.ptx:98")
+					}
 				}
 			}
 		}
@@ -2408,12 +2520,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fround.ptx:136")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fround.ptx:136")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 137: add.s64
@@ -2424,12 +2538,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fround.ptx:138")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fround.ptx:138")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r17[l] = v13
 				// 139: add.s64
@@ -2440,12 +2556,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 8, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 8, "testdata/ptx/fround.ptx:140")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 8, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 8, "testdata/ptx/fround.ptx:140")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 141: mul.lo.s32
@@ -2472,12 +2590,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fround.ptx:136")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fround.ptx:136")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 137: add.s64
@@ -2488,12 +2608,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fround.ptx:138")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fround.ptx:138")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r17[l] = v13
 				// 139: add.s64
@@ -2504,12 +2626,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 8, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 8, "testdata/ptx/fround.ptx:140")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 8, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 8, "testdata/ptx/fround.ptx:140")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 141: mul.lo.s32
@@ -2546,7 +2670,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/fround.ptx:145")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/fround.ptx:145")
+					}
 				}
 				// 146: add.rz.f64
 				v21 := isa.AddF64(r15[l], r17[l], isa.RZ)
@@ -2561,7 +2687,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/fround.ptx:145")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/fround.ptx:145")
+					}
 				}
 				// 146: add.rz.f64
 				v21 := isa.AddF64(r15[l], r17[l], isa.RZ)
@@ -2589,7 +2717,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fround.ptx:147")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fround.ptx:147")
+					}
 				}
 				// 148: add.rp.f64
 				v23 := isa.AddF64(r15[l], r17[l], isa.RP)
@@ -2604,7 +2734,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fround.ptx:147")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fround.ptx:147")
+					}
 				}
 				// 148: add.rp.f64
 				v23 := isa.AddF64(r15[l], r17[l], isa.RP)
@@ -2632,7 +2764,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fround.ptx:149")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fround.ptx:149")
+					}
 				}
 				// 150: add.rm.f64
 				v25 := isa.AddF64(r15[l], r17[l], isa.RM)
@@ -2647,7 +2781,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fround.ptx:149")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fround.ptx:149")
+					}
 				}
 				// 150: add.rm.f64
 				v25 := isa.AddF64(r15[l], r17[l], isa.RM)
@@ -2675,7 +2811,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/fround.ptx:151")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/fround.ptx:151")
+					}
 				}
 				// 152: mul.rn.f64
 				v27 := isa.MulF64RN(r15[l], r17[l])
@@ -2690,7 +2828,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/fround.ptx:151")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/fround.ptx:151")
+					}
 				}
 				// 152: mul.rn.f64
 				v27 := isa.MulF64RN(r15[l], r17[l])
@@ -2718,7 +2858,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
 					runtime.Store64(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/fround.ptx:153")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/fround.ptx:153")
+					}
 				}
 				// 154: mul.rz.f64
 				v29 := isa.MulF64(r15[l], r17[l], isa.RZ)
@@ -2733,7 +2875,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
 					runtime.Store64(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/fround.ptx:153")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/fround.ptx:153")
+					}
 				}
 				// 154: mul.rz.f64
 				v29 := isa.MulF64(r15[l], r17[l], isa.RZ)
@@ -2761,7 +2905,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fround.ptx:155")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fround.ptx:155")
+					}
 				}
 				// 156: mul.rp.f64
 				v31 := isa.MulF64(r15[l], r17[l], isa.RP)
@@ -2776,7 +2922,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fround.ptx:155")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fround.ptx:155")
+					}
 				}
 				// 156: mul.rp.f64
 				v31 := isa.MulF64(r15[l], r17[l], isa.RP)
@@ -2804,7 +2952,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
 					runtime.Store64(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/fround.ptx:157")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/fround.ptx:157")
+					}
 				}
 				// 158: mul.rm.f64
 				v33 := isa.MulF64(r15[l], r17[l], isa.RM)
@@ -2819,7 +2969,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
 					runtime.Store64(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/fround.ptx:157")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/fround.ptx:157")
+					}
 				}
 				// 158: mul.rm.f64
 				v33 := isa.MulF64(r15[l], r17[l], isa.RM)
@@ -2847,7 +2999,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
 					runtime.Store64(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/fround.ptx:159")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/fround.ptx:159")
+					}
 				}
 				// 160: fma.rn.f64
 				v35 := isa.FmaF64RN(r15[l], r17[l], r19[l])
@@ -2862,7 +3016,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
 					runtime.Store64(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/fround.ptx:159")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/fround.ptx:159")
+					}
 				}
 				// 160: fma.rn.f64
 				v35 := isa.FmaF64RN(r15[l], r17[l], r19[l])
@@ -2890,7 +3046,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 					runtime.Store64(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fround.ptx:161")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fround.ptx:161")
+					}
 				}
 				// 162: fma.rz.f64
 				v37 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RZ)
@@ -2905,7 +3063,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 					runtime.Store64(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fround.ptx:161")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fround.ptx:161")
+					}
 				}
 				// 162: fma.rz.f64
 				v37 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RZ)
@@ -2933,7 +3093,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 					runtime.Store64(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fround.ptx:163")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fround.ptx:163")
+					}
 				}
 				// 164: fma.rp.f64
 				v39 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RP)
@@ -2948,7 +3110,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 					runtime.Store64(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fround.ptx:163")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fround.ptx:163")
+					}
 				}
 				// 164: fma.rp.f64
 				v39 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RP)
@@ -2976,7 +3140,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 					runtime.Store64(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fround.ptx:165")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fround.ptx:165")
+					}
 				}
 				// 166: fma.rm.f64
 				v41 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RM)
@@ -2991,7 +3157,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 					runtime.Store64(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fround.ptx:165")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fround.ptx:165")
+					}
 				}
 				// 166: fma.rm.f64
 				v41 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RM)
@@ -3019,7 +3187,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 					runtime.Store64(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fround.ptx:167")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fround.ptx:167")
+					}
 				}
 				// 168: div.rn.f64
 				v43 := isa.DivF64(r15[l], r17[l], isa.RN)
@@ -3034,7 +3204,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 					runtime.Store64(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fround.ptx:167")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fround.ptx:167")
+					}
 				}
 				// 168: div.rn.f64
 				v43 := isa.DivF64(r15[l], r17[l], isa.RN)
@@ -3062,7 +3234,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 					runtime.Store64(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fround.ptx:169")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fround.ptx:169")
+					}
 				}
 				// 170: div.rz.f64
 				v45 := isa.DivF64(r15[l], r17[l], isa.RZ)
@@ -3077,7 +3251,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 					runtime.Store64(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fround.ptx:169")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fround.ptx:169")
+					}
 				}
 				// 170: div.rz.f64
 				v45 := isa.DivF64(r15[l], r17[l], isa.RZ)
@@ -3105,7 +3281,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fround.ptx:171")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fround.ptx:171")
+					}
 				}
 				// 172: div.rp.f64
 				v47 := isa.DivF64(r15[l], r17[l], isa.RP)
@@ -3120,7 +3298,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fround.ptx:171")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fround.ptx:171")
+					}
 				}
 				// 172: div.rp.f64
 				v47 := isa.DivF64(r15[l], r17[l], isa.RP)
@@ -3148,7 +3328,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
 					runtime.Store64(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/fround.ptx:173")
+					{
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/fround.ptx:173")
+					}
 				}
 				// 174: div.rm.f64
 				v49 := isa.DivF64(r15[l], r17[l], isa.RM)
@@ -3163,7 +3345,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
 					runtime.Store64(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/fround.ptx:173")
+					{
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/fround.ptx:173")
+					}
 				}
 				// 174: div.rm.f64
 				v49 := isa.DivF64(r15[l], r17[l], isa.RM)
@@ -3191,7 +3375,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
 					runtime.Store64(s50w.Ptr, s50o, s50v)
 				} else {
-					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/fround.ptx:175")
+					{
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/fround.ptx:175")
+					}
 				}
 				// 176: rcp.rn.f64
 				v51 := isa.RcpF64(r15[l], isa.RN)
@@ -3206,7 +3392,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
 					runtime.Store64(s50w.Ptr, s50o, s50v)
 				} else {
-					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/fround.ptx:175")
+					{
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/fround.ptx:175")
+					}
 				}
 				// 176: rcp.rn.f64
 				v51 := isa.RcpF64(r15[l], isa.RN)
@@ -3234,7 +3422,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 					runtime.Store64(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fround.ptx:177")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fround.ptx:177")
+					}
 				}
 				// 178: rcp.rz.f64
 				v53 := isa.RcpF64(r15[l], isa.RZ)
@@ -3249,7 +3439,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 					runtime.Store64(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fround.ptx:177")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fround.ptx:177")
+					}
 				}
 				// 178: rcp.rz.f64
 				v53 := isa.RcpF64(r15[l], isa.RZ)
@@ -3277,7 +3469,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fround.ptx:179")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fround.ptx:179")
+					}
 				}
 				// 180: rcp.rp.f64
 				v55 := isa.RcpF64(r15[l], isa.RP)
@@ -3292,7 +3486,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fround.ptx:179")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fround.ptx:179")
+					}
 				}
 				// 180: rcp.rp.f64
 				v55 := isa.RcpF64(r15[l], isa.RP)
@@ -3320,7 +3516,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fround.ptx:181")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fround.ptx:181")
+					}
 				}
 				// 182: rcp.rm.f64
 				v57 := isa.RcpF64(r15[l], isa.RM)
@@ -3335,7 +3533,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fround.ptx:181")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fround.ptx:181")
+					}
 				}
 				// 182: rcp.rm.f64
 				v57 := isa.RcpF64(r15[l], isa.RM)
@@ -3363,7 +3563,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
 					runtime.Store64(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/fround.ptx:183")
+					{
+						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/fround.ptx:183")
+					}
 				}
 				// 184: sqrt.rn.f64
 				v59 := isa.SqrtF64(r15[l], isa.RN)
@@ -3378,7 +3580,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
 					runtime.Store64(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/fround.ptx:183")
+					{
+						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/fround.ptx:183")
+					}
 				}
 				// 184: sqrt.rn.f64
 				v59 := isa.SqrtF64(r15[l], isa.RN)
@@ -3406,7 +3610,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
 					runtime.Store64(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/fround.ptx:185")
+					{
+						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/fround.ptx:185")
+					}
 				}
 				// 186: sqrt.rz.f64
 				v61 := isa.SqrtF64(r15[l], isa.RZ)
@@ -3421,7 +3627,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
 					runtime.Store64(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/fround.ptx:185")
+					{
+						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/fround.ptx:185")
+					}
 				}
 				// 186: sqrt.rz.f64
 				v61 := isa.SqrtF64(r15[l], isa.RZ)
@@ -3449,7 +3657,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
 					runtime.Store64(s62w.Ptr, s62o, s62v)
 				} else {
-					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/fround.ptx:187")
+					{
+						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/fround.ptx:187")
+					}
 				}
 				// 188: sqrt.rp.f64
 				v63 := isa.SqrtF64(r15[l], isa.RP)
@@ -3464,7 +3674,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
 					runtime.Store64(s62w.Ptr, s62o, s62v)
 				} else {
-					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/fround.ptx:187")
+					{
+						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/fround.ptx:187")
+					}
 				}
 				// 188: sqrt.rp.f64
 				v63 := isa.SqrtF64(r15[l], isa.RP)
@@ -3492,7 +3704,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
 					runtime.Store64(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 8, s64v, l, "testdata/ptx/fround.ptx:189")
+					{
+						w.StoreLane(s64w, runtime.SpaceGlobal, s64, 8, s64v, l, "testdata/ptx/fround.ptx:189")
+					}
 				}
 				// 190: sqrt.rm.f64
 				v65 := isa.SqrtF64(r15[l], isa.RM)
@@ -3507,7 +3721,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
 					runtime.Store64(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 8, s64v, l, "testdata/ptx/fround.ptx:189")
+					{
+						w.StoreLane(s64w, runtime.SpaceGlobal, s64, 8, s64v, l, "testdata/ptx/fround.ptx:189")
+					}
 				}
 				// 190: sqrt.rm.f64
 				v65 := isa.SqrtF64(r15[l], isa.RM)
@@ -3535,7 +3751,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&7 == 0 {
 					runtime.Store64(s66w.Ptr, s66o, s66v)
 				} else {
-					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 8, s66v, l, "testdata/ptx/fround.ptx:191")
+					{
+						w.StoreLane(s66w, runtime.SpaceGlobal, s66, 8, s66v, l, "testdata/ptx/fround.ptx:191")
+					}
 				}
 			}
 		} else {
@@ -3547,7 +3765,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&7 == 0 {
 					runtime.Store64(s66w.Ptr, s66o, s66v)
 				} else {
-					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 8, s66v, l, "testdata/ptx/fround.ptx:191")
+					{
+						w.StoreLane(s66w, runtime.SpaceGlobal, s66, 8, s66v, l, "testdata/ptx/fround.ptx:191")
+					}
 				}
 			}
 		}

@@ -1311,12 +1311,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:44")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:44")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 45: ld.param.f32
 				v2a := uint64(0x4)
@@ -1324,12 +1326,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:45")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:45")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 46: add.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
@@ -1346,12 +1350,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:44")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:44")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 45: ld.param.f32
 				v2a := uint64(0x4)
@@ -1359,12 +1365,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:45")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:45")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 46: add.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
@@ -1397,7 +1405,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
+					}
 				}
 			}
 		} else {
@@ -1409,7 +1419,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
+					}
 				}
 			}
 		}
@@ -1475,12 +1487,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:60")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:60")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: ld.param.f32
 				v2a := uint64(0x4)
@@ -1488,12 +1502,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:61")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:61")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 62: sub.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) - math.Float32frombits(uint32(v2)))
@@ -1510,12 +1526,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:60")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:60")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: ld.param.f32
 				v2a := uint64(0x4)
@@ -1523,12 +1541,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:61")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:61")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 62: sub.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) - math.Float32frombits(uint32(v2)))
@@ -1561,7 +1581,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
+					}
 				}
 			}
 		} else {
@@ -1573,7 +1595,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
+					}
 				}
 			}
 		}
@@ -1639,12 +1663,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:76")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:76")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 77: ld.param.f32
 				v2a := uint64(0x4)
@@ -1652,12 +1678,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:77")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:77")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 78: mul.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v2)))
@@ -1674,12 +1702,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:76")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:76")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 77: ld.param.f32
 				v2a := uint64(0x4)
@@ -1687,12 +1717,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:77")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:77")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 78: mul.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v2)))
@@ -1725,7 +1757,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
+					}
 				}
 			}
 		} else {
@@ -1737,7 +1771,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
+					}
 				}
 			}
 		}
@@ -1805,12 +1841,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:93")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:93")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 94: ld.param.f32
 				v2a := uint64(0x4)
@@ -1818,12 +1856,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:94")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:94")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 95: setp.gt.f32
 				c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
@@ -1850,12 +1890,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:93")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:93")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 94: ld.param.f32
 				v2a := uint64(0x4)
@@ -1863,12 +1905,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:94")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:94")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 95: setp.gt.f32
 				c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
@@ -1912,7 +1956,9 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -1924,7 +1970,9 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
+					}
 				}
 			}
 		}
@@ -2161,12 +2209,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 135: and.b32
 				v12 := uint64(uint32(v11) & uint32(k1))
@@ -2188,12 +2238,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 135: and.b32
 				v12 := uint64(uint32(v11) & uint32(k1))
@@ -2249,12 +2301,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r20[l] = v16
 				// 140: add.s64
@@ -2265,12 +2319,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r22[l] = v18
 				// 142: add.s64
@@ -2281,12 +2337,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+						if !v20ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r24[l] = v20
 			}
@@ -2301,12 +2359,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r20[l] = v16
 				// 140: add.s64
@@ -2317,12 +2377,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r22[l] = v18
 				// 142: add.s64
@@ -2333,12 +2395,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+						if !v20ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r24[l] = v20
 			}
@@ -2367,7 +2431,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
+					}
 				}
 			}
 		} else {
@@ -2379,7 +2445,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
+					}
 				}
 			}
 		}
@@ -2406,7 +2474,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
+					}
 				}
 			}
 		} else {
@@ -2418,7 +2488,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
+					}
 				}
 			}
 		}
@@ -2456,12 +2528,14 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:158")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:158")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r25[l] = v1
 				// 160: add.s64
@@ -2477,12 +2551,14 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:158")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:158")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r25[l] = v1
 				// 160: add.s64
@@ -2512,7 +2588,9 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:161")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -2524,7 +2602,9 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:161")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:161")
+					}
 				}
 			}
 		}
@@ -2582,12 +2662,14 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:174")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:174")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 175: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -2602,12 +2684,14 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:174")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:174")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 175: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -2638,7 +2722,9 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
+					}
 				}
 			}
 		} else {
@@ -2650,7 +2736,9 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
+					}
 				}
 			}
 		}
@@ -2707,12 +2795,14 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:188")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:188")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 189: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(v1))
@@ -2727,12 +2817,14 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:188")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:188")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 189: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(v1))
@@ -2763,7 +2855,9 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
+					}
 				}
 			}
 		} else {
@@ -2775,7 +2869,9 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
+					}
 				}
 			}
 		}
@@ -2832,12 +2928,14 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:202")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:202")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 203: neg.s32
 				v2 := uint64(-uint32(v1))
@@ -2852,12 +2950,14 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:202")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:202")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 203: neg.s32
 				v2 := uint64(-uint32(v1))
@@ -2888,7 +2988,9 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
+					}
 				}
 			}
 		} else {
@@ -2900,7 +3002,9 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
+					}
 				}
 			}
 		}
@@ -3025,12 +3129,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:220")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:220")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 221: ld.param.u32
@@ -3039,12 +3145,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:221")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:221")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 				// 222: ld.param.u64
@@ -3053,12 +3161,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd8 {
 					v3 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/funcptr.ptx:222")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/funcptr.ptx:222")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 223: setp.lt.s32
@@ -3079,12 +3189,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:220")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:220")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 221: ld.param.u32
@@ -3093,12 +3205,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:221")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:221")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 				// 222: ld.param.u64
@@ -3107,12 +3221,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd8 {
 					v3 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/funcptr.ptx:222")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/funcptr.ptx:222")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 223: setp.lt.s32
@@ -3156,7 +3272,9 @@ func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
+					}
 				}
 			}
 		} else {
@@ -3168,7 +3286,9 @@ func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
+					}
 				}
 			}
 		}
@@ -3201,7 +3321,9 @@ func applyNBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
+					}
 				}
 			}
 		} else {
@@ -3213,7 +3335,9 @@ func applyNBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
+					}
 				}
 			}
 		}
@@ -3252,12 +3376,14 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:237")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:237")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r1[l] = v1
 				// 239: add.s32
@@ -3281,12 +3407,14 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:237")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:237")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r1[l] = v1
 				// 239: add.s32
@@ -3611,12 +3739,14 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:286")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:286")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r20[l] = v18
 			}
@@ -3640,12 +3770,14 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:286")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:286")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r20[l] = v18
 			}
@@ -3674,7 +3806,9 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s19:], uint64(s19v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
+					}
 				}
 			}
 		} else {
@@ -3686,7 +3820,9 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s19:], uint64(s19v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
+					}
 				}
 			}
 		}
@@ -3713,7 +3849,9 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s20:], uint32(s20v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
+					}
 				}
 			}
 		} else {
@@ -3725,7 +3863,9 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s20:], uint32(s20v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
+					}
 				}
 			}
 		}
@@ -3752,7 +3892,9 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
+					}
 				}
 			}
 		} else {
@@ -3764,7 +3906,9 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
+					}
 				}
 			}
 		}
@@ -3802,12 +3946,14 @@ func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:302")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:302")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r21[l] = v1
 				// 304: add.s64
@@ -3823,12 +3969,14 @@ func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:302")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:302")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r21[l] = v1
 				// 304: add.s64
@@ -3858,7 +4006,9 @@ func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:305")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:305")
+					}
 				}
 			}
 		} else {
@@ -3870,7 +4020,9 @@ func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:305")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:305")
+					}
 				}
 			}
 		}

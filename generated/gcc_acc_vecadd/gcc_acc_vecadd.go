@@ -2992,12 +2992,14 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:118")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:118")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 119: ld.f32
 				v5a := uint64(v3) + 0x0
@@ -3008,12 +3010,14 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:119")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:119")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 120: add.f32
 				v6F := isa.CanonF32(math.Float32frombits(uint32(v4)) + math.Float32frombits(uint32(v5)))
@@ -3040,12 +3044,14 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:118")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:118")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 119: ld.f32
 				v5a := uint64(v3) + 0x0
@@ -3056,12 +3062,14 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:119")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:119")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 120: add.f32
 				v6F := isa.CanonF32(math.Float32frombits(uint32(v4)) + math.Float32frombits(uint32(v5)))
@@ -3088,7 +3096,9 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/gcc/acc_vecadd.ptx:121")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/gcc/acc_vecadd.ptx:121")
+					}
 				}
 				// 122: add.u64
 				v8 := uint64(uint64(r8[l]) + uint64(k0))
@@ -3114,7 +3124,9 @@ func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/gcc/acc_vecadd.ptx:121")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/gcc/acc_vecadd.ptx:121")
+					}
 				}
 				// 122: add.u64
 				v8 := uint64(uint64(r8[l]) + uint64(k0))
@@ -3162,12 +3174,14 @@ func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:67")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:67")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 68: ld.u32
 				v3a := uint64(v2) + 0x0
@@ -3178,12 +3192,14 @@ func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:68")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:68")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r1[l] = v3
 				// 69: ld.u64
@@ -3195,12 +3211,14 @@ func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:69")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:69")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r2[l] = v4
 				// 70: ld.u64
@@ -3212,12 +3230,14 @@ func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:70")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:70")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r3[l] = v5
 				// 71: ld.u64
@@ -3229,12 +3249,14 @@ func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:71")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:71")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r4[l] = v6
 			}
@@ -3252,12 +3274,14 @@ func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:67")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:67")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 68: ld.u32
 				v3a := uint64(v2) + 0x0
@@ -3268,12 +3292,14 @@ func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:68")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:68")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r1[l] = v3
 				// 69: ld.u64
@@ -3285,12 +3311,14 @@ func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:69")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:69")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r2[l] = v4
 				// 70: ld.u64
@@ -3302,12 +3330,14 @@ func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:70")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:70")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r3[l] = v5
 				// 71: ld.u64
@@ -3319,12 +3349,14 @@ func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:71")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:71")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r4[l] = v6
 			}
@@ -4257,12 +4289,14 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:277")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:277")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 278: fma.rn.f32
 				var v2 uint64
@@ -4271,8 +4305,10 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
-					v2F = math.Float32frombits(uint32(v2))
+					{
+						v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
+						v2F = math.Float32frombits(uint32(v2))
+					}
 				}
 				_ = v2F
 				r8[l] = v2
@@ -4289,12 +4325,14 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:277")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:277")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 278: fma.rn.f32
 				var v2 uint64
@@ -4303,8 +4341,10 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
-					v2F = math.Float32frombits(uint32(v2))
+					{
+						v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
+						v2F = math.Float32frombits(uint32(v2))
+					}
 				}
 				_ = v2F
 				r8[l] = v2
@@ -4328,7 +4368,9 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/gcc/acc_vecadd.ptx:279")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/gcc/acc_vecadd.ptx:279")
+					}
 				}
 				// 280: add.u64
 				v4 := uint64(uint64(r11[l]) + uint64(k0))
@@ -4354,7 +4396,9 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/gcc/acc_vecadd.ptx:279")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/gcc/acc_vecadd.ptx:279")
+					}
 				}
 				// 280: add.u64
 				v4 := uint64(uint64(r11[l]) + uint64(k0))
@@ -4401,12 +4445,14 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 196: ld.u32
 				v3a := uint64(v2) + 0x0
@@ -4417,12 +4463,14 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r4[l] = v3
 			}
@@ -4441,12 +4489,14 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 196: ld.u32
 				v3a := uint64(v2) + 0x0
@@ -4457,12 +4507,14 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r4[l] = v3
 			}
@@ -4582,12 +4634,14 @@ func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:215")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:215")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 216: ld.f32
 				v2a := uint64(v1) + 0x0
@@ -4598,12 +4652,14 @@ func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:216")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:216")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r2[l] = v2
 				// 217: ld.u64
@@ -4615,12 +4671,14 @@ func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:217")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:217")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 218: ld.u32
 				v4a := uint64(v3) + 0x0
@@ -4631,12 +4689,14 @@ func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:218")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:218")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 				// 219: ld.u64
@@ -4648,12 +4708,14 @@ func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:219")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:219")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r5[l] = v5
 				// 220: mul.lo.u32
@@ -4678,12 +4740,14 @@ func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:215")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:215")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 216: ld.f32
 				v2a := uint64(v1) + 0x0
@@ -4694,12 +4758,14 @@ func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:216")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:216")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r2[l] = v2
 				// 217: ld.u64
@@ -4711,12 +4777,14 @@ func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:217")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:217")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 218: ld.u32
 				v4a := uint64(v3) + 0x0
@@ -4727,12 +4795,14 @@ func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:218")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:218")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 				// 219: ld.u64
@@ -4744,12 +4814,14 @@ func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:219")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:219")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r5[l] = v5
 				// 220: mul.lo.u32
@@ -5404,12 +5476,14 @@ func countPositiveOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:406")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:406")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 407: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -5451,12 +5525,14 @@ func countPositiveOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:406")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:406")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 407: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -5807,12 +5883,14 @@ func countPositiveOmpFn0Block25(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:361")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:361")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 362: ld.u32
 				v3a := uint64(v2) + 0x0
@@ -5823,12 +5901,14 @@ func countPositiveOmpFn0Block25(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:362")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:362")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 363: ld.u64
@@ -5840,12 +5920,14 @@ func countPositiveOmpFn0Block25(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:363")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:363")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -5864,12 +5946,14 @@ func countPositiveOmpFn0Block25(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:361")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:361")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 362: ld.u32
 				v3a := uint64(v2) + 0x0
@@ -5880,12 +5964,14 @@ func countPositiveOmpFn0Block25(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:362")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:362")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 363: ld.u64
@@ -5897,12 +5983,14 @@ func countPositiveOmpFn0Block25(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:363")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:363")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -6046,12 +6134,14 @@ func countPositiveOmpFn0Block28(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:432")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:432")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r9[l] = v2
 				// 433: mov.u32
@@ -6073,12 +6163,14 @@ func countPositiveOmpFn0Block28(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:432")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:432")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r9[l] = v2
 				// 433: mov.u32

@@ -3262,12 +3262,14 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 18: mov.u32
 				v2 := uint64(v1)
@@ -3284,12 +3286,14 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 18: mov.u32
 				v2 := uint64(v1)
@@ -3322,7 +3326,9 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
+					}
 				}
 			}
 		} else {
@@ -3334,7 +3340,9 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
+					}
 				}
 			}
 		}
@@ -3391,12 +3399,14 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 34: mov.u32
 				v2 := uint64(v1)
@@ -3413,12 +3423,14 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 34: mov.u32
 				v2 := uint64(v1)
@@ -3451,7 +3463,9 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
+					}
 				}
 			}
 		} else {
@@ -3463,7 +3477,9 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
+					}
 				}
 			}
 		}
@@ -3520,12 +3536,14 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 50: mov.u32
 				v2 := uint64(v1)
@@ -3542,12 +3560,14 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 50: mov.u32
 				v2 := uint64(v1)
@@ -3580,7 +3600,9 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -3592,7 +3614,9 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
+					}
 				}
 			}
 		}
@@ -3712,12 +3736,14 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 70: mov.u32
 				v2 := uint64(v1)
@@ -3740,12 +3766,14 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 70: mov.u32
 				v2 := uint64(v1)
@@ -3868,7 +3896,9 @@ func sumSquaresBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -3882,7 +3912,9 @@ func sumSquaresBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
+					}
 				}
 			}
 		}
@@ -3985,12 +4017,14 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 105: mov.u32
 				v2 := uint64(v1)
@@ -4013,12 +4047,14 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 105: mov.u32
 				v2 := uint64(v1)
@@ -4090,7 +4126,9 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
+					}
 				}
 			}
 		} else {
@@ -4104,7 +4142,9 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
+					}
 				}
 			}
 		}
@@ -4141,12 +4181,14 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:112")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:112")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r2[l] = v5
 			}
@@ -4168,12 +4210,14 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:112")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:112")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r2[l] = v5
 			}
@@ -4654,12 +4698,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 196: mov.u32
 				v2 := uint64(v1)
@@ -4682,12 +4728,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 196: mov.u32
 				v2 := uint64(v1)
@@ -5864,7 +5912,9 @@ func fibBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
+					}
 				}
 			}
 		} else {
@@ -5878,7 +5928,9 @@ func fibBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
+					}
 				}
 			}
 		}
@@ -5913,7 +5965,9 @@ func fibBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
+					}
 				}
 			}
 		} else {
@@ -5927,7 +5981,9 @@ func fibBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
+					}
 				}
 			}
 		}
@@ -6288,12 +6344,14 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 359: add.u32
 				v2 := uint64(uint32(r19[l]) + uint32(k0))
@@ -6319,12 +6377,14 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 359: add.u32
 				v2 := uint64(uint32(r19[l]) + uint32(k0))
@@ -6464,12 +6524,14 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 388: mov.u32
 				v2 := uint64(v1)
@@ -6492,12 +6554,14 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 388: mov.u32
 				v2 := uint64(v1)
@@ -6620,7 +6684,9 @@ func factBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
+					}
 				}
 			}
 		} else {
@@ -6634,7 +6700,9 @@ func factBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
+					}
 				}
 			}
 		}
@@ -6807,12 +6875,14 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					if v1a < pmEnd4 {
 						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
-							continue
+						{
+							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+							if !v1ok {
+								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
+								continue
+							}
+							v1 = v1x
 						}
-						v1 = v1x
 					}
 					// 428: mov.f32
 					v2 := uint64(v1)
@@ -6824,30 +6894,57 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
-						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
-						v3F = math.Float32frombits(uint32(v3))
+						{
+							v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
+							v3F = math.Float32frombits(uint32(v3))
+						}
 					}
 					_ = v3F
 					_ = v3
 					v2s[l] = v2
 					v3Fs[l] = v3F
 				}
-				for l := range 32 {
-					v2 := v2s[l]
-					v3F := v3Fs[l]
-					// 430: fma.rn.f32
-					var v4 uint64
-					var v4F float32
-					if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Direct(v4f) {
-						v4F = float32(v4f)
-						v4 = uint64(math.Float32bits(v4F))
-					} else {
-						v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
-						v4F = math.Float32frombits(uint32(v4))
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v2 := v2s[l]
+						v3F := v3Fs[l]
+						// 430: fma.rn.f32
+						var v4 uint64
+						var v4F float32
+						if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Direct(v4f) {
+							v4F = float32(v4f)
+							v4 = uint64(math.Float32bits(v4F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v4F
+						_ = v4
+						v4Fs[l] = v4F
 					}
-					_ = v4F
-					_ = v4
-					v4Fs[l] = v4F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v2 := v2s[l]
+						v3F := v3Fs[l]
+						// 430: fma.rn.f32
+						var v4 uint64
+						var v4F float32
+						if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Direct(v4f) {
+							v4F = float32(v4f)
+							v4 = uint64(math.Float32bits(v4F))
+						} else {
+							{
+								v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
+								v4F = math.Float32frombits(uint32(v4))
+							}
+						}
+						_ = v4F
+						_ = v4
+						v4Fs[l] = v4F
+					}
 				}
 				for l := range 32 {
 					v2 := v2s[l]
@@ -6859,8 +6956,10 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						v5F = float32(v5f)
 						v5 = uint64(math.Float32bits(v5F))
 					} else {
-						v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
-						v5F = math.Float32frombits(uint32(v5))
+						{
+							v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
+							v5F = math.Float32frombits(uint32(v5))
+						}
 					}
 					_ = v5F
 					r6[l] = v5
@@ -6884,12 +6983,14 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 428: mov.f32
 				v2 := uint64(v1)
@@ -6901,8 +7002,10 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				_ = v3
@@ -6913,8 +7016,10 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					v4F = float32(v4f)
 					v4 = uint64(math.Float32bits(v4F))
 				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
-					v4F = math.Float32frombits(uint32(v4))
+					{
+						v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
+						v4F = math.Float32frombits(uint32(v4))
+					}
 				}
 				_ = v4F
 				_ = v4
@@ -6925,8 +7030,10 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
-					v5F = math.Float32frombits(uint32(v5))
+					{
+						v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
+						v5F = math.Float32frombits(uint32(v5))
+					}
 				}
 				_ = v5F
 				r6[l] = v5
@@ -6974,7 +7081,9 @@ func polyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
+					}
 				}
 			}
 		} else {
@@ -6988,7 +7097,9 @@ func polyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
+					}
 				}
 			}
 		}
@@ -7007,23 +7118,49 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 			{
 				var v1s [32]uint64
 				var v2Fs [32]float32
-				for l := range 32 {
-					// 434: neg.f32
-					v1 := uint64(isa.NegF32(uint32(r6[l])))
-					// 435: fma.rn.f32
-					var v2 uint64
-					var v2F float32
-					if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Direct(v2f) {
-						v2F = float32(v2f)
-						v2 = uint64(math.Float32bits(v2F))
-					} else {
-						v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
-						v2F = math.Float32frombits(uint32(v2))
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 434: neg.f32
+						v1 := uint64(isa.NegF32(uint32(r6[l])))
+						// 435: fma.rn.f32
+						var v2 uint64
+						var v2F float32
+						if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Direct(v2f) {
+							v2F = float32(v2f)
+							v2 = uint64(math.Float32bits(v2F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v2F
+						_ = v2
+						v1s[l] = v1
+						v2Fs[l] = v2F
 					}
-					_ = v2F
-					_ = v2
-					v1s[l] = v1
-					v2Fs[l] = v2F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 434: neg.f32
+						v1 := uint64(isa.NegF32(uint32(r6[l])))
+						// 435: fma.rn.f32
+						var v2 uint64
+						var v2F float32
+						if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Direct(v2f) {
+							v2F = float32(v2f)
+							v2 = uint64(math.Float32bits(v2F))
+						} else {
+							{
+								v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
+								v2F = math.Float32frombits(uint32(v2))
+							}
+						}
+						_ = v2F
+						_ = v2
+						v1s[l] = v1
+						v2Fs[l] = v2F
+					}
 				}
 				for l := range 32 {
 					v1 := v1s[l]
@@ -7045,8 +7182,10 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
-					v2F = math.Float32frombits(uint32(v2))
+					{
+						v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
+						v2F = math.Float32frombits(uint32(v2))
+					}
 				}
 				_ = v2F
 				_ = v2
@@ -7171,12 +7310,14 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 453: ld.param.u32
 				v2a := uint64(0x8)
@@ -7184,12 +7325,14 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 466: mov.u64
 				v3 := uint64(v1)
@@ -7215,12 +7358,14 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 453: ld.param.u32
 				v2a := uint64(0x8)
@@ -7228,12 +7373,14 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 466: mov.u64
 				v3 := uint64(v1)
@@ -7280,12 +7427,14 @@ func meanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs.ptx:476")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs.ptx:476")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 477: add.f64
 				v2 := isa.AddF64RN(r3[l], v1)
@@ -7314,12 +7463,14 @@ func meanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs.ptx:476")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs.ptx:476")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 477: add.f64
 				v2 := isa.AddF64RN(r3[l], v1)
@@ -7394,7 +7545,9 @@ func meanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
+					}
 				}
 			}
 		} else {
@@ -7408,7 +7561,9 @@ func meanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
+					}
 				}
 			}
 		}
@@ -7556,12 +7711,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 502: ld.param.u64
 				v2a := uint64(0x8)
@@ -7569,12 +7726,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd8 {
 					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 513: mov.u64
 				v3 := uint64(v1)
@@ -7611,12 +7770,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 502: ld.param.u64
 				v2a := uint64(0x8)
@@ -7624,12 +7785,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd8 {
 					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 513: mov.u64
 				v3 := uint64(v1)
@@ -7682,7 +7845,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
+					}
 				}
 			}
 		} else {
@@ -7694,7 +7859,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
+					}
 				}
 			}
 		}
@@ -7790,12 +7957,14 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 539: ld.param.u64
 				v2a := uint64(0x8)
@@ -7803,12 +7972,14 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd8 {
 					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 545: mov.u64
 				v3 := uint64(v1)
@@ -7834,12 +8005,14 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 539: ld.param.u64
 				v2a := uint64(0x8)
@@ -7847,12 +8020,14 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd8 {
 					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 545: mov.u64
 				v3 := uint64(v1)
@@ -7903,7 +8078,9 @@ func sdiv64Block1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
+					}
 				}
 			}
 		} else {
@@ -7917,7 +8094,9 @@ func sdiv64Block1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
+					}
 				}
 			}
 		}
@@ -8029,12 +8208,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 568: ld.param.u32
 				v2a := uint64(0xc)
@@ -8042,12 +8223,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 578: mov.u32
 				v3 := uint64(v1)
@@ -8065,12 +8248,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 568: ld.param.u32
 				v2a := uint64(0xc)
@@ -8078,12 +8263,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 578: mov.u32
 				v3 := uint64(v1)
@@ -8120,12 +8307,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r11[l] = v10
 			}
@@ -8149,12 +8338,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r11[l] = v10
 			}
@@ -8183,7 +8374,9 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
+					}
 				}
 			}
 		} else {
@@ -8195,7 +8388,9 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
+					}
 				}
 			}
 		}
@@ -8229,12 +8424,14 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 595: mov.u32
 				v2 := uint64(v1)
@@ -8249,12 +8446,14 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 595: mov.u32
 				v2 := uint64(v1)
@@ -8285,7 +8484,9 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
+					}
 				}
 			}
 		} else {
@@ -8297,7 +8498,9 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
+					}
 				}
 			}
 		}
@@ -8407,12 +8610,14 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r1[l] = v1
 				// 617: mov.u32
@@ -8430,12 +8635,14 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r1[l] = v1
 				// 617: mov.u32
@@ -8474,12 +8681,14 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd8 && v6a&7 == 0 {
 					v6 = runtime.Load64(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 622: sub.u64
 				v7 := uint64(uint64(v6) - uint64(k2))
@@ -8511,12 +8720,14 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd8 && v6a&7 == 0 {
 					v6 = runtime.Load64(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 622: sub.u64
 				v7 := uint64(uint64(v6) - uint64(k2))
@@ -8581,12 +8792,14 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:652")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:652")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -8610,12 +8823,14 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:652")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:652")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -8638,7 +8853,9 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs.ptx:653")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs.ptx:653")
+					}
 				}
 				// 654: add.u32
 				v7 := uint64(uint32(r11[l]) + uint32(k2))
@@ -8667,7 +8884,9 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs.ptx:653")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs.ptx:653")
+					}
 				}
 				// 654: add.u32
 				v7 := uint64(uint32(r11[l]) + uint32(k2))
@@ -8715,12 +8934,14 @@ func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs.ptx:662")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs.ptx:662")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 663: vadd.u32.u32.u32.add
 				v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(v1), uint32(v2)))
@@ -8753,12 +8974,14 @@ func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs.ptx:662")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs.ptx:662")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 663: vadd.u32.u32.u32.add
 				v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(v1), uint32(v2)))
@@ -8842,7 +9065,9 @@ func primeWindowBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
+					}
 				}
 			}
 		} else {
@@ -8856,7 +9081,9 @@ func primeWindowBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
+					}
 				}
 			}
 		}
@@ -9232,8 +9459,10 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 				v2F = float32(v2f)
 				v2 = uint64(math.Float32bits(v2F))
 			} else {
-				v2 = uint64(isa.FmaF32RN(uint32(x7), uint32(x7), uint32(k0)))
-				v2F = math.Float32frombits(uint32(v2))
+				{
+					v2 = uint64(isa.FmaF32RN(uint32(x7), uint32(x7), uint32(k0)))
+					v2F = math.Float32frombits(uint32(v2))
+				}
 			}
 			_ = v2F
 			x5 = v2

@@ -3247,12 +3247,14 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:16")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:16")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 18: mov.u32
 				v2 := uint64(v1)
@@ -3269,12 +3271,14 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:16")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:16")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 18: mov.u32
 				v2 := uint64(v1)
@@ -3307,7 +3311,9 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:20")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:20")
+					}
 				}
 			}
 		} else {
@@ -3319,7 +3325,9 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:20")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:20")
+					}
 				}
 			}
 		}
@@ -3376,12 +3384,14 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:32")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:32")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 34: mov.u32
 				v2 := uint64(v1)
@@ -3398,12 +3408,14 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:32")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:32")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 34: mov.u32
 				v2 := uint64(v1)
@@ -3436,7 +3448,9 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:36")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:36")
+					}
 				}
 			}
 		} else {
@@ -3448,7 +3462,9 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:36")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:36")
+					}
 				}
 			}
 		}
@@ -3505,12 +3521,14 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:48")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:48")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 50: mov.u32
 				v2 := uint64(v1)
@@ -3527,12 +3545,14 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:48")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:48")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 50: mov.u32
 				v2 := uint64(v1)
@@ -3565,7 +3585,9 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:52")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -3577,7 +3599,9 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:52")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs_sm80.ptx:52")
+					}
 				}
 			}
 		}
@@ -3697,12 +3721,14 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:64")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:64")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 70: mov.u32
 				v2 := uint64(v1)
@@ -3725,12 +3751,14 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:64")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:64")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 70: mov.u32
 				v2 := uint64(v1)
@@ -3853,7 +3881,9 @@ func sumSquaresBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:85")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -3867,7 +3897,9 @@ func sumSquaresBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:85")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:85")
+					}
 				}
 			}
 		}
@@ -3970,12 +4002,14 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:97")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:97")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 105: mov.u32
 				v2 := uint64(v1)
@@ -3998,12 +4032,14 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:97")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:97")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 105: mov.u32
 				v2 := uint64(v1)
@@ -4075,7 +4111,9 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:118")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:118")
+					}
 				}
 			}
 		} else {
@@ -4089,7 +4127,9 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:118")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:118")
+					}
 				}
 			}
 		}
@@ -4126,12 +4166,14 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:112")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:112")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r2[l] = v5
 			}
@@ -4153,12 +4195,14 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:112")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:112")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r2[l] = v5
 			}
@@ -4639,12 +4683,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:130")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:130")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 196: mov.u32
 				v2 := uint64(v1)
@@ -4667,12 +4713,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:130")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:130")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 196: mov.u32
 				v2 := uint64(v1)
@@ -5849,7 +5897,9 @@ func fibBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:355")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:355")
+					}
 				}
 			}
 		} else {
@@ -5863,7 +5913,9 @@ func fibBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:355")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:355")
+					}
 				}
 			}
 		}
@@ -5898,7 +5950,9 @@ func fibBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:366")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:366")
+					}
 				}
 			}
 		} else {
@@ -5912,7 +5966,9 @@ func fibBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:366")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:366")
+					}
 				}
 			}
 		}
@@ -6273,12 +6329,14 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:357")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:357")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 359: add.u32
 				v2 := uint64(uint32(r19[l]) + uint32(k0))
@@ -6304,12 +6362,14 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:357")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:357")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 359: add.u32
 				v2 := uint64(uint32(r19[l]) + uint32(k0))
@@ -6449,12 +6509,14 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:378")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:378")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 388: mov.u32
 				v2 := uint64(v1)
@@ -6477,12 +6539,14 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:378")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:378")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 388: mov.u32
 				v2 := uint64(v1)
@@ -6605,7 +6669,9 @@ func factBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:408")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:408")
+					}
 				}
 			}
 		} else {
@@ -6619,7 +6685,9 @@ func factBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:408")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:408")
+					}
 				}
 			}
 		}
@@ -6792,12 +6860,14 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					if v1a < pmEnd4 {
 						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:420")
-							continue
+						{
+							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+							if !v1ok {
+								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:420")
+								continue
+							}
+							v1 = v1x
 						}
-						v1 = v1x
 					}
 					// 428: mov.f32
 					v2 := uint64(v1)
@@ -6809,30 +6879,57 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
-						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
-						v3F = math.Float32frombits(uint32(v3))
+						{
+							v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
+							v3F = math.Float32frombits(uint32(v3))
+						}
 					}
 					_ = v3F
 					_ = v3
 					v2s[l] = v2
 					v3Fs[l] = v3F
 				}
-				for l := range 32 {
-					v2 := v2s[l]
-					v3F := v3Fs[l]
-					// 430: fma.rn.f32
-					var v4 uint64
-					var v4F float32
-					if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Direct(v4f) {
-						v4F = float32(v4f)
-						v4 = uint64(math.Float32bits(v4F))
-					} else {
-						v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
-						v4F = math.Float32frombits(uint32(v4))
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v2 := v2s[l]
+						v3F := v3Fs[l]
+						// 430: fma.rn.f32
+						var v4 uint64
+						var v4F float32
+						if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Direct(v4f) {
+							v4F = float32(v4f)
+							v4 = uint64(math.Float32bits(v4F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v4F
+						_ = v4
+						v4Fs[l] = v4F
 					}
-					_ = v4F
-					_ = v4
-					v4Fs[l] = v4F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v2 := v2s[l]
+						v3F := v3Fs[l]
+						// 430: fma.rn.f32
+						var v4 uint64
+						var v4F float32
+						if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Direct(v4f) {
+							v4F = float32(v4f)
+							v4 = uint64(math.Float32bits(v4F))
+						} else {
+							{
+								v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
+								v4F = math.Float32frombits(uint32(v4))
+							}
+						}
+						_ = v4F
+						_ = v4
+						v4Fs[l] = v4F
+					}
 				}
 				for l := range 32 {
 					v2 := v2s[l]
@@ -6844,8 +6941,10 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						v5F = float32(v5f)
 						v5 = uint64(math.Float32bits(v5F))
 					} else {
-						v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
-						v5F = math.Float32frombits(uint32(v5))
+						{
+							v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
+							v5F = math.Float32frombits(uint32(v5))
+						}
 					}
 					_ = v5F
 					r6[l] = v5
@@ -6869,12 +6968,14 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:420")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:420")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 428: mov.f32
 				v2 := uint64(v1)
@@ -6886,8 +6987,10 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				_ = v3
@@ -6898,8 +7001,10 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					v4F = float32(v4f)
 					v4 = uint64(math.Float32bits(v4F))
 				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
-					v4F = math.Float32frombits(uint32(v4))
+					{
+						v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
+						v4F = math.Float32frombits(uint32(v4))
+					}
 				}
 				_ = v4F
 				_ = v4
@@ -6910,8 +7015,10 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
-					v5F = math.Float32frombits(uint32(v5))
+					{
+						v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
+						v5F = math.Float32frombits(uint32(v5))
+					}
 				}
 				_ = v5F
 				r6[l] = v5
@@ -6959,7 +7066,9 @@ func polyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:439")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:439")
+					}
 				}
 			}
 		} else {
@@ -6973,7 +7082,9 @@ func polyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:439")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:439")
+					}
 				}
 			}
 		}
@@ -6992,23 +7103,49 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 			{
 				var v1s [32]uint64
 				var v2Fs [32]float32
-				for l := range 32 {
-					// 434: neg.f32
-					v1 := uint64(isa.NegF32(uint32(r6[l])))
-					// 435: fma.rn.f32
-					var v2 uint64
-					var v2F float32
-					if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Direct(v2f) {
-						v2F = float32(v2f)
-						v2 = uint64(math.Float32bits(v2F))
-					} else {
-						v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
-						v2F = math.Float32frombits(uint32(v2))
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 434: neg.f32
+						v1 := uint64(isa.NegF32(uint32(r6[l])))
+						// 435: fma.rn.f32
+						var v2 uint64
+						var v2F float32
+						if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Direct(v2f) {
+							v2F = float32(v2f)
+							v2 = uint64(math.Float32bits(v2F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v2F
+						_ = v2
+						v1s[l] = v1
+						v2Fs[l] = v2F
 					}
-					_ = v2F
-					_ = v2
-					v1s[l] = v1
-					v2Fs[l] = v2F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 434: neg.f32
+						v1 := uint64(isa.NegF32(uint32(r6[l])))
+						// 435: fma.rn.f32
+						var v2 uint64
+						var v2F float32
+						if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Direct(v2f) {
+							v2F = float32(v2f)
+							v2 = uint64(math.Float32bits(v2F))
+						} else {
+							{
+								v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
+								v2F = math.Float32frombits(uint32(v2))
+							}
+						}
+						_ = v2F
+						_ = v2
+						v1s[l] = v1
+						v2Fs[l] = v2F
+					}
 				}
 				for l := range 32 {
 					v1 := v1s[l]
@@ -7030,8 +7167,10 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
-					v2F = math.Float32frombits(uint32(v2))
+					{
+						v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
+						v2F = math.Float32frombits(uint32(v2))
+					}
 				}
 				_ = v2F
 				_ = v2
@@ -7156,12 +7295,14 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:451")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:451")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 453: ld.param.u32
 				v2a := uint64(0x8)
@@ -7169,12 +7310,14 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:453")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:453")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 466: mov.u64
 				v3 := uint64(v1)
@@ -7200,12 +7343,14 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:451")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:451")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 453: ld.param.u32
 				v2a := uint64(0x8)
@@ -7213,12 +7358,14 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:453")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:453")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 466: mov.u64
 				v3 := uint64(v1)
@@ -7265,12 +7412,14 @@ func meanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:476")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:476")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 477: add.f64
 				v2 := isa.AddF64RN(r3[l], v1)
@@ -7299,12 +7448,14 @@ func meanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:476")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:476")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 477: add.f64
 				v2 := isa.AddF64RN(r3[l], v1)
@@ -7379,7 +7530,9 @@ func meanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:488")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:488")
+					}
 				}
 			}
 		} else {
@@ -7393,7 +7546,9 @@ func meanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:488")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:488")
+					}
 				}
 			}
 		}
@@ -7541,12 +7696,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:500")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:500")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 502: ld.param.u64
 				v2a := uint64(0x8)
@@ -7554,12 +7711,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd8 {
 					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:502")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:502")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 513: mov.u64
 				v3 := uint64(v1)
@@ -7596,12 +7755,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:500")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:500")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 502: ld.param.u64
 				v2a := uint64(0x8)
@@ -7609,12 +7770,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd8 {
 					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:502")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:502")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 513: mov.u64
 				v3 := uint64(v1)
@@ -7667,7 +7830,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs_sm80.ptx:525")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs_sm80.ptx:525")
+					}
 				}
 			}
 		} else {
@@ -7679,7 +7844,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs_sm80.ptx:525")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs_sm80.ptx:525")
+					}
 				}
 			}
 		}
@@ -7775,12 +7942,14 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:537")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:537")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 539: ld.param.u64
 				v2a := uint64(0x8)
@@ -7788,12 +7957,14 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd8 {
 					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:539")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:539")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 545: mov.u64
 				v3 := uint64(v1)
@@ -7819,12 +7990,14 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:537")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:537")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 539: ld.param.u64
 				v2a := uint64(0x8)
@@ -7832,12 +8005,14 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd8 {
 					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:539")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:539")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 545: mov.u64
 				v3 := uint64(v1)
@@ -7888,7 +8063,9 @@ func sdiv64Block1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:554")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:554")
+					}
 				}
 			}
 		} else {
@@ -7902,7 +8079,9 @@ func sdiv64Block1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:554")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:554")
+					}
 				}
 			}
 		}
@@ -8014,12 +8193,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:566")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:566")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 568: ld.param.u32
 				v2a := uint64(0xc)
@@ -8027,12 +8208,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:568")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:568")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 578: mov.u32
 				v3 := uint64(v1)
@@ -8050,12 +8233,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:566")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:566")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 568: ld.param.u32
 				v2a := uint64(0xc)
@@ -8063,12 +8248,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:568")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:568")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 578: mov.u32
 				v3 := uint64(v1)
@@ -8105,12 +8292,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:585")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:585")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r11[l] = v10
 			}
@@ -8134,12 +8323,14 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:585")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:585")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r11[l] = v10
 			}
@@ -8168,7 +8359,9 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs_sm80.ptx:591")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs_sm80.ptx:591")
+					}
 				}
 			}
 		} else {
@@ -8180,7 +8373,9 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs_sm80.ptx:591")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs_sm80.ptx:591")
+					}
 				}
 			}
 		}
@@ -8214,12 +8409,14 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:593")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:593")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 595: mov.u32
 				v2 := uint64(v1)
@@ -8234,12 +8431,14 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:593")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:593")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 595: mov.u32
 				v2 := uint64(v1)
@@ -8270,7 +8469,9 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs_sm80.ptx:596")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs_sm80.ptx:596")
+					}
 				}
 			}
 		} else {
@@ -8282,7 +8483,9 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs_sm80.ptx:596")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs_sm80.ptx:596")
+					}
 				}
 			}
 		}
@@ -8390,12 +8593,14 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:608")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:608")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r1[l] = v1
 			}
@@ -8408,12 +8613,14 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:608")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:608")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r1[l] = v1
 			}
@@ -8493,12 +8700,14 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:639")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:639")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r14[l] = v5
 			}
@@ -8522,12 +8731,14 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:639")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:639")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r14[l] = v5
 			}
@@ -8550,7 +8761,9 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs_sm80.ptx:640")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs_sm80.ptx:640")
+					}
 				}
 				// 641: add.u32
 				v7 := uint64(uint32(r5[l]) + uint32(k2))
@@ -8579,7 +8792,9 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs_sm80.ptx:640")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs_sm80.ptx:640")
+					}
 				}
 				// 641: add.u32
 				v7 := uint64(uint32(r5[l]) + uint32(k2))
@@ -8627,12 +8842,14 @@ func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:649")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:649")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 650: vadd.u32.u32.u32.add
 				v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(v1), uint32(v2)))
@@ -8665,12 +8882,14 @@ func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:649")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:649")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 650: vadd.u32.u32.u32.add
 				v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(v1), uint32(v2)))
@@ -8754,7 +8973,9 @@ func primeWindowBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:656")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:656")
+					}
 				}
 			}
 		} else {
@@ -8768,7 +8989,9 @@ func primeWindowBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:656")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs_sm80.ptx:656")
+					}
 				}
 			}
 		}
@@ -9144,8 +9367,10 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 				v2F = float32(v2f)
 				v2 = uint64(math.Float32bits(v2F))
 			} else {
-				v2 = uint64(isa.FmaF32RN(uint32(x7), uint32(x7), uint32(k0)))
-				v2F = math.Float32frombits(uint32(v2))
+				{
+					v2 = uint64(isa.FmaF32RN(uint32(x7), uint32(x7), uint32(k0)))
+					v2F = math.Float32frombits(uint32(v2))
+				}
 			}
 			_ = v2F
 			x5 = v2

@@ -648,12 +648,14 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/grid_stride.ptx:42")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/grid_stride.ptx:42")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 43: cvt.rn.f32.s32
 				v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
@@ -664,8 +666,10 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
-					v5F = math.Float32frombits(uint32(v5))
+					{
+						v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
+						v5F = math.Float32frombits(uint32(v5))
+					}
 				}
 				_ = v5F
 				r16[l] = v5
@@ -686,12 +690,14 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/grid_stride.ptx:42")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/grid_stride.ptx:42")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 43: cvt.rn.f32.s32
 				v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
@@ -702,8 +708,10 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
-					v5F = math.Float32frombits(uint32(v5))
+					{
+						v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
+						v5F = math.Float32frombits(uint32(v5))
+					}
 				}
 				_ = v5F
 				r16[l] = v5
@@ -736,7 +744,9 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/grid_stride.ptx:46")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/grid_stride.ptx:46")
+					}
 				}
 				// 47: add.s32
 				v8 := uint64(uint32(r4[l]) + uint32(r11[l]))
@@ -759,7 +769,9 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/grid_stride.ptx:46")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/grid_stride.ptx:46")
+					}
 				}
 				// 47: add.s32
 				v8 := uint64(uint32(r4[l]) + uint32(r11[l]))
@@ -1081,12 +1093,14 @@ func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/grid_stride.ptx:88")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/grid_stride.ptx:88")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 89: add.s32
 				v2 := uint64(uint32(v1) + uint32(r9[l]))
@@ -1115,12 +1129,14 @@ func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/grid_stride.ptx:88")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/grid_stride.ptx:88")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 89: add.s32
 				v2 := uint64(uint32(v1) + uint32(r9[l]))
@@ -1174,7 +1190,9 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/grid_stride.ptx:96")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/grid_stride.ptx:96")
+					}
 				}
 			}
 		} else {
@@ -1188,7 +1206,9 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/grid_stride.ptx:96")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/grid_stride.ptx:96")
+					}
 				}
 			}
 		}

@@ -815,12 +815,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
 					v15 = runtime.Load16(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/half.ptx:50")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/half.ptx:50")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 51: add.s64
@@ -831,12 +833,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
 					v17 = runtime.Load16(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/half.ptx:52")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/half.ptx:52")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 53: add.s64
 				v18 := uint64(uint64(u6) + uint64(v13))
@@ -846,12 +850,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
 					v19 = runtime.Load16(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
-					if !v19ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/half.ptx:54")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+						if !v19ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/half.ptx:54")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 55: add.f16
 				v20h0 := v15
@@ -905,12 +911,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGlobal, v30a, 4, l)
-					if !v30ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/half.ptx:65")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGlobal, v30a, 4, l)
+						if !v30ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/half.ptx:65")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 66: cvt.rn.f16.f32
 				v31s := v30
@@ -937,12 +945,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
 					v15 = runtime.Load16(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/half.ptx:50")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/half.ptx:50")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 51: add.s64
@@ -953,12 +963,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
 					v17 = runtime.Load16(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/half.ptx:52")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/half.ptx:52")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 53: add.s64
 				v18 := uint64(uint64(u6) + uint64(v13))
@@ -968,12 +980,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
 					v19 = runtime.Load16(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
-					if !v19ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/half.ptx:54")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+						if !v19ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/half.ptx:54")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 55: add.f16
 				v20h0 := v15
@@ -1027,12 +1041,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGlobal, v30a, 4, l)
-					if !v30ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/half.ptx:65")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGlobal, v30a, 4, l)
+						if !v30ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/half.ptx:65")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 66: cvt.rn.f16.f32
 				v31s := v30
@@ -1069,7 +1085,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
 					runtime.Store16(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/half.ptx:70")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/half.ptx:70")
+					}
 				}
 			}
 		} else {
@@ -1081,7 +1099,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
 					runtime.Store16(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/half.ptx:70")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/half.ptx:70")
+					}
 				}
 			}
 		}
@@ -1106,7 +1126,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
 					runtime.Store16(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/half.ptx:71")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/half.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -1118,7 +1140,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
 					runtime.Store16(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/half.ptx:71")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/half.ptx:71")
+					}
 				}
 			}
 		}
@@ -1143,7 +1167,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
 					runtime.Store16(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/half.ptx:72")
+					{
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/half.ptx:72")
+					}
 				}
 			}
 		} else {
@@ -1155,7 +1181,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
 					runtime.Store16(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/half.ptx:72")
+					{
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/half.ptx:72")
+					}
 				}
 			}
 		}
@@ -1180,7 +1208,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
 					runtime.Store16(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/half.ptx:73")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/half.ptx:73")
+					}
 				}
 			}
 		} else {
@@ -1192,7 +1222,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
 					runtime.Store16(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/half.ptx:73")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/half.ptx:73")
+					}
 				}
 			}
 		}
@@ -1217,7 +1249,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
 					runtime.Store16(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/half.ptx:74")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/half.ptx:74")
+					}
 				}
 			}
 		} else {
@@ -1229,7 +1263,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
 					runtime.Store16(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/half.ptx:74")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/half.ptx:74")
+					}
 				}
 			}
 		}
@@ -1254,7 +1290,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
 					runtime.Store16(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/half.ptx:75")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/half.ptx:75")
+					}
 				}
 			}
 		} else {
@@ -1266,7 +1304,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
 					runtime.Store16(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/half.ptx:75")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/half.ptx:75")
+					}
 				}
 			}
 		}
@@ -1291,7 +1331,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
 					runtime.Store16(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 2, s41v, l, "testdata/ptx/half.ptx:76")
+					{
+						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 2, s41v, l, "testdata/ptx/half.ptx:76")
+					}
 				}
 			}
 		} else {
@@ -1303,7 +1345,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
 					runtime.Store16(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 2, s41v, l, "testdata/ptx/half.ptx:76")
+					{
+						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 2, s41v, l, "testdata/ptx/half.ptx:76")
+					}
 				}
 			}
 		}
@@ -1328,7 +1372,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
 					runtime.Store16(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 2, s42v, l, "testdata/ptx/half.ptx:77")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 2, s42v, l, "testdata/ptx/half.ptx:77")
+					}
 				}
 			}
 		} else {
@@ -1340,7 +1386,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
 					runtime.Store16(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 2, s42v, l, "testdata/ptx/half.ptx:77")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 2, s42v, l, "testdata/ptx/half.ptx:77")
+					}
 				}
 			}
 		}
@@ -1365,7 +1413,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&1 == 0 {
 					runtime.Store16(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 2, s43v, l, "testdata/ptx/half.ptx:78")
+					{
+						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 2, s43v, l, "testdata/ptx/half.ptx:78")
+					}
 				}
 				// 79: cvt.f32.f16
 				v44s := r19[l]
@@ -1384,7 +1434,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&1 == 0 {
 					runtime.Store16(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 2, s43v, l, "testdata/ptx/half.ptx:78")
+					{
+						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 2, s43v, l, "testdata/ptx/half.ptx:78")
+					}
 				}
 				// 79: cvt.f32.f16
 				v44s := r19[l]
@@ -1416,7 +1468,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/half.ptx:81")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/half.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -1428,7 +1482,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/half.ptx:81")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/half.ptx:81")
+					}
 				}
 			}
 		}
@@ -1642,12 +1698,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/half.ptx:116")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/half.ptx:116")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 117: add.s64
@@ -1658,12 +1716,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/half.ptx:118")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/half.ptx:118")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 119: cvt.rn.f16x2.f32
@@ -1690,12 +1750,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/half.ptx:116")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/half.ptx:116")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r13[l] = v9
 				// 117: add.s64
@@ -1706,12 +1768,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/half.ptx:118")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/half.ptx:118")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 119: cvt.rn.f16x2.f32
@@ -1748,7 +1812,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/half.ptx:123")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/half.ptx:123")
+					}
 				}
 				// 124: cvt.rn.bf16x2.f32
 				v17 := uint64(isa.NarrowF32(uint32(r15[l]), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(r13[l]), true, isa.RN, false, false))
@@ -1763,7 +1829,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/half.ptx:123")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/half.ptx:123")
+					}
 				}
 				// 124: cvt.rn.bf16x2.f32
 				v17 := uint64(isa.NarrowF32(uint32(r15[l]), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(r13[l]), true, isa.RN, false, false))
@@ -1791,7 +1859,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/half.ptx:125")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/half.ptx:125")
+					}
 				}
 			}
 		} else {
@@ -1803,7 +1873,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/half.ptx:125")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/half.ptx:125")
+					}
 				}
 			}
 		}

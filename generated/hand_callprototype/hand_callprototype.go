@@ -686,12 +686,14 @@ func add2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:24")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:24")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 25: ld.param.b32
 				v2a := uint64(0x4)
@@ -699,12 +701,14 @@ func add2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:25")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:25")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 26: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -719,12 +723,14 @@ func add2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:24")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:24")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 25: ld.param.b32
 				v2a := uint64(0x4)
@@ -732,12 +738,14 @@ func add2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:25")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:25")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 26: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -768,7 +776,9 @@ func add2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:27")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:27")
+					}
 				}
 			}
 		} else {
@@ -780,7 +790,9 @@ func add2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:27")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:27")
+					}
 				}
 			}
 		}
@@ -846,12 +858,14 @@ func mul2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:34")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:34")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 35: ld.param.b32
 				v2a := uint64(0x4)
@@ -859,12 +873,14 @@ func mul2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:35")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:35")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 36: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(v2))
@@ -879,12 +895,14 @@ func mul2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:34")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:34")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 35: ld.param.b32
 				v2a := uint64(0x4)
@@ -892,12 +910,14 @@ func mul2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:35")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:35")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 36: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(v2))
@@ -928,7 +948,9 @@ func mul2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:37")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:37")
+					}
 				}
 			}
 		} else {
@@ -940,7 +962,9 @@ func mul2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:37")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:37")
+					}
 				}
 			}
 		}
@@ -1006,12 +1030,14 @@ func max2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:44")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:44")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 45: ld.param.b32
 				v2a := uint64(0x4)
@@ -1019,12 +1045,14 @@ func max2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:45")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:45")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 46: max.s32
 				v3 := uint64(uint32(max(int32(v1), int32(v2))))
@@ -1039,12 +1067,14 @@ func max2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:44")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:44")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 45: ld.param.b32
 				v2a := uint64(0x4)
@@ -1052,12 +1082,14 @@ func max2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:45")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:45")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 46: max.s32
 				v3 := uint64(uint32(max(int32(v1), int32(v2))))
@@ -1088,7 +1120,9 @@ func max2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:47")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:47")
+					}
 				}
 			}
 		} else {
@@ -1100,7 +1134,9 @@ func max2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:47")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:47")
+					}
 				}
 			}
 		}
@@ -1158,12 +1194,14 @@ func fhalfBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:54")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:54")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 55: mul.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(k0)))
@@ -1180,12 +1218,14 @@ func fhalfBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:54")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:54")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 55: mul.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(k0)))
@@ -1218,7 +1258,9 @@ func fhalfBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:56")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:56")
+					}
 				}
 			}
 		} else {
@@ -1230,7 +1272,9 @@ func fhalfBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:56")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:56")
+					}
 				}
 			}
 		}
@@ -1287,12 +1331,14 @@ func fsqBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:63")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:63")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 64: mul.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v1)))
@@ -1309,12 +1355,14 @@ func fsqBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:63")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:63")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 64: mul.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v1)))
@@ -1347,7 +1395,9 @@ func fsqBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:65")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -1359,7 +1409,9 @@ func fsqBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:65")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:65")
+					}
 				}
 			}
 		}
@@ -1498,12 +1550,14 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/hand/callprototype.ptx:95")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/hand/callprototype.ptx:95")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r8[l] = v11
 			}
@@ -1520,12 +1574,14 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/hand/callprototype.ptx:95")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/hand/callprototype.ptx:95")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r8[l] = v11
 			}
@@ -1554,7 +1610,9 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/callprototype.ptx:100")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/callprototype.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -1566,7 +1624,9 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/callprototype.ptx:100")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/callprototype.ptx:100")
+					}
 				}
 			}
 		}
@@ -1593,7 +1653,9 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/hand/callprototype.ptx:101")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/hand/callprototype.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -1605,7 +1667,9 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/hand/callprototype.ptx:101")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/hand/callprototype.ptx:101")
+					}
 				}
 			}
 		}
@@ -1647,12 +1711,14 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:103")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:103")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r9[l] = v1
 				// 106: and.b32
@@ -1675,12 +1741,14 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:103")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:103")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r9[l] = v1
 				// 106: and.b32
@@ -1733,7 +1801,9 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/callprototype.ptx:115")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/callprototype.ptx:115")
+					}
 				}
 			}
 		} else {
@@ -1753,7 +1823,9 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/callprototype.ptx:115")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/callprototype.ptx:115")
+					}
 				}
 			}
 		}
@@ -1791,12 +1863,14 @@ func callprototypeBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:117")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:117")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r15[l] = v1
 				// 120: mul.wide.u32
@@ -1812,12 +1886,14 @@ func callprototypeBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:117")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:117")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r15[l] = v1
 				// 120: mul.wide.u32
@@ -1867,7 +1943,9 @@ func callprototypeBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/callprototype.ptx:124")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/callprototype.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -1881,7 +1959,9 @@ func callprototypeBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/callprototype.ptx:124")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/callprototype.ptx:124")
+					}
 				}
 			}
 		}
@@ -1926,7 +2006,9 @@ func callprototypeBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/callprototype.ptx:128")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/callprototype.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -1940,7 +2022,9 @@ func callprototypeBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/callprototype.ptx:128")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/callprototype.ptx:128")
+					}
 				}
 			}
 		}

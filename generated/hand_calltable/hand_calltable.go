@@ -524,12 +524,14 @@ func fBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:20")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:20")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 21: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -544,12 +546,14 @@ func fBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:20")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:20")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 21: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -580,7 +584,9 @@ func fBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:22")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:22")
+					}
 				}
 			}
 		} else {
@@ -592,7 +598,9 @@ func fBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:22")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:22")
+					}
 				}
 			}
 		}
@@ -650,12 +658,14 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:29")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:29")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 30: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(k0))
@@ -670,12 +680,14 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:29")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:29")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 30: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(k0))
@@ -706,7 +718,9 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:31")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:31")
+					}
 				}
 			}
 		} else {
@@ -718,7 +732,9 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:31")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:31")
+					}
 				}
 			}
 		}
@@ -776,12 +792,14 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:38")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:38")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 39: xor.b32
 				v2 := uint64(uint32(v1) ^ uint32(k0))
@@ -796,12 +814,14 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:38")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:38")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 39: xor.b32
 				v2 := uint64(uint32(v1) ^ uint32(k0))
@@ -832,7 +852,9 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:40")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -844,7 +866,9 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:40")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:40")
+					}
 				}
 			}
 		}
@@ -962,12 +986,14 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r7[l] = v9
 			}
@@ -984,12 +1010,14 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r7[l] = v9
 			}
@@ -1018,7 +1046,9 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
+					}
 				}
 			}
 		} else {
@@ -1030,7 +1060,9 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
+					}
 				}
 			}
 		}
@@ -1070,12 +1102,14 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 				// 72: div.u32
@@ -1093,12 +1127,14 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 				// 72: div.u32
@@ -1137,12 +1173,14 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r13[l] = v7
 			}
@@ -1159,12 +1197,14 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r13[l] = v7
 			}
@@ -1193,7 +1233,9 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/calltable.ptx:81")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/calltable.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -1205,7 +1247,9 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/calltable.ptx:81")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/calltable.ptx:81")
+					}
 				}
 			}
 		}
@@ -1241,12 +1285,14 @@ func calltableBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:83")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:83")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r14[l] = v1
 			}
@@ -1259,12 +1305,14 @@ func calltableBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:83")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:83")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r14[l] = v1
 			}
@@ -1313,7 +1361,9 @@ func calltableBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/calltable.ptx:90")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/calltable.ptx:90")
+					}
 				}
 			}
 		} else {
@@ -1329,7 +1379,9 @@ func calltableBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/calltable.ptx:90")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/calltable.ptx:90")
+					}
 				}
 			}
 		}

@@ -509,12 +509,14 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 21: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(v1))
@@ -529,12 +531,14 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 21: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(v1))
@@ -565,7 +569,9 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
+					}
 				}
 			}
 		} else {
@@ -577,7 +583,9 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
+					}
 				}
 			}
 		}
@@ -635,12 +643,14 @@ func triBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 30: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -659,12 +669,14 @@ func triBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 30: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -699,7 +711,9 @@ func triBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
+					}
 				}
 			}
 		} else {
@@ -711,7 +725,9 @@ func triBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
+					}
 				}
 			}
 		}
@@ -770,12 +786,14 @@ func linBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 41: mad.lo.u32
 				v2 := uint64(uint32(uint32(v1)*uint32(k0) + uint32(k1)))
@@ -790,12 +808,14 @@ func linBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 41: mad.lo.u32
 				v2 := uint64(uint32(uint32(v1)*uint32(k0) + uint32(k1)))
@@ -826,7 +846,9 @@ func linBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -838,7 +860,9 @@ func linBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
+					}
 				}
 			}
 		}
@@ -1027,7 +1051,9 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
+					}
 				}
 			}
 		} else {
@@ -1049,7 +1075,9 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
+					}
 				}
 			}
 		}
@@ -1098,12 +1126,14 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 				// 78: shr.u32
@@ -1150,12 +1180,14 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 				// 78: shr.u32
@@ -1220,7 +1252,9 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
+					}
 				}
 			}
 		} else {
@@ -1232,7 +1266,9 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
+					}
 				}
 			}
 		}
@@ -1270,12 +1306,14 @@ func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 93: mad.lo.u32
 				v2 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(v1)))
@@ -1290,12 +1328,14 @@ func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 93: mad.lo.u32
 				v2 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(v1)))
@@ -1346,7 +1386,9 @@ func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/calltargets.ptx:98")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/calltargets.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -1362,7 +1404,9 @@ func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/calltargets.ptx:98")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/calltargets.ptx:98")
+					}
 				}
 			}
 		}

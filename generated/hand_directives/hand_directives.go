@@ -765,12 +765,14 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 41: ld.param.u32
 				v2a := uint64(0x8)
@@ -778,12 +780,14 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 42: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
@@ -800,12 +804,14 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 41: ld.param.u32
 				v2a := uint64(0x8)
@@ -813,12 +819,14 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 42: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
@@ -851,7 +859,9 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -863,7 +873,9 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+					}
 				}
 			}
 		}
@@ -1286,7 +1298,9 @@ func kTunedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -1314,7 +1328,9 @@ func kTunedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
+					}
 				}
 			}
 		}
@@ -1348,7 +1364,9 @@ func kTunedBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
+					}
 				}
 			}
 		} else {
@@ -1360,7 +1378,9 @@ func kTunedBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
+					}
 				}
 			}
 		}
@@ -1387,7 +1407,9 @@ func kTunedBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
+					}
 				}
 			}
 		} else {
@@ -1399,7 +1421,9 @@ func kTunedBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
+					}
 				}
 			}
 		}
@@ -1511,7 +1535,9 @@ func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
+					}
 				}
 			}
 		} else {
@@ -1527,7 +1553,9 @@ func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
+					}
 				}
 			}
 		}
@@ -1638,7 +1666,9 @@ func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
+					}
 				}
 			}
 		} else {
@@ -1654,7 +1684,9 @@ func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
+					}
 				}
 			}
 		}
@@ -1764,7 +1796,9 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
+					}
 				}
 			}
 		} else {
@@ -1780,7 +1814,9 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
+					}
 				}
 			}
 		}

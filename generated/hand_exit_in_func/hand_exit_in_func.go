@@ -501,12 +501,14 @@ func maybeExitBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:26")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:26")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 27: rem.u32
 				v2 := isa.Rem(v1, k0, 32, false)
@@ -528,12 +530,14 @@ func maybeExitBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:26")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:26")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 27: rem.u32
 				v2 := isa.Rem(v1, k0, 32, false)
@@ -612,12 +616,14 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:37")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:37")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 			}
@@ -630,12 +636,14 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:37")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:37")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 			}
@@ -664,7 +672,9 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:40")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -676,7 +686,9 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:40")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:40")
+					}
 				}
 			}
 		}
@@ -712,7 +724,9 @@ func twiceBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:44")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -726,7 +740,9 @@ func twiceBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:44")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:44")
+					}
 				}
 			}
 		}
@@ -911,7 +927,9 @@ func exitInFuncBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/exit_in_func.ptx:66")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/exit_in_func.ptx:66")
+					}
 				}
 			}
 		} else {
@@ -923,7 +941,9 @@ func exitInFuncBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/exit_in_func.ptx:66")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/exit_in_func.ptx:66")
+					}
 				}
 			}
 		}
@@ -950,7 +970,9 @@ func exitInFuncBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/exit_in_func.ptx:70")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/exit_in_func.ptx:70")
+					}
 				}
 			}
 		} else {
@@ -962,7 +984,9 @@ func exitInFuncBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/exit_in_func.ptx:70")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/exit_in_func.ptx:70")
+					}
 				}
 			}
 		}
@@ -997,12 +1021,14 @@ func exitInFuncBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:72")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:72")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 			}
@@ -1015,12 +1041,14 @@ func exitInFuncBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:72")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:72")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 			}
@@ -1079,7 +1107,9 @@ func exitInFuncBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/exit_in_func.ptx:78")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/exit_in_func.ptx:78")
+					}
 				}
 			}
 		} else {
@@ -1093,7 +1123,9 @@ func exitInFuncBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/exit_in_func.ptx:78")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/exit_in_func.ptx:78")
+					}
 				}
 			}
 		}

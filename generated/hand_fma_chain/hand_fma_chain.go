@@ -388,193 +388,409 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				var v23Fs [32]float32
 				var v7s [32]uint64
 				var v9s [32]uint64
-				for l := range 32 {
-					// 29: mad.lo.s32
-					v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
-					// 30: mul.wide.u32
-					v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
-					// 31: add.s64
-					v9 := uint64(uint64(u2) + uint64(v8))
-					// 32: add.s64
-					v10 := uint64(uint64(u3) + uint64(v8))
-					// 33: ld.global.f32
-					v11a := uint64(v9) + 0x0
-					var v11 uint64
-					if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-						v11 = runtime.Load32(v11aw.Ptr, v11ao)
-					} else {
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/hand/fma_chain.ptx:33")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 29: mad.lo.s32
+						v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
+						// 30: mul.wide.u32
+						v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
+						// 31: add.s64
+						v9 := uint64(uint64(u2) + uint64(v8))
+						// 32: add.s64
+						v10 := uint64(uint64(u3) + uint64(v8))
+						// 33: ld.global.f32
+						v11a := uint64(v9) + 0x0
+						var v11 uint64
+						if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+							v11 = runtime.Load32(v11aw.Ptr, v11ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v11 = v11x
-					}
-					// 34: ld.global.f32
-					v12a := uint64(v10) + 0x0
-					var v12 uint64
-					if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-						v12 = runtime.Load32(v12aw.Ptr, v12ao)
-					} else {
-						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-						if !v12ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/hand/fma_chain.ptx:34")
-							continue
+						// 34: ld.global.f32
+						v12a := uint64(v10) + 0x0
+						var v12 uint64
+						if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+							v12 = runtime.Load32(v12aw.Ptr, v12ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v12 = v12x
+						// 35: mul.rn.f32
+						v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) * math.Float32frombits(uint32(v12)))
+						v13 := uint64(math.Float32bits(v13F))
+						_ = v13F
+						_ = v13
+						v13Fs[l] = v13F
+						v9s[l] = v9
+						v10s[l] = v10
+						v11s[l] = v11
+						v7s[l] = v7
 					}
-					// 35: mul.rn.f32
-					v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) * math.Float32frombits(uint32(v12)))
-					v13 := uint64(math.Float32bits(v13F))
-					_ = v13F
-					_ = v13
-					v13Fs[l] = v13F
-					v9s[l] = v9
-					v10s[l] = v10
-					v11s[l] = v11
-					v7s[l] = v7
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 29: mad.lo.s32
+						v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
+						// 30: mul.wide.u32
+						v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
+						// 31: add.s64
+						v9 := uint64(uint64(u2) + uint64(v8))
+						// 32: add.s64
+						v10 := uint64(uint64(u3) + uint64(v8))
+						// 33: ld.global.f32
+						v11a := uint64(v9) + 0x0
+						var v11 uint64
+						if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+							v11 = runtime.Load32(v11aw.Ptr, v11ao)
+						} else {
+							{
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/hand/fma_chain.ptx:33")
+									continue
+								}
+								v11 = v11x
+							}
+						}
+						// 34: ld.global.f32
+						v12a := uint64(v10) + 0x0
+						var v12 uint64
+						if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+							v12 = runtime.Load32(v12aw.Ptr, v12ao)
+						} else {
+							{
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/hand/fma_chain.ptx:34")
+									continue
+								}
+								v12 = v12x
+							}
+						}
+						// 35: mul.rn.f32
+						v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) * math.Float32frombits(uint32(v12)))
+						v13 := uint64(math.Float32bits(v13F))
+						_ = v13F
+						_ = v13
+						v13Fs[l] = v13F
+						v9s[l] = v9
+						v10s[l] = v10
+						v11s[l] = v11
+						v7s[l] = v7
+					}
 				}
-				for l := range 32 {
-					v13F := v13Fs[l]
-					v9 := v9s[l]
-					v10 := v10s[l]
-					// 36: setp.gt.f32
-					c14x, c14y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v13F))))), float64(math.Float32frombits(uint32(k1)))
-					c14t := c14x > c14y
-					c14 := c14t
-					c14b0 := uint32(0)
-					if c14 {
-						c14b0 = 1
-					}
-					p0n |= c14b0 << l
-					// 37: ld.global.f32
-					v15a := uint64(v9) + 0x4
-					var v15 uint64
-					if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-						v15 = runtime.Load32(v15aw.Ptr, v15ao)
-					} else {
-						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-						if !v15ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/hand/fma_chain.ptx:37")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v13F := v13Fs[l]
+						v9 := v9s[l]
+						v10 := v10s[l]
+						// 36: setp.gt.f32
+						c14x, c14y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v13F))))), float64(math.Float32frombits(uint32(k1)))
+						c14t := c14x > c14y
+						c14 := c14t
+						c14b0 := uint32(0)
+						if c14 {
+							c14b0 = 1
 						}
-						v15 = v15x
-					}
-					// 38: ld.global.f32
-					v16a := uint64(v10) + 0x4
-					var v16 uint64
-					if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-						v16 = runtime.Load32(v16aw.Ptr, v16ao)
-					} else {
-						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-						if !v16ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/hand/fma_chain.ptx:38")
-							continue
+						p0n |= c14b0 << l
+						// 37: ld.global.f32
+						v15a := uint64(v9) + 0x4
+						var v15 uint64
+						if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+							v15 = runtime.Load32(v15aw.Ptr, v15ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v16 = v16x
+						// 38: ld.global.f32
+						v16a := uint64(v10) + 0x4
+						var v16 uint64
+						if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+							v16 = runtime.Load32(v16aw.Ptr, v16ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						// 39: fma.rn.f32
+						var v17 uint64
+						var v17F float32
+						if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Direct(v17f) {
+							v17F = float32(v17f)
+							v17 = uint64(math.Float32bits(v17F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v17F
+						_ = v17
+						v17Fs[l] = v17F
+						c14s[l] = c14
 					}
-					// 39: fma.rn.f32
-					var v17 uint64
-					var v17F float32
-					if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Direct(v17f) {
-						v17F = float32(v17f)
-						v17 = uint64(math.Float32bits(v17F))
-					} else {
-						v17 = uint64(isa.FmaF32RN(uint32(v15), uint32(v16), uint32(uint64(math.Float32bits(v13F)))))
-						v17F = math.Float32frombits(uint32(v17))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v13F := v13Fs[l]
+						v9 := v9s[l]
+						v10 := v10s[l]
+						// 36: setp.gt.f32
+						c14x, c14y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v13F))))), float64(math.Float32frombits(uint32(k1)))
+						c14t := c14x > c14y
+						c14 := c14t
+						c14b0 := uint32(0)
+						if c14 {
+							c14b0 = 1
+						}
+						p0n |= c14b0 << l
+						// 37: ld.global.f32
+						v15a := uint64(v9) + 0x4
+						var v15 uint64
+						if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+							v15 = runtime.Load32(v15aw.Ptr, v15ao)
+						} else {
+							{
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/hand/fma_chain.ptx:37")
+									continue
+								}
+								v15 = v15x
+							}
+						}
+						// 38: ld.global.f32
+						v16a := uint64(v10) + 0x4
+						var v16 uint64
+						if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+							v16 = runtime.Load32(v16aw.Ptr, v16ao)
+						} else {
+							{
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(3, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/hand/fma_chain.ptx:38")
+									continue
+								}
+								v16 = v16x
+							}
+						}
+						// 39: fma.rn.f32
+						var v17 uint64
+						var v17F float32
+						if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Direct(v17f) {
+							v17F = float32(v17f)
+							v17 = uint64(math.Float32bits(v17F))
+						} else {
+							{
+								v17 = uint64(isa.FmaF32RN(uint32(v15), uint32(v16), uint32(uint64(math.Float32bits(v13F)))))
+								v17F = math.Float32frombits(uint32(v17))
+							}
+						}
+						_ = v17F
+						_ = v17
+						v17Fs[l] = v17F
+						c14s[l] = c14
 					}
-					_ = v17F
-					_ = v17
-					v17Fs[l] = v17F
-					c14s[l] = c14
 				}
-				for l := range 32 {
-					v9 := v9s[l]
-					v10 := v10s[l]
-					v17F := v17Fs[l]
-					// 40: ld.global.f32
-					v18a := uint64(v9) + 0x8
-					var v18 uint64
-					if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-						v18 = runtime.Load32(v18aw.Ptr, v18ao)
-					} else {
-						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-						if !v18ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/hand/fma_chain.ptx:40")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v9 := v9s[l]
+						v10 := v10s[l]
+						v17F := v17Fs[l]
+						// 40: ld.global.f32
+						v18a := uint64(v9) + 0x8
+						var v18 uint64
+						if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+							v18 = runtime.Load32(v18aw.Ptr, v18ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v18 = v18x
-					}
-					// 41: ld.global.f32
-					v19a := uint64(v10) + 0x8
-					var v19 uint64
-					if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-						v19 = runtime.Load32(v19aw.Ptr, v19ao)
-					} else {
-						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-						if !v19ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/hand/fma_chain.ptx:41")
-							continue
+						// 41: ld.global.f32
+						v19a := uint64(v10) + 0x8
+						var v19 uint64
+						if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+							v19 = runtime.Load32(v19aw.Ptr, v19ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v19 = v19x
+						// 42: fma.rn.f32
+						var v20 uint64
+						var v20F float32
+						if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Direct(v20f) {
+							v20F = float32(v20f)
+							v20 = uint64(math.Float32bits(v20F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v20F
+						_ = v20
+						v20Fs[l] = v20F
 					}
-					// 42: fma.rn.f32
-					var v20 uint64
-					var v20F float32
-					if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Direct(v20f) {
-						v20F = float32(v20f)
-						v20 = uint64(math.Float32bits(v20F))
-					} else {
-						v20 = uint64(isa.FmaF32RN(uint32(v18), uint32(v19), uint32(uint64(math.Float32bits(v17F)))))
-						v20F = math.Float32frombits(uint32(v20))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v9 := v9s[l]
+						v10 := v10s[l]
+						v17F := v17Fs[l]
+						// 40: ld.global.f32
+						v18a := uint64(v9) + 0x8
+						var v18 uint64
+						if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+							v18 = runtime.Load32(v18aw.Ptr, v18ao)
+						} else {
+							{
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(4, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/hand/fma_chain.ptx:40")
+									continue
+								}
+								v18 = v18x
+							}
+						}
+						// 41: ld.global.f32
+						v19a := uint64(v10) + 0x8
+						var v19 uint64
+						if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+							v19 = runtime.Load32(v19aw.Ptr, v19ao)
+						} else {
+							{
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+								if !v19ok {
+									flt.Note(5, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/hand/fma_chain.ptx:41")
+									continue
+								}
+								v19 = v19x
+							}
+						}
+						// 42: fma.rn.f32
+						var v20 uint64
+						var v20F float32
+						if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Direct(v20f) {
+							v20F = float32(v20f)
+							v20 = uint64(math.Float32bits(v20F))
+						} else {
+							{
+								v20 = uint64(isa.FmaF32RN(uint32(v18), uint32(v19), uint32(uint64(math.Float32bits(v17F)))))
+								v20F = math.Float32frombits(uint32(v20))
+							}
+						}
+						_ = v20F
+						_ = v20
+						v20Fs[l] = v20F
 					}
-					_ = v20F
-					_ = v20
-					v20Fs[l] = v20F
 				}
-				for l := range 32 {
-					v9 := v9s[l]
-					v10 := v10s[l]
-					v20F := v20Fs[l]
-					// 43: ld.global.f32
-					v21a := uint64(v9) + 0xc
-					var v21 uint64
-					if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-						v21 = runtime.Load32(v21aw.Ptr, v21ao)
-					} else {
-						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
-						if !v21ok {
-							flt.Note(6, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/hand/fma_chain.ptx:43")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v9 := v9s[l]
+						v10 := v10s[l]
+						v20F := v20Fs[l]
+						// 43: ld.global.f32
+						v21a := uint64(v9) + 0xc
+						var v21 uint64
+						if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+							v21 = runtime.Load32(v21aw.Ptr, v21ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v21 = v21x
-					}
-					// 44: ld.global.f32
-					v22a := uint64(v10) + 0xc
-					var v22 uint64
-					if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-						v22 = runtime.Load32(v22aw.Ptr, v22ao)
-					} else {
-						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 4, l)
-						if !v22ok {
-							flt.Note(7, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/hand/fma_chain.ptx:44")
-							continue
+						// 44: ld.global.f32
+						v22a := uint64(v10) + 0xc
+						var v22 uint64
+						if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+							v22 = runtime.Load32(v22aw.Ptr, v22ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v22 = v22x
+						// 45: fma.rn.f32
+						var v23 uint64
+						var v23F float32
+						if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Direct(v23f) {
+							v23F = float32(v23f)
+							v23 = uint64(math.Float32bits(v23F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v23F
+						_ = v23
+						v23Fs[l] = v23F
 					}
-					// 45: fma.rn.f32
-					var v23 uint64
-					var v23F float32
-					if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Direct(v23f) {
-						v23F = float32(v23f)
-						v23 = uint64(math.Float32bits(v23F))
-					} else {
-						v23 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(uint64(math.Float32bits(v20F)))))
-						v23F = math.Float32frombits(uint32(v23))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v9 := v9s[l]
+						v10 := v10s[l]
+						v20F := v20Fs[l]
+						// 43: ld.global.f32
+						v21a := uint64(v9) + 0xc
+						var v21 uint64
+						if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+							v21 = runtime.Load32(v21aw.Ptr, v21ao)
+						} else {
+							{
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
+								if !v21ok {
+									flt.Note(6, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/hand/fma_chain.ptx:43")
+									continue
+								}
+								v21 = v21x
+							}
+						}
+						// 44: ld.global.f32
+						v22a := uint64(v10) + 0xc
+						var v22 uint64
+						if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+							v22 = runtime.Load32(v22aw.Ptr, v22ao)
+						} else {
+							{
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 4, l)
+								if !v22ok {
+									flt.Note(7, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/hand/fma_chain.ptx:44")
+									continue
+								}
+								v22 = v22x
+							}
+						}
+						// 45: fma.rn.f32
+						var v23 uint64
+						var v23F float32
+						if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Direct(v23f) {
+							v23F = float32(v23f)
+							v23 = uint64(math.Float32bits(v23F))
+						} else {
+							{
+								v23 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(uint64(math.Float32bits(v20F)))))
+								v23F = math.Float32frombits(uint32(v23))
+							}
+						}
+						_ = v23F
+						_ = v23
+						v23Fs[l] = v23F
 					}
-					_ = v23F
-					_ = v23
-					v23Fs[l] = v23F
 				}
 				for l := range 32 {
 					v13F := v13Fs[l]
@@ -621,12 +837,14 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/hand/fma_chain.ptx:33")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/hand/fma_chain.ptx:33")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 34: ld.global.f32
 				v12a := uint64(v10) + 0x0
@@ -634,12 +852,14 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/hand/fma_chain.ptx:34")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/hand/fma_chain.ptx:34")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 35: mul.rn.f32
 				v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) * math.Float32frombits(uint32(v12)))
@@ -661,12 +881,14 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/hand/fma_chain.ptx:37")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/hand/fma_chain.ptx:37")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 38: ld.global.f32
 				v16a := uint64(v10) + 0x4
@@ -674,12 +896,14 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/hand/fma_chain.ptx:38")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/hand/fma_chain.ptx:38")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 39: fma.rn.f32
 				var v17 uint64
@@ -688,8 +912,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					v17F = float32(v17f)
 					v17 = uint64(math.Float32bits(v17F))
 				} else {
-					v17 = uint64(isa.FmaF32RN(uint32(v15), uint32(v16), uint32(uint64(math.Float32bits(v13F)))))
-					v17F = math.Float32frombits(uint32(v17))
+					{
+						v17 = uint64(isa.FmaF32RN(uint32(v15), uint32(v16), uint32(uint64(math.Float32bits(v13F)))))
+						v17F = math.Float32frombits(uint32(v17))
+					}
 				}
 				_ = v17F
 				_ = v17
@@ -699,12 +925,14 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(4, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/hand/fma_chain.ptx:40")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(4, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/hand/fma_chain.ptx:40")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 41: ld.global.f32
 				v19a := uint64(v10) + 0x8
@@ -712,12 +940,14 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-					if !v19ok {
-						flt.Note(5, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/hand/fma_chain.ptx:41")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(5, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/hand/fma_chain.ptx:41")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 42: fma.rn.f32
 				var v20 uint64
@@ -726,8 +956,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
-					v20 = uint64(isa.FmaF32RN(uint32(v18), uint32(v19), uint32(uint64(math.Float32bits(v17F)))))
-					v20F = math.Float32frombits(uint32(v20))
+					{
+						v20 = uint64(isa.FmaF32RN(uint32(v18), uint32(v19), uint32(uint64(math.Float32bits(v17F)))))
+						v20F = math.Float32frombits(uint32(v20))
+					}
 				}
 				_ = v20F
 				_ = v20
@@ -737,12 +969,14 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
-					if !v21ok {
-						flt.Note(6, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/hand/fma_chain.ptx:43")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
+						if !v21ok {
+							flt.Note(6, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/hand/fma_chain.ptx:43")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 44: ld.global.f32
 				v22a := uint64(v10) + 0xc
@@ -750,12 +984,14 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 4, l)
-					if !v22ok {
-						flt.Note(7, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/hand/fma_chain.ptx:44")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 4, l)
+						if !v22ok {
+							flt.Note(7, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/hand/fma_chain.ptx:44")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 45: fma.rn.f32
 				var v23 uint64
@@ -764,8 +1000,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					v23F = float32(v23f)
 					v23 = uint64(math.Float32bits(v23F))
 				} else {
-					v23 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(uint64(math.Float32bits(v20F)))))
-					v23F = math.Float32frombits(uint32(v23))
+					{
+						v23 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(uint64(math.Float32bits(v20F)))))
+						v23F = math.Float32frombits(uint32(v23))
+					}
 				}
 				_ = v23F
 				_ = v23
@@ -814,7 +1052,9 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/fma_chain.ptx:51")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/fma_chain.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -826,7 +1066,9 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/fma_chain.ptx:51")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/fma_chain.ptx:51")
+					}
 				}
 			}
 		}

@@ -508,7 +508,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/immediates.ptx:61")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/immediates.ptx:61")
+					}
 				}
 				// 62: or.b32
 				v11 := uint64(uint32(r4[l]) | uint32(k2))
@@ -530,7 +532,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/immediates.ptx:61")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/immediates.ptx:61")
+					}
 				}
 				// 62: or.b32
 				v11 := uint64(uint32(r4[l]) | uint32(k2))
@@ -558,7 +562,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/immediates.ptx:63")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/immediates.ptx:63")
+					}
 				}
 				// 64: add.u32
 				v13 := uint64(uint32(r4[l]) + uint32(k3))
@@ -573,7 +579,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/immediates.ptx:63")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/immediates.ptx:63")
+					}
 				}
 				// 64: add.u32
 				v13 := uint64(uint32(r4[l]) + uint32(k3))
@@ -601,7 +609,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/immediates.ptx:65")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/immediates.ptx:65")
+					}
 				}
 				// 66: add.u32
 				v15 := uint64(uint32(r4[l]) + uint32(k4))
@@ -616,7 +626,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/immediates.ptx:65")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/immediates.ptx:65")
+					}
 				}
 				// 66: add.u32
 				v15 := uint64(uint32(r4[l]) + uint32(k4))
@@ -644,7 +656,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/immediates.ptx:67")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/immediates.ptx:67")
+					}
 				}
 				// 68: add.u32
 				v17 := uint64(uint32(r4[l]) + uint32(k5))
@@ -659,7 +673,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/immediates.ptx:67")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/immediates.ptx:67")
+					}
 				}
 				// 68: add.u32
 				v17 := uint64(uint32(r4[l]) + uint32(k5))
@@ -687,7 +703,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/immediates.ptx:69")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/immediates.ptx:69")
+					}
 				}
 				// 70: add.u32
 				v19 := uint64(uint32(r4[l]) + uint32(k6))
@@ -702,7 +720,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/immediates.ptx:69")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/immediates.ptx:69")
+					}
 				}
 				// 70: add.u32
 				v19 := uint64(uint32(r4[l]) + uint32(k6))
@@ -730,7 +750,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/immediates.ptx:71")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/immediates.ptx:71")
+					}
 				}
 				// 72: add.u32
 				v21 := uint64(uint32(r4[l]) + uint32(k7))
@@ -745,7 +767,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/immediates.ptx:71")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/immediates.ptx:71")
+					}
 				}
 				// 72: add.u32
 				v21 := uint64(uint32(r4[l]) + uint32(k7))
@@ -773,7 +797,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/hand/immediates.ptx:73")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/hand/immediates.ptx:73")
+					}
 				}
 				// 74: add.u32
 				v23 := uint64(uint32(r4[l]) + uint32(k8))
@@ -788,7 +814,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/hand/immediates.ptx:73")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/hand/immediates.ptx:73")
+					}
 				}
 				// 74: add.u32
 				v23 := uint64(uint32(r4[l]) + uint32(k8))
@@ -816,7 +844,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/immediates.ptx:75")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/immediates.ptx:75")
+					}
 				}
 				// 76: add.s32
 				v25 := uint64(uint32(r4[l]) + uint32(k9))
@@ -831,7 +861,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/immediates.ptx:75")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/immediates.ptx:75")
+					}
 				}
 				// 76: add.s32
 				v25 := uint64(uint32(r4[l]) + uint32(k9))
@@ -859,7 +891,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/immediates.ptx:77")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/immediates.ptx:77")
+					}
 				}
 				// 78: mul.lo.s32
 				v27 := uint64(uint32(r4[l]) * uint32(k10))
@@ -874,7 +908,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/immediates.ptx:77")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/immediates.ptx:77")
+					}
 				}
 				// 78: mul.lo.s32
 				v27 := uint64(uint32(r4[l]) * uint32(k10))
@@ -902,7 +938,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/immediates.ptx:79")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/immediates.ptx:79")
+					}
 				}
 				// 82: cvt.rn.f32.u32
 				v29 := uint64(math.Float32bits(float32(uint32(r4[l]))))
@@ -922,7 +960,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/immediates.ptx:79")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/immediates.ptx:79")
+					}
 				}
 				// 82: cvt.rn.f32.u32
 				v29 := uint64(math.Float32bits(float32(uint32(r4[l]))))
@@ -955,7 +995,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
+					}
 				}
 				// 85: mul.f32
 				v32F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(k12)))
@@ -972,7 +1014,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
+					}
 				}
 				// 85: mul.f32
 				v32F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(k12)))
@@ -1002,7 +1046,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
+					}
 				}
 				// 87: mul.f32
 				v34F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) * math.Float32frombits(uint32(k13)))
@@ -1019,7 +1065,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
+					}
 				}
 				// 87: mul.f32
 				v34F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) * math.Float32frombits(uint32(k13)))
@@ -1051,7 +1099,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 					if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 						runtime.Store32(s35w.Ptr, s35o, s35v)
 					} else {
-						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/immediates.ptx:88")
+						{
+							w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/immediates.ptx:88")
+						}
 					}
 					// 89: cvt.rn.f64.u32
 					v36 := math.Float64bits(float64(uint32(r4[l])))
@@ -1077,7 +1127,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/immediates.ptx:88")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/immediates.ptx:88")
+					}
 				}
 				// 89: cvt.rn.f64.u32
 				v36 := math.Float64bits(float64(uint32(r4[l])))
@@ -1111,7 +1163,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/immediates.ptx:93")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/immediates.ptx:93")
+					}
 				}
 				// 96: cvt.u64.u32
 				v41 := uint64(uint64(uint32(r4[l])))
@@ -1131,7 +1185,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/immediates.ptx:93")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/immediates.ptx:93")
+					}
 				}
 				// 96: cvt.u64.u32
 				v41 := uint64(uint64(uint32(r4[l])))
@@ -1164,7 +1220,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/immediates.ptx:99")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/immediates.ptx:99")
+					}
 				}
 				// 100: add.u64
 				v45 := uint64(uint64(r29[l]) + uint64(k17))
@@ -1183,7 +1241,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/immediates.ptx:99")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/immediates.ptx:99")
+					}
 				}
 				// 100: add.u64
 				v45 := uint64(uint64(r29[l]) + uint64(k17))
@@ -1215,7 +1275,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
 					runtime.Store32(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/immediates.ptx:102")
+					{
+						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/immediates.ptx:102")
+					}
 				}
 				// 103: mov.b64
 				m48 := r32[l]
@@ -1231,7 +1293,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
 					runtime.Store32(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/immediates.ptx:102")
+					{
+						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/immediates.ptx:102")
+					}
 				}
 				// 103: mov.b64
 				m48 := r32[l]
@@ -1260,7 +1324,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
 					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/immediates.ptx:104")
+					{
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/immediates.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -1272,7 +1338,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
 					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/immediates.ptx:104")
+					{
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/immediates.ptx:104")
+					}
 				}
 			}
 		}
@@ -1308,7 +1376,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
 					runtime.Store32(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/immediates.ptx:108")
+					{
+						w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/immediates.ptx:108")
+					}
 				}
 			}
 		} else {
@@ -1320,7 +1390,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
 					runtime.Store32(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/immediates.ptx:108")
+					{
+						w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/immediates.ptx:108")
+					}
 				}
 			}
 		}
@@ -1356,7 +1428,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
 					runtime.Store32(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGlobal, s53, 4, s53v, l, "testdata/ptx/hand/immediates.ptx:110")
+					{
+						w.StoreLane(s53w, runtime.SpaceGlobal, s53, 4, s53v, l, "testdata/ptx/hand/immediates.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -1368,7 +1442,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
 					runtime.Store32(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGlobal, s53, 4, s53v, l, "testdata/ptx/hand/immediates.ptx:110")
+					{
+						w.StoreLane(s53w, runtime.SpaceGlobal, s53, 4, s53v, l, "testdata/ptx/hand/immediates.ptx:110")
+					}
 				}
 			}
 		}
@@ -1396,12 +1472,14 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
 					v55 = runtime.Load32(v55aw.Ptr, v55ao)
 				} else {
-					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGlobal, v55a, 4, l)
-					if !v55ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v55a, 4, "testdata/ptx/hand/immediates.ptx:112")
-						continue
+					{
+						v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGlobal, v55a, 4, l)
+						if !v55ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v55a, 4, "testdata/ptx/hand/immediates.ptx:112")
+							continue
+						}
+						v55 = v55x
 					}
-					v55 = v55x
 				}
 				r38[l] = v55
 			}
@@ -1414,12 +1492,14 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
 					v55 = runtime.Load32(v55aw.Ptr, v55ao)
 				} else {
-					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGlobal, v55a, 4, l)
-					if !v55ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v55a, 4, "testdata/ptx/hand/immediates.ptx:112")
-						continue
+					{
+						v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGlobal, v55a, 4, l)
+						if !v55ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v55a, 4, "testdata/ptx/hand/immediates.ptx:112")
+							continue
+						}
+						v55 = v55x
 					}
-					v55 = v55x
 				}
 				r38[l] = v55
 			}
@@ -1446,7 +1526,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/hand/immediates.ptx:113")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/hand/immediates.ptx:113")
+					}
 				}
 			}
 		} else {
@@ -1458,7 +1540,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/hand/immediates.ptx:113")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/hand/immediates.ptx:113")
+					}
 				}
 			}
 		}
@@ -1484,12 +1568,14 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
 					v57 = runtime.Load32(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/hand/immediates.ptx:114")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/hand/immediates.ptx:114")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				r39[l] = v57
 			}
@@ -1502,12 +1588,14 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
 					v57 = runtime.Load32(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/hand/immediates.ptx:114")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/hand/immediates.ptx:114")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				r39[l] = v57
 			}
@@ -1534,7 +1622,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 					runtime.Store32(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/hand/immediates.ptx:115")
+					{
+						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/hand/immediates.ptx:115")
+					}
 				}
 			}
 		} else {
@@ -1546,7 +1636,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 					runtime.Store32(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/hand/immediates.ptx:115")
+					{
+						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/hand/immediates.ptx:115")
+					}
 				}
 			}
 		}
@@ -1572,12 +1664,14 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
 					v59 = runtime.Load32(v59aw.Ptr, v59ao)
 				} else {
-					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGlobal, v59a, 4, l)
-					if !v59ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v59a, 4, "testdata/ptx/hand/immediates.ptx:116")
-						continue
+					{
+						v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGlobal, v59a, 4, l)
+						if !v59ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v59a, 4, "testdata/ptx/hand/immediates.ptx:116")
+							continue
+						}
+						v59 = v59x
 					}
-					v59 = v59x
 				}
 				r40[l] = v59
 			}
@@ -1590,12 +1684,14 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
 					v59 = runtime.Load32(v59aw.Ptr, v59ao)
 				} else {
-					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGlobal, v59a, 4, l)
-					if !v59ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v59a, 4, "testdata/ptx/hand/immediates.ptx:116")
-						continue
+					{
+						v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGlobal, v59a, 4, l)
+						if !v59ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v59a, 4, "testdata/ptx/hand/immediates.ptx:116")
+							continue
+						}
+						v59 = v59x
 					}
-					v59 = v59x
 				}
 				r40[l] = v59
 			}
@@ -1622,7 +1718,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
 					runtime.Store32(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/hand/immediates.ptx:117")
+					{
+						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/hand/immediates.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -1634,7 +1732,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
 					runtime.Store32(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/hand/immediates.ptx:117")
+					{
+						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/hand/immediates.ptx:117")
+					}
 				}
 			}
 		}
@@ -1670,7 +1770,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
 					runtime.Store32(s62w.Ptr, s62o, s62v)
 				} else {
-					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/hand/immediates.ptx:119")
+					{
+						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/hand/immediates.ptx:119")
+					}
 				}
 				// 120: add.s32
 				v63 := uint64(uint32(r4[l]) + uint32(k20))
@@ -1685,7 +1787,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
 					runtime.Store32(s62w.Ptr, s62o, s62v)
 				} else {
-					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/hand/immediates.ptx:119")
+					{
+						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/hand/immediates.ptx:119")
+					}
 				}
 				// 120: add.s32
 				v63 := uint64(uint32(r4[l]) + uint32(k20))
@@ -1713,7 +1817,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 					runtime.Store32(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/hand/immediates.ptx:121")
+					{
+						w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/hand/immediates.ptx:121")
+					}
 				}
 			}
 		} else {
@@ -1725,7 +1831,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 					runtime.Store32(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/hand/immediates.ptx:121")
+					{
+						w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/hand/immediates.ptx:121")
+					}
 				}
 			}
 		}
@@ -1852,7 +1960,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
 					runtime.Store32(s73w.Ptr, s73o, s73v)
 				} else {
-					w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/hand/immediates.ptx:138")
+					{
+						w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/hand/immediates.ptx:138")
+					}
 				}
 			}
 		} else {
@@ -1864,7 +1974,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
 					runtime.Store32(s73w.Ptr, s73o, s73v)
 				} else {
-					w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/hand/immediates.ptx:138")
+					{
+						w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/hand/immediates.ptx:138")
+					}
 				}
 			}
 		}
@@ -1904,7 +2016,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 					runtime.Store32(s76w.Ptr, s76o, s76v)
 				} else {
-					w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/hand/immediates.ptx:144")
+					{
+						w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/hand/immediates.ptx:144")
+					}
 				}
 			}
 		} else {
@@ -1920,7 +2034,9 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 					runtime.Store32(s76w.Ptr, s76o, s76v)
 				} else {
-					w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/hand/immediates.ptx:144")
+					{
+						w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/hand/immediates.ptx:144")
+					}
 				}
 			}
 		}

@@ -1115,12 +1115,14 @@ func helperBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:98")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:98")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 99: mad.lo.u32
 				v2 := uint64(uint32(uint32(v1)*uint32(v1) + uint32(k0)))
@@ -1135,12 +1137,14 @@ func helperBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:98")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:98")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 99: mad.lo.u32
 				v2 := uint64(uint32(uint32(v1)*uint32(v1) + uint32(k0)))
@@ -1171,7 +1175,9 @@ func helperBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:100")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -1183,7 +1189,9 @@ func helperBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:100")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:100")
+					}
 				}
 			}
 		}
@@ -1241,12 +1249,14 @@ func visFnBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:107")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:107")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 108: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -1261,12 +1271,14 @@ func visFnBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:107")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:107")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 108: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -1297,7 +1309,9 @@ func visFnBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:109")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -1309,7 +1323,9 @@ func visFnBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:109")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:109")
+					}
 				}
 			}
 		}
@@ -1367,12 +1383,14 @@ func weakFnBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:54")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:54")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 55: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1387,12 +1405,14 @@ func weakFnBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:54")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:54")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 55: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1423,7 +1443,9 @@ func weakFnBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:56")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:56")
+					}
 				}
 			}
 		} else {
@@ -1435,7 +1457,9 @@ func weakFnBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:56")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:56")
+					}
 				}
 			}
 		}
@@ -1636,7 +1660,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/initializers.ptx:137")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/initializers.ptx:137")
+					}
 				}
 			}
 		} else {
@@ -1648,7 +1674,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/initializers.ptx:137")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/initializers.ptx:137")
+					}
 				}
 			}
 		}
@@ -1685,7 +1713,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:139")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:139")
+					}
 				}
 			}
 		} else {
@@ -1697,7 +1727,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:139")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:139")
+					}
 				}
 			}
 		}
@@ -1748,7 +1780,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:143")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:143")
+					}
 				}
 			}
 		} else {
@@ -1760,7 +1794,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:143")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:143")
+					}
 				}
 			}
 		}
@@ -1800,7 +1836,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/initializers.ptx:147")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/initializers.ptx:147")
+					}
 				}
 			}
 		} else {
@@ -1812,7 +1850,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/initializers.ptx:147")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/initializers.ptx:147")
+					}
 				}
 			}
 		}
@@ -1863,7 +1903,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/initializers.ptx:152")
+					{
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/initializers.ptx:152")
+					}
 				}
 			}
 		} else {
@@ -1875,7 +1917,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/initializers.ptx:152")
+					{
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/initializers.ptx:152")
+					}
 				}
 			}
 		}
@@ -1911,7 +1955,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/initializers.ptx:156")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/initializers.ptx:156")
+					}
 				}
 			}
 		} else {
@@ -1923,7 +1969,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/initializers.ptx:156")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/initializers.ptx:156")
+					}
 				}
 			}
 		}
@@ -1959,7 +2007,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/initializers.ptx:158")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/initializers.ptx:158")
+					}
 				}
 			}
 		} else {
@@ -1971,7 +2021,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/initializers.ptx:158")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/initializers.ptx:158")
+					}
 				}
 			}
 		}
@@ -2007,7 +2059,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:160")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -2019,7 +2073,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:160")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:160")
+					}
 				}
 			}
 		}
@@ -2055,7 +2111,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/initializers.ptx:162")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/initializers.ptx:162")
+					}
 				}
 			}
 		} else {
@@ -2067,7 +2125,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/initializers.ptx:162")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/initializers.ptx:162")
+					}
 				}
 			}
 		}
@@ -2129,7 +2189,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 					if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 						runtime.Store32(s37w.Ptr, s37o, s37v)
 					} else {
-						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/initializers.ptx:167")
+						{
+							w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/initializers.ptx:167")
+						}
 					}
 				}
 			}
@@ -2157,7 +2219,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/initializers.ptx:167")
+					{
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/initializers.ptx:167")
+					}
 				}
 			}
 		}
@@ -2193,7 +2257,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:169")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -2205,7 +2271,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:169")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:169")
+					}
 				}
 			}
 		}
@@ -2241,7 +2309,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:171")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:171")
+					}
 				}
 			}
 		} else {
@@ -2253,7 +2323,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:171")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:171")
+					}
 				}
 			}
 		}
@@ -2284,12 +2356,14 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
 					v41 = runtime.Load32(v41aw.Ptr, v41ao)
 				} else {
-					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-					if !v41ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/hand/initializers.ptx:175")
-						continue
+					{
+						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+						if !v41ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/hand/initializers.ptx:175")
+							continue
+						}
+						v41 = v41x
 					}
-					v41 = v41x
 				}
 				r34[l] = v41
 			}
@@ -2305,12 +2379,14 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
 					v41 = runtime.Load32(v41aw.Ptr, v41ao)
 				} else {
-					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-					if !v41ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/hand/initializers.ptx:175")
-						continue
+					{
+						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+						if !v41ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/hand/initializers.ptx:175")
+							continue
+						}
+						v41 = v41x
 					}
-					v41 = v41x
 				}
 				r34[l] = v41
 			}
@@ -2337,7 +2413,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/hand/initializers.ptx:176")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/hand/initializers.ptx:176")
+					}
 				}
 			}
 		} else {
@@ -2349,7 +2427,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/hand/initializers.ptx:176")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/hand/initializers.ptx:176")
+					}
 				}
 			}
 		}
@@ -2380,12 +2460,14 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/hand/initializers.ptx:178")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/hand/initializers.ptx:178")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r36[l] = v44
 			}
@@ -2401,12 +2483,14 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/hand/initializers.ptx:178")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/hand/initializers.ptx:178")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r36[l] = v44
 			}
@@ -2433,7 +2517,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
 					runtime.Store32(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/initializers.ptx:179")
+					{
+						w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/initializers.ptx:179")
+					}
 				}
 			}
 		} else {
@@ -2445,7 +2531,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
 					runtime.Store32(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/initializers.ptx:179")
+					{
+						w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/initializers.ptx:179")
+					}
 				}
 			}
 		}
@@ -2482,12 +2570,14 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
 					v47 = runtime.Load32(v47aw.Ptr, v47ao)
 				} else {
-					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
-					if !v47ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/hand/initializers.ptx:181")
-						continue
+					{
+						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
+						if !v47ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/hand/initializers.ptx:181")
+							continue
+						}
+						v47 = v47x
 					}
-					v47 = v47x
 				}
 				r38[l] = v47
 			}
@@ -2500,12 +2590,14 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
 					v47 = runtime.Load32(v47aw.Ptr, v47ao)
 				} else {
-					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
-					if !v47ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/hand/initializers.ptx:181")
-						continue
+					{
+						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
+						if !v47ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/hand/initializers.ptx:181")
+							continue
+						}
+						v47 = v47x
 					}
-					v47 = v47x
 				}
 				r38[l] = v47
 			}
@@ -2532,7 +2624,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/initializers.ptx:182")
+					{
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/initializers.ptx:182")
+					}
 				}
 			}
 		} else {
@@ -2544,7 +2638,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/initializers.ptx:182")
+					{
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/initializers.ptx:182")
+					}
 				}
 			}
 		}
@@ -2581,12 +2677,14 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
 					v50 = runtime.Load32(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 4, l)
-					if !v50ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v50a, 4, "testdata/ptx/hand/initializers.ptx:184")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 4, l)
+						if !v50ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v50a, 4, "testdata/ptx/hand/initializers.ptx:184")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				r40[l] = v50
 			}
@@ -2599,12 +2697,14 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
 					v50 = runtime.Load32(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 4, l)
-					if !v50ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v50a, 4, "testdata/ptx/hand/initializers.ptx:184")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 4, l)
+						if !v50ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v50a, 4, "testdata/ptx/hand/initializers.ptx:184")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				r40[l] = v50
 			}
@@ -2631,7 +2731,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
 					runtime.Store32(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/initializers.ptx:185")
+					{
+						w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/initializers.ptx:185")
+					}
 				}
 			}
 		} else {
@@ -2643,7 +2745,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
 					runtime.Store32(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/initializers.ptx:185")
+					{
+						w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/initializers.ptx:185")
+					}
 				}
 			}
 		}
@@ -2682,7 +2786,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s53 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s53:], uint32(s53v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s53, 4, s53v, l, "testdata/ptx/hand/initializers.ptx:192")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s53, 4, s53v, l, "testdata/ptx/hand/initializers.ptx:192")
+					}
 				}
 			}
 		} else {
@@ -2694,7 +2800,9 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s53 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s53:], uint32(s53v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s53, 4, s53v, l, "testdata/ptx/hand/initializers.ptx:192")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s53, 4, s53v, l, "testdata/ptx/hand/initializers.ptx:192")
+					}
 				}
 			}
 		}
@@ -2732,12 +2840,14 @@ func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:194")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:194")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r42[l] = v1
 			}
@@ -2750,12 +2860,14 @@ func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:194")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:194")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r42[l] = v1
 			}
@@ -2782,7 +2894,9 @@ func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:196")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:196")
+					}
 				}
 			}
 		} else {
@@ -2794,7 +2908,9 @@ func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:196")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:196")
+					}
 				}
 			}
 		}
@@ -2833,7 +2949,9 @@ func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/initializers.ptx:201")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/initializers.ptx:201")
+					}
 				}
 			}
 		} else {
@@ -2845,7 +2963,9 @@ func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/initializers.ptx:201")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/initializers.ptx:201")
+					}
 				}
 			}
 		}
@@ -2895,12 +3015,14 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:203")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:203")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r44[l] = v1
 			}
@@ -2913,12 +3035,14 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:203")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:203")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r44[l] = v1
 			}
@@ -2945,7 +3069,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:205")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:205")
+					}
 				}
 			}
 		} else {
@@ -2957,7 +3083,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:205")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:205")
+					}
 				}
 			}
 		}
@@ -3019,7 +3147,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/initializers.ptx:213")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/initializers.ptx:213")
+					}
 				}
 			}
 		} else {
@@ -3035,7 +3165,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/initializers.ptx:213")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/initializers.ptx:213")
+					}
 				}
 			}
 		}
@@ -3078,7 +3210,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:216")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:216")
+					}
 				}
 			}
 		} else {
@@ -3096,7 +3230,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:216")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:216")
+					}
 				}
 			}
 		}
@@ -3121,7 +3257,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:217")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:217")
+					}
 				}
 			}
 		} else {
@@ -3133,7 +3271,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:217")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:217")
+					}
 				}
 			}
 		}
@@ -3176,7 +3316,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/initializers.ptx:220")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/initializers.ptx:220")
+					}
 				}
 			}
 		} else {
@@ -3194,7 +3336,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/initializers.ptx:220")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/initializers.ptx:220")
+					}
 				}
 			}
 		}
@@ -3219,7 +3363,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:221")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:221")
+					}
 				}
 			}
 		} else {
@@ -3231,7 +3377,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:221")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:221")
+					}
 				}
 			}
 		}
@@ -3306,7 +3454,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/initializers.ptx:229")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/initializers.ptx:229")
+					}
 				}
 			}
 		} else {
@@ -3324,7 +3474,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/initializers.ptx:229")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/initializers.ptx:229")
+					}
 				}
 			}
 		}
@@ -3360,7 +3512,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/initializers.ptx:231")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/initializers.ptx:231")
+					}
 				}
 			}
 		} else {
@@ -3372,7 +3526,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/initializers.ptx:231")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/initializers.ptx:231")
+					}
 				}
 			}
 		}
@@ -3410,7 +3566,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s31 < shEnd4 && s31&3 == 0 {
 					runtime.Store32(shp, s31, s31v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:238")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:238")
+					}
 				}
 				// 239: setp.eq.u32
 				c32t := uint32(r2[l]) == uint32(k4)
@@ -3436,7 +3594,9 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s31 < shEnd4 && s31&3 == 0 {
 					runtime.Store32(shp, s31, s31v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:238")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:238")
+					}
 				}
 				// 239: setp.eq.u32
 				c32t := uint32(r2[l]) == uint32(k4)
@@ -3514,12 +3674,14 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/initializers.ptx:247")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/initializers.ptx:247")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r69[l] = v5
 			}
@@ -3540,12 +3702,14 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/initializers.ptx:247")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/initializers.ptx:247")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r69[l] = v5
 			}
@@ -3572,7 +3736,9 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/initializers.ptx:248")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/initializers.ptx:248")
+					}
 				}
 			}
 		} else {
@@ -3584,7 +3750,9 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/initializers.ptx:248")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/initializers.ptx:248")
+					}
 				}
 			}
 		}
@@ -3622,7 +3790,9 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:251")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:251")
+					}
 				}
 				// 254: add.u32
 				v10 := uint64(uint32(r3[l]) + uint32(k2))
@@ -3639,7 +3809,9 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:251")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:251")
+					}
 				}
 				// 254: add.u32
 				v10 := uint64(uint32(r3[l]) + uint32(k2))
@@ -3667,7 +3839,9 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:255")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:255")
+					}
 				}
 			}
 		} else {
@@ -3679,7 +3853,9 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:255")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:255")
+					}
 				}
 			}
 		}
@@ -3706,7 +3882,9 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:261")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:261")
+					}
 				}
 			}
 		} else {
@@ -3718,7 +3896,9 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:261")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:261")
+					}
 				}
 			}
 		}
@@ -3755,12 +3935,14 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:263")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:263")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r73[l] = v1
 			}
@@ -3773,12 +3955,14 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:263")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:263")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r73[l] = v1
 			}
@@ -3805,7 +3989,9 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:265")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:265")
+					}
 				}
 			}
 		} else {
@@ -3817,7 +4003,9 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:265")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:265")
+					}
 				}
 			}
 		}
@@ -3858,7 +4046,9 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:271")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:271")
+					}
 				}
 			}
 		} else {
@@ -3870,7 +4060,9 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:271")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:271")
+					}
 				}
 			}
 		}
@@ -3916,12 +4108,14 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:273")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:273")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r76[l] = v1
 			}
@@ -3934,12 +4128,14 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:273")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:273")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r76[l] = v1
 			}
@@ -3966,7 +4162,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:275")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:275")
+					}
 				}
 			}
 		} else {
@@ -3978,7 +4176,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:275")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:275")
+					}
 				}
 			}
 		}
@@ -4005,7 +4205,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3 < lmEnd4 && s3&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:278")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:278")
+					}
 				}
 				// 279: add.u32
 				v4 := uint64(uint32(r3[l]) + uint32(k0))
@@ -4020,7 +4222,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3 < lmEnd4 && s3&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:278")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:278")
+					}
 				}
 				// 279: add.u32
 				v4 := uint64(uint32(r3[l]) + uint32(k0))
@@ -4050,7 +4254,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s5 < lmEnd4 && s5&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:280")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:280")
+					}
 				}
 				// 281: add.u32
 				v6 := uint64(uint32(r3[l]) + uint32(k1))
@@ -4065,7 +4271,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s5 < lmEnd4 && s5&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:280")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:280")
+					}
 				}
 				// 281: add.u32
 				v6 := uint64(uint32(r3[l]) + uint32(k1))
@@ -4095,7 +4303,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s7 < lmEnd4 && s7&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/hand/initializers.ptx:282")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/hand/initializers.ptx:282")
+					}
 				}
 				// 283: add.u32
 				v8 := uint64(uint32(r3[l]) + uint32(k2))
@@ -4110,7 +4320,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s7 < lmEnd4 && s7&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/hand/initializers.ptx:282")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/hand/initializers.ptx:282")
+					}
 				}
 				// 283: add.u32
 				v8 := uint64(uint32(r3[l]) + uint32(k2))
@@ -4140,7 +4352,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd4 && s9&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:284")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:284")
+					}
 				}
 			}
 		} else {
@@ -4152,7 +4366,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd4 && s9&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:284")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:284")
+					}
 				}
 			}
 		}
@@ -4180,12 +4396,14 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v10a < lmEnd4 && v10a&3 == 0 {
 					v10 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v10a:]))
 				} else {
-					v10x, v10ok := w.TryLoad(nil, runtime.SpaceLocal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceLocal, v10a, 4, "testdata/ptx/hand/initializers.ptx:285")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceLocal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceLocal, v10a, 4, "testdata/ptx/hand/initializers.ptx:285")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r80[l] = v10
 			}
@@ -4198,12 +4416,14 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v10a < lmEnd4 && v10a&3 == 0 {
 					v10 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v10a:]))
 				} else {
-					v10x, v10ok := w.TryLoad(nil, runtime.SpaceLocal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceLocal, v10a, 4, "testdata/ptx/hand/initializers.ptx:285")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceLocal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceLocal, v10a, 4, "testdata/ptx/hand/initializers.ptx:285")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r80[l] = v10
 			}
@@ -4230,7 +4450,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:286")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:286")
+					}
 				}
 			}
 		} else {
@@ -4242,7 +4464,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:286")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:286")
+					}
 				}
 			}
 		}
@@ -4264,12 +4488,14 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/hand/initializers.ptx:290")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/hand/initializers.ptx:290")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r82[l] = v13
 			}
@@ -4285,12 +4511,14 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/hand/initializers.ptx:290")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/hand/initializers.ptx:290")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r82[l] = v13
 			}
@@ -4317,7 +4545,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/initializers.ptx:291")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/initializers.ptx:291")
+					}
 				}
 			}
 		} else {
@@ -4329,7 +4559,9 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/initializers.ptx:291")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/initializers.ptx:291")
+					}
 				}
 			}
 		}

@@ -577,7 +577,9 @@ func scopesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/scopes.ptx:100")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/scopes.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -593,7 +595,9 @@ func scopesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/scopes.ptx:100")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/scopes.ptx:100")
+					}
 				}
 			}
 		}

@@ -651,7 +651,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
+					}
 				}
 				// 53: add.u32
 				v11 := uint64(uint32(r5[l]) + uint32(k1))
@@ -666,7 +668,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
+					}
 				}
 				// 53: add.u32
 				v11 := uint64(uint32(r5[l]) + uint32(k1))
@@ -694,7 +698,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
+					}
 				}
 				// 55: rem.u32
 				v13 := isa.Rem(r5[l], k1, 32, false)
@@ -712,7 +718,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
+					}
 				}
 				// 55: rem.u32
 				v13 := isa.Rem(r5[l], k1, 32, false)
@@ -743,7 +751,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
+					}
 				}
 				// 58: min.u32
 				v16 := uint64(min(uint32(r5[l]), uint32(k1)))
@@ -758,7 +768,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
+					}
 				}
 				// 58: min.u32
 				v16 := uint64(min(uint32(r5[l]), uint32(k1)))
@@ -786,7 +798,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
+					}
 				}
 				// 60: div.u32
 				v18 := isa.Div(r5[l], k1, 32, false)
@@ -801,7 +815,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
+					}
 				}
 				// 60: div.u32
 				v18 := isa.Div(r5[l], k1, 32, false)
@@ -829,7 +845,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
+					}
 				}
 			}
 		} else {
@@ -841,7 +859,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
+					}
 				}
 			}
 		}
@@ -866,7 +886,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
+					}
 				}
 				// 63: or.b32
 				v21 := uint64(uint32(r5[l]) | uint32(k2))
@@ -883,7 +905,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
+					}
 				}
 				// 63: or.b32
 				v21 := uint64(uint32(r5[l]) | uint32(k2))
@@ -913,7 +937,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
+					}
 				}
 				// 66: add.u32
 				v24 := uint64(uint32(r5[l]) + uint32(k2))
@@ -935,7 +961,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
+					{
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
+					}
 				}
 				// 66: add.u32
 				v24 := uint64(uint32(r5[l]) + uint32(k2))
@@ -972,7 +1000,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
+					}
 				}
 				// 71: rem.u32
 				v29 := isa.Rem(r5[l], k4, 32, false)
@@ -1000,7 +1030,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
+					}
 				}
 				// 71: rem.u32
 				v29 := isa.Rem(r5[l], k4, 32, false)
@@ -1043,7 +1075,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
+					}
 				}
 				// 75: selp.u32
 				v33 := uint64(k6)
@@ -1061,7 +1095,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
+					}
 				}
 				// 75: selp.u32
 				v33 := uint64(k6)
@@ -1092,7 +1128,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
+					}
 				}
 				// 77: mul.lo.u32
 				v35 := uint64(uint32(r5[l]) * uint32(k1))
@@ -1107,7 +1145,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
+					}
 				}
 				// 77: mul.lo.u32
 				v35 := uint64(uint32(r5[l]) * uint32(k1))
@@ -1135,7 +1175,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
+					}
 				}
 				// 79: mad.lo.u32
 				v37 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
@@ -1150,7 +1192,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
+					}
 				}
 				// 79: mad.lo.u32
 				v37 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
@@ -1178,7 +1222,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
+					}
 				}
 				// 81: and.b32
 				v39 := uint64(uint32(r5[l]) & uint32(k1))
@@ -1193,7 +1239,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
+					}
 				}
 				// 81: and.b32
 				v39 := uint64(uint32(r5[l]) & uint32(k1))
@@ -1221,7 +1269,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
+					}
 				}
 			}
 		} else {
@@ -1233,7 +1283,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
+					}
 				}
 			}
 		}
@@ -1262,7 +1314,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
+					{
+						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -1274,7 +1328,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
+					{
+						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
+					}
 				}
 			}
 		}
@@ -1303,7 +1359,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
+					}
 				}
 				// 89: add.u32
 				v47 := uint64(uint32(r5[l]) + uint32(k8))
@@ -1320,7 +1378,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
+					}
 				}
 				// 89: add.u32
 				v47 := uint64(uint32(r5[l]) + uint32(k8))
@@ -1350,7 +1410,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
 					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
+					{
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
+					}
 				}
 				// 93: rem.u32
 				v50 := isa.Rem(r5[l], k9, 32, false)
@@ -1365,7 +1427,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
 					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
+					{
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
+					}
 				}
 				// 93: rem.u32
 				v50 := isa.Rem(r5[l], k9, 32, false)
@@ -1455,7 +1519,9 @@ func warpSzBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:100")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -1467,7 +1533,9 @@ func warpSzBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:100")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:100")
+					}
 				}
 			}
 		}
@@ -1502,7 +1570,9 @@ func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:103")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:103")
+					}
 				}
 				// 104: cvt.u64.u32
 				v2 := uint64(uint64(uint32(r5[l])))
@@ -1521,7 +1591,9 @@ func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:103")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:103")
+					}
 				}
 				// 104: cvt.u64.u32
 				v2 := uint64(uint64(uint32(r5[l])))
@@ -1553,7 +1625,9 @@ func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/warp_sz.ptx:107")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/warp_sz.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -1565,7 +1639,9 @@ func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/warp_sz.ptx:107")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/warp_sz.ptx:107")
+					}
 				}
 			}
 		}
@@ -1592,7 +1668,9 @@ func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/warp_sz.ptx:109")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/warp_sz.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -1604,7 +1682,9 @@ func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/warp_sz.ptx:109")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/warp_sz.ptx:109")
+					}
 				}
 			}
 		}

@@ -527,12 +527,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intmisc.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intmisc.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 43: add.s64
@@ -543,12 +545,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intmisc.ptx:44")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intmisc.ptx:44")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r17[l] = v13
 				// 45: add.s64
@@ -559,12 +563,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intmisc.ptx:46")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intmisc.ptx:46")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 47: shl.b32
@@ -591,12 +597,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intmisc.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intmisc.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 43: add.s64
@@ -607,12 +615,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intmisc.ptx:44")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intmisc.ptx:44")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r17[l] = v13
 				// 45: add.s64
@@ -623,12 +633,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intmisc.ptx:46")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intmisc.ptx:46")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 47: shl.b32
@@ -665,7 +677,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intmisc.ptx:51")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intmisc.ptx:51")
+					}
 				}
 				// 52: mul.hi.u32
 				v21 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, false)))
@@ -680,7 +694,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intmisc.ptx:51")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intmisc.ptx:51")
+					}
 				}
 				// 52: mul.hi.u32
 				v21 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, false)))
@@ -708,7 +724,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intmisc.ptx:53")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intmisc.ptx:53")
+					}
 				}
 				// 54: abs.s32
 				v23s := int32(r15[l])
@@ -724,7 +742,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intmisc.ptx:53")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intmisc.ptx:53")
+					}
 				}
 				// 54: abs.s32
 				v23s := int32(r15[l])
@@ -753,7 +773,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intmisc.ptx:55")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intmisc.ptx:55")
+					}
 				}
 				// 56: min.s32
 				v25 := uint64(uint32(min(int32(r15[l]), int32(r17[l]))))
@@ -768,7 +790,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intmisc.ptx:55")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intmisc.ptx:55")
+					}
 				}
 				// 56: min.s32
 				v25 := uint64(uint32(min(int32(r15[l]), int32(r17[l]))))
@@ -796,7 +820,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intmisc.ptx:57")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intmisc.ptx:57")
+					}
 				}
 				// 58: max.u32
 				v27 := uint64(max(uint32(r15[l]), uint32(r17[l])))
@@ -811,7 +837,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intmisc.ptx:57")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intmisc.ptx:57")
+					}
 				}
 				// 58: max.u32
 				v27 := uint64(max(uint32(r15[l]), uint32(r17[l])))
@@ -839,7 +867,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/intmisc.ptx:59")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/intmisc.ptx:59")
+					}
 				}
 				// 61: shf.r.wrap.b32
 				v29 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), false, false))
@@ -854,7 +884,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/intmisc.ptx:59")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/intmisc.ptx:59")
+					}
 				}
 				// 61: shf.r.wrap.b32
 				v29 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), false, false))
@@ -882,7 +914,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/intmisc.ptx:63")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/intmisc.ptx:63")
+					}
 				}
 				// 65: shf.l.wrap.b32
 				v31 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), true, false))
@@ -897,7 +931,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/intmisc.ptx:63")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/intmisc.ptx:63")
+					}
 				}
 				// 65: shf.l.wrap.b32
 				v31 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), true, false))
@@ -925,7 +961,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/intmisc.ptx:67")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/intmisc.ptx:67")
+					}
 				}
 				// 68: mul.wide.s32
 				v33 := uint64(uint64(int64(int32(r17[l])) * int64(int32(r15[l]))))
@@ -945,7 +983,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/intmisc.ptx:67")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/intmisc.ptx:67")
+					}
 				}
 				// 68: mul.wide.s32
 				v33 := uint64(uint64(int64(int32(r17[l])) * int64(int32(r15[l]))))
@@ -978,7 +1018,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/intmisc.ptx:71")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/intmisc.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -990,7 +1032,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/intmisc.ptx:71")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/intmisc.ptx:71")
+					}
 				}
 			}
 		}

@@ -894,12 +894,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 43: add.s64
 				v12 := uint64(uint64(u6) + uint64(v9))
@@ -909,12 +911,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:44")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:44")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 45: add.s64
 				v14 := uint64(uint64(u3) + uint64(v9))
@@ -924,12 +928,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:46")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:46")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 47: and.b32
 				v16 := uint64(uint32(v15) & uint32(k1))
@@ -953,12 +959,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 43: add.s64
 				v12 := uint64(uint64(u6) + uint64(v9))
@@ -968,12 +976,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:44")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:44")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 45: add.s64
 				v14 := uint64(uint64(u3) + uint64(v9))
@@ -983,12 +993,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:46")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:46")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 47: and.b32
 				v16 := uint64(uint32(v15) & uint32(k1))
@@ -1022,7 +1034,9 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:50")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:50")
+					}
 				}
 			}
 		} else {
@@ -1034,7 +1048,9 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:50")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:50")
+					}
 				}
 			}
 		}
@@ -1279,12 +1295,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:87")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:87")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 88: add.s64
@@ -1295,12 +1313,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:89")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:89")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r17[l] = v13
 				// 90: add.s64
@@ -1311,12 +1331,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:91")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:91")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 92: sad.s32
@@ -1343,12 +1365,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:87")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:87")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r15[l] = v11
 				// 88: add.s64
@@ -1359,12 +1383,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:89")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:89")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r17[l] = v13
 				// 90: add.s64
@@ -1375,12 +1401,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:91")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:91")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 92: sad.s32
@@ -1417,7 +1445,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intops.ptx:96")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intops.ptx:96")
+					}
 				}
 				// 97: sad.u32
 				v21 := isa.Sad(r15[l], r17[l], r19[l], 32, false)
@@ -1432,7 +1462,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intops.ptx:96")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intops.ptx:96")
+					}
 				}
 				// 97: sad.u32
 				v21 := isa.Sad(r15[l], r17[l], r19[l], 32, false)
@@ -1460,7 +1492,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intops.ptx:98")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intops.ptx:98")
+					}
 				}
 				// 99: mul24.lo.s32
 				v23 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, true))
@@ -1475,7 +1509,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intops.ptx:98")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intops.ptx:98")
+					}
 				}
 				// 99: mul24.lo.s32
 				v23 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, true))
@@ -1503,7 +1539,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intops.ptx:100")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intops.ptx:100")
+					}
 				}
 				// 101: mul24.lo.u32
 				v25 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, false))
@@ -1518,7 +1556,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intops.ptx:100")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intops.ptx:100")
+					}
 				}
 				// 101: mul24.lo.u32
 				v25 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, false))
@@ -1546,7 +1586,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intops.ptx:102")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intops.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -1558,7 +1600,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intops.ptx:102")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intops.ptx:102")
+					}
 				}
 			}
 		}
@@ -1797,12 +1841,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:139")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:139")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 140: add.s64
 				v12 := uint64(uint64(u6) + uint64(v9))
@@ -1812,12 +1858,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:141")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:141")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 142: and.b32
 				v14 := uint64(uint32(v13) & uint32(k1))
@@ -1829,12 +1877,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/intops.ptx:144")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/intops.ptx:144")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 145: fns.b32
 				v17 := uint64(isa.Fns(uint32(v11), uint32(v14), uint32(v16)))
@@ -1856,12 +1906,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:139")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:139")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 140: add.s64
 				v12 := uint64(uint64(u6) + uint64(v9))
@@ -1871,12 +1923,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:141")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:141")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 142: and.b32
 				v14 := uint64(uint32(v13) & uint32(k1))
@@ -1888,12 +1942,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/intops.ptx:144")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/intops.ptx:144")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 145: fns.b32
 				v17 := uint64(isa.Fns(uint32(v11), uint32(v14), uint32(v16)))
@@ -1925,7 +1981,9 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:147")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:147")
+					}
 				}
 			}
 		} else {
@@ -1937,7 +1995,9 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:147")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:147")
+					}
 				}
 			}
 		}

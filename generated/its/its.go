@@ -1326,12 +1326,14 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/its.ptx:39")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/its.ptx:39")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 40: add.s32
 				v6 := uint64(uint32(v5) + uint32(k0))
@@ -1349,12 +1351,14 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/its.ptx:39")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/its.ptx:39")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 40: add.s32
 				v6 := uint64(uint32(v5) + uint32(k0))
@@ -1383,7 +1387,9 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:41")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:41")
+					}
 				}
 			}
 		} else {
@@ -1395,7 +1401,9 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:41")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:41")
+					}
 				}
 			}
 		}
@@ -1421,12 +1429,14 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/its.ptx:42")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/its.ptx:42")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 43: add.s32
 				v9 := uint64(uint32(r10[l]) + uint32(v8))
@@ -1441,12 +1451,14 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/its.ptx:42")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/its.ptx:42")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 43: add.s32
 				v9 := uint64(uint32(r10[l]) + uint32(v8))
@@ -1475,7 +1487,9 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/its.ptx:44")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/its.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -1487,7 +1501,9 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/its.ptx:44")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/its.ptx:44")
+					}
 				}
 			}
 		}
@@ -1714,12 +1730,14 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:74")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:74")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 75: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -1739,12 +1757,14 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:74")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:74")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 75: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -1790,7 +1810,9 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:84")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:84")
+					}
 				}
 				// 85: add.s64
 				v3 := uint64(uint64(r5[l]) + uint64(k1))
@@ -1807,7 +1829,9 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:84")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:84")
+					}
 				}
 				// 85: add.s64
 				v3 := uint64(uint64(r5[l]) + uint64(k1))
@@ -1845,12 +1869,14 @@ func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:87")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:87")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 88: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -1870,12 +1896,14 @@ func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:87")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:87")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 88: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -1939,12 +1967,14 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/its.ptx:93")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/its.ptx:93")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r13[l] = v3
 				// 94: mul.wide.s32
@@ -1962,12 +1992,14 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/its.ptx:93")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/its.ptx:93")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r13[l] = v3
 				// 94: mul.wide.s32
@@ -1999,7 +2031,9 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/its.ptx:96")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/its.ptx:96")
+					}
 				}
 			}
 		} else {
@@ -2011,7 +2045,9 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/its.ptx:96")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/its.ptx:96")
+					}
 				}
 			}
 		}
@@ -2084,7 +2120,9 @@ func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:79")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:79")
+					}
 				}
 				// 80: or.b32
 				v3 := uint64(uint32(r3[l]) | uint32(k1))
@@ -2101,7 +2139,9 @@ func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:79")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:79")
+					}
 				}
 				// 80: or.b32
 				v3 := uint64(uint32(r3[l]) | uint32(k1))
@@ -2310,12 +2350,14 @@ func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/its.ptx:139")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/its.ptx:139")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r16[l] = v6
 				// 140: mul.wide.u32
@@ -2339,12 +2381,14 @@ func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/its.ptx:139")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/its.ptx:139")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r16[l] = v6
 				// 140: mul.wide.u32
@@ -2381,7 +2425,9 @@ func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s10 < shEnd4 && s10&3 == 0 {
 					runtime.Store32(shp, s10, s10v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/its.ptx:143")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/its.ptx:143")
+					}
 				}
 			}
 		} else {
@@ -2395,7 +2441,9 @@ func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s10 < shEnd4 && s10&3 == 0 {
 					runtime.Store32(shp, s10, s10v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/its.ptx:143")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/its.ptx:143")
+					}
 				}
 			}
 		}
@@ -2467,12 +2515,14 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd4 && v6a&3 == 0 {
 					v6 = runtime.Load32(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/its.ptx:150")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/its.ptx:150")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 151: ld.global.u32
 				v7a := uint64(r15[l]) + 0x0
@@ -2480,12 +2530,14 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/its.ptx:151")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/its.ptx:151")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 152: add.s32
 				v8 := uint64(uint32(v7) + uint32(v6))
@@ -2519,12 +2571,14 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd4 && v6a&3 == 0 {
 					v6 = runtime.Load32(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/its.ptx:150")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/its.ptx:150")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 151: ld.global.u32
 				v7a := uint64(r15[l]) + 0x0
@@ -2532,12 +2586,14 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/its.ptx:151")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/its.ptx:151")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 152: add.s32
 				v8 := uint64(uint32(v7) + uint32(v6))
@@ -2580,7 +2636,9 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/its.ptx:156")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/its.ptx:156")
+					}
 				}
 			}
 		} else {
@@ -2596,7 +2654,9 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/its.ptx:156")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/its.ptx:156")
+					}
 				}
 			}
 		}
@@ -2878,12 +2938,14 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/its.ptx:186")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/its.ptx:186")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r12[l] = v14
 				// 187: mul.wide.u32
@@ -2918,12 +2980,14 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/its.ptx:186")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/its.ptx:186")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r12[l] = v14
 				// 187: mul.wide.u32
@@ -2961,7 +3025,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18 < shEnd4 && s18&3 == 0 {
 					runtime.Store32(shp, s18, s18v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/its.ptx:190")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/its.ptx:190")
+					}
 				}
 			}
 		} else {
@@ -2975,7 +3041,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18 < shEnd4 && s18&3 == 0 {
 					runtime.Store32(shp, s18, s18v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/its.ptx:190")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/its.ptx:190")
+					}
 				}
 			}
 		}
@@ -3057,12 +3125,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/its.ptx:204")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/its.ptx:204")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 205: add.s32
 				v4 := uint64(uint32(v3) + uint32(r17[l]))
@@ -3086,12 +3156,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/its.ptx:204")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/its.ptx:204")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 205: add.s32
 				v4 := uint64(uint32(v3) + uint32(r17[l]))
@@ -3125,7 +3197,9 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:208")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:208")
+					}
 				}
 			}
 		} else {
@@ -3137,7 +3211,9 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:208")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:208")
+					}
 				}
 			}
 		}

@@ -748,12 +748,14 @@ func twoLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 27: ld.global.u32
 				v9a := uint64(v7) + 0x0
@@ -761,12 +763,14 @@ func twoLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 28: add.s32
 				v10 := uint64(uint32(v8) + uint32(v9))
@@ -792,12 +796,14 @@ func twoLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 27: ld.global.u32
 				v9a := uint64(v7) + 0x0
@@ -805,12 +811,14 @@ func twoLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 28: add.s32
 				v10 := uint64(uint32(v8) + uint32(v9))
@@ -842,7 +850,9 @@ func twoLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
+					}
 				}
 			}
 		} else {
@@ -854,7 +864,9 @@ func twoLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
+					}
 				}
 			}
 		}
@@ -989,7 +1001,9 @@ func sharedLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8 < shEnd4 && s8&3 == 0 {
 					runtime.Store32(shp, s8, s8v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -1005,7 +1019,9 @@ func sharedLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8 < shEnd4 && s8&3 == 0 {
 					runtime.Store32(shp, s8, s8v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
+					}
 				}
 			}
 		}
@@ -1063,12 +1079,14 @@ func sharedLoadsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 57: sub.s32
 				v4 := uint64(uint32(k0) - uint32(r2[l]))
@@ -1084,12 +1102,14 @@ func sharedLoadsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8a < shEnd4 && v8a&3 == 0 {
 					v8 = runtime.Load32(shp, v8a)
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 62: add.s32
 				v9 := uint64(uint32(v3) + uint32(v8))
@@ -1113,12 +1133,14 @@ func sharedLoadsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 57: sub.s32
 				v4 := uint64(uint32(k0) - uint32(r2[l]))
@@ -1134,12 +1156,14 @@ func sharedLoadsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8a < shEnd4 && v8a&3 == 0 {
 					v8 = runtime.Load32(shp, v8a)
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 62: add.s32
 				v9 := uint64(uint32(v3) + uint32(v8))
@@ -1173,7 +1197,9 @@ func sharedLoadsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -1185,7 +1211,9 @@ func sharedLoadsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
+					}
 				}
 			}
 		}
@@ -1453,7 +1481,9 @@ func longLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:97")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -1469,7 +1499,9 @@ func longLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:97")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:97")
+					}
 				}
 			}
 		}
@@ -1709,7 +1741,9 @@ func spinBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:125")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:125")
+					}
 				}
 			}
 		} else {
@@ -1725,7 +1759,9 @@ func spinBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:125")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:125")
+					}
 				}
 			}
 		}

@@ -2532,7 +2532,9 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:63")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:63")
+					}
 				}
 			}
 		} else {
@@ -2547,7 +2549,9 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:63")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:63")
+					}
 				}
 			}
 		}
@@ -2569,12 +2573,14 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:64")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:64")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r21[l] = v2
 				// 65: setp.le.s32
@@ -2601,12 +2607,14 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:64")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:64")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r21[l] = v2
 				// 65: setp.le.s32
@@ -2651,7 +2659,9 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:78")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:78")
+					}
 				}
 			}
 		} else {
@@ -2666,7 +2676,9 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:78")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:78")
+					}
 				}
 			}
 		}
@@ -2689,12 +2701,14 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:79")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:79")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r24[l] = v2
 				// 80: ld.u32
@@ -2706,12 +2720,14 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:80")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:80")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r25[l] = v3
 				// 81: setp.le.s32
@@ -2738,12 +2754,14 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:79")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:79")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r24[l] = v2
 				// 80: ld.u32
@@ -2755,12 +2773,14 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:80")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:80")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r25[l] = v3
 				// 81: setp.le.s32
@@ -2805,7 +2825,9 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:100")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -2820,7 +2842,9 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:100")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:100")
+					}
 				}
 			}
 		}
@@ -2842,12 +2866,14 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:101")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:101")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r29[l] = v2
 				// 102: setp.le.s32
@@ -2874,12 +2900,14 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:101")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:101")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r29[l] = v2
 				// 102: setp.le.s32
@@ -2924,7 +2952,9 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:127")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -2939,7 +2969,9 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:127")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:127")
+					}
 				}
 			}
 		}
@@ -2962,12 +2994,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:128")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:128")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r34[l] = v2
 				// 129: ld.u32
@@ -2979,12 +3013,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:129")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:129")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r35[l] = v3
 				// 130: setp.le.s32
@@ -3011,12 +3047,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:128")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:128")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r34[l] = v2
 				// 129: ld.u32
@@ -3028,12 +3066,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:129")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:129")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r35[l] = v3
 				// 130: setp.le.s32
@@ -3096,7 +3136,9 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/local_array.ptx:162")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/local_array.ptx:162")
+					}
 				}
 			}
 		} else {
@@ -3111,7 +3153,9 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/local_array.ptx:162")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/local_array.ptx:162")
+					}
 				}
 			}
 		}
@@ -3134,12 +3178,14 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:163")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:163")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r42[l] = v3
 				// 164: ld.u32
@@ -3151,12 +3197,14 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:164")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:164")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r43[l] = v4
 				// 165: setp.le.s32
@@ -3183,12 +3231,14 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:163")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:163")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r42[l] = v3
 				// 164: ld.u32
@@ -3200,12 +3250,14 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:164")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:164")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r43[l] = v4
 				// 165: setp.le.s32
@@ -3261,7 +3313,9 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/local_array.ptx:204")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/local_array.ptx:204")
+					}
 				}
 			}
 		} else {
@@ -3282,7 +3336,9 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/local_array.ptx:204")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/local_array.ptx:204")
+					}
 				}
 			}
 		}
@@ -3305,12 +3361,14 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:205")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:205")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r52[l] = v4
 				// 206: ld.u32
@@ -3322,12 +3380,14 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/local_array.ptx:206")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/local_array.ptx:206")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r53[l] = v5
 				// 207: setp.le.s32
@@ -3354,12 +3414,14 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:205")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:205")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r52[l] = v4
 				// 206: ld.u32
@@ -3371,12 +3433,14 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/local_array.ptx:206")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/local_array.ptx:206")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r53[l] = v5
 				// 207: setp.le.s32
@@ -3429,7 +3493,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:250")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:250")
+					}
 				}
 			}
 		} else {
@@ -3444,7 +3510,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:250")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:250")
+					}
 				}
 			}
 		}
@@ -3464,12 +3532,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:251")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:251")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r61[l] = v2
 				// 252: shl.b64
@@ -3490,12 +3560,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:251")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:251")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r61[l] = v2
 				// 252: shl.b64
@@ -3527,7 +3599,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/local_array.ptx:254")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/local_array.ptx:254")
+					}
 				}
 			}
 		} else {
@@ -3539,7 +3613,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/local_array.ptx:254")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/local_array.ptx:254")
+					}
 				}
 			}
 		}
@@ -3559,12 +3635,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/local_array.ptx:255")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/local_array.ptx:255")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r64[l] = v6
 			}
@@ -3580,12 +3658,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/local_array.ptx:255")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/local_array.ptx:255")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r64[l] = v6
 			}
@@ -3612,7 +3692,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:256")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:256")
+					}
 				}
 			}
 		} else {
@@ -3624,7 +3706,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:256")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:256")
+					}
 				}
 			}
 		}
@@ -3644,12 +3728,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/local_array.ptx:257")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/local_array.ptx:257")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r65[l] = v8
 			}
@@ -3665,12 +3751,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/local_array.ptx:257")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/local_array.ptx:257")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r65[l] = v8
 			}
@@ -3697,7 +3785,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:258")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:258")
+					}
 				}
 			}
 		} else {
@@ -3709,7 +3799,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:258")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:258")
+					}
 				}
 			}
 		}
@@ -3729,12 +3821,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/local_array.ptx:259")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/local_array.ptx:259")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r66[l] = v10
 			}
@@ -3750,12 +3844,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/local_array.ptx:259")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/local_array.ptx:259")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r66[l] = v10
 			}
@@ -3782,7 +3878,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:260")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:260")
+					}
 				}
 			}
 		} else {
@@ -3794,7 +3892,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:260")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:260")
+					}
 				}
 			}
 		}
@@ -3814,12 +3914,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/local_array.ptx:261")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/local_array.ptx:261")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r67[l] = v12
 			}
@@ -3835,12 +3937,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/local_array.ptx:261")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/local_array.ptx:261")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r67[l] = v12
 			}
@@ -3867,7 +3971,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:262")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:262")
+					}
 				}
 			}
 		} else {
@@ -3879,7 +3985,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:262")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:262")
+					}
 				}
 			}
 		}
@@ -3899,12 +4007,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/local_array.ptx:263")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/local_array.ptx:263")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r68[l] = v14
 			}
@@ -3920,12 +4030,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/local_array.ptx:263")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/local_array.ptx:263")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r68[l] = v14
 			}
@@ -3952,7 +4064,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:264")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:264")
+					}
 				}
 			}
 		} else {
@@ -3964,7 +4078,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:264")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:264")
+					}
 				}
 			}
 		}
@@ -3984,12 +4100,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/local_array.ptx:265")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/local_array.ptx:265")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r69[l] = v16
 			}
@@ -4005,12 +4123,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/local_array.ptx:265")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/local_array.ptx:265")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r69[l] = v16
 			}
@@ -4037,7 +4157,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:266")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:266")
+					}
 				}
 			}
 		} else {
@@ -4049,7 +4171,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:266")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:266")
+					}
 				}
 			}
 		}
@@ -4069,12 +4193,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/local_array.ptx:267")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/local_array.ptx:267")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r70[l] = v18
 			}
@@ -4090,12 +4216,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/local_array.ptx:267")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/local_array.ptx:267")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r70[l] = v18
 			}
@@ -4122,7 +4250,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:268")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:268")
+					}
 				}
 			}
 		} else {
@@ -4134,7 +4264,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:268")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:268")
+					}
 				}
 			}
 		}
@@ -4206,12 +4338,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/local_array.ptx:40")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/local_array.ptx:40")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r12[l] = v6
 			}
@@ -4232,12 +4366,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/local_array.ptx:40")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/local_array.ptx:40")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r12[l] = v6
 			}
@@ -4258,7 +4394,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:41")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:41")
+					}
 				}
 			}
 		} else {
@@ -4273,7 +4411,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:41")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:41")
+					}
 				}
 			}
 		}
@@ -4299,12 +4439,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/local_array.ptx:42")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/local_array.ptx:42")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r13[l] = v8
 			}
@@ -4317,12 +4459,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/local_array.ptx:42")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/local_array.ptx:42")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r13[l] = v8
 			}
@@ -4343,7 +4487,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:43")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -4358,7 +4504,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:43")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:43")
+					}
 				}
 			}
 		}
@@ -4384,12 +4532,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/local_array.ptx:44")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/local_array.ptx:44")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r14[l] = v10
 			}
@@ -4402,12 +4552,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/local_array.ptx:44")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/local_array.ptx:44")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r14[l] = v10
 			}
@@ -4428,7 +4580,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:45")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -4443,7 +4597,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:45")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:45")
+					}
 				}
 			}
 		}
@@ -4469,12 +4625,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/local_array.ptx:46")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/local_array.ptx:46")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r15[l] = v12
 			}
@@ -4487,12 +4645,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/local_array.ptx:46")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/local_array.ptx:46")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r15[l] = v12
 			}
@@ -4513,7 +4673,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:47")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:47")
+					}
 				}
 			}
 		} else {
@@ -4528,7 +4690,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:47")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:47")
+					}
 				}
 			}
 		}
@@ -4554,12 +4718,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/local_array.ptx:48")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/local_array.ptx:48")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r16[l] = v14
 			}
@@ -4572,12 +4738,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/local_array.ptx:48")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/local_array.ptx:48")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r16[l] = v14
 			}
@@ -4598,7 +4766,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:49")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -4613,7 +4783,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:49")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:49")
+					}
 				}
 			}
 		}
@@ -4639,12 +4811,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/local_array.ptx:50")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/local_array.ptx:50")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r17[l] = v16
 			}
@@ -4657,12 +4831,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/local_array.ptx:50")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/local_array.ptx:50")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r17[l] = v16
 			}
@@ -4683,7 +4859,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:51")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -4698,7 +4876,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:51")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:51")
+					}
 				}
 			}
 		}
@@ -4724,12 +4904,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/local_array.ptx:52")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/local_array.ptx:52")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r18[l] = v18
 			}
@@ -4742,12 +4924,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/local_array.ptx:52")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/local_array.ptx:52")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r18[l] = v18
 			}
@@ -4768,7 +4952,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:53")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:53")
+					}
 				}
 			}
 		} else {
@@ -4783,7 +4969,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:53")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:53")
+					}
 				}
 			}
 		}
@@ -4809,12 +4997,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/local_array.ptx:54")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/local_array.ptx:54")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r19[l] = v20
 			}
@@ -4827,12 +5017,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/local_array.ptx:54")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/local_array.ptx:54")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r19[l] = v20
 			}
@@ -4855,7 +5047,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/local_array.ptx:55")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/local_array.ptx:55")
+					}
 				}
 				// 56: setp.le.s32
 				c22t := int32(r12[l]) <= int32(r13[l])
@@ -4881,7 +5075,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/local_array.ptx:55")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/local_array.ptx:55")
+					}
 				}
 				// 56: setp.le.s32
 				c22t := int32(r12[l]) <= int32(r13[l])
@@ -4921,7 +5117,9 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:60")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:60")
+					}
 				}
 				// 61: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -4939,7 +5137,9 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:60")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:60")
+					}
 				}
 				// 61: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -4972,7 +5172,9 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:69")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:69")
+					}
 				}
 			}
 		} else {
@@ -4987,7 +5189,9 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:69")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:69")
+					}
 				}
 			}
 		}
@@ -5009,12 +5213,14 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:70")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:70")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r23[l] = v2
 				// 71: setp.le.s32
@@ -5041,12 +5247,14 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:70")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:70")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r23[l] = v2
 				// 71: setp.le.s32
@@ -5088,7 +5296,9 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:75")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:75")
+					}
 				}
 				// 76: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -5106,7 +5316,9 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:75")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:75")
+					}
 				}
 				// 76: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -5139,7 +5351,9 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:85")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -5154,7 +5368,9 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:85")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:85")
+					}
 				}
 			}
 		}
@@ -5176,12 +5392,14 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:86")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:86")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r27[l] = v2
 				// 87: setp.le.s32
@@ -5208,12 +5426,14 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:86")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:86")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r27[l] = v2
 				// 87: setp.le.s32
@@ -5257,7 +5477,9 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:91")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:91")
+					}
 				}
 			}
 		} else {
@@ -5272,7 +5494,9 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:91")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:91")
+					}
 				}
 			}
 		}
@@ -5294,12 +5518,14 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:92")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:92")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r28[l] = v2
 				// 93: setp.le.s32
@@ -5326,12 +5552,14 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:92")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:92")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r28[l] = v2
 				// 93: setp.le.s32
@@ -5373,7 +5601,9 @@ func sort8Block15(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:97")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:97")
+					}
 				}
 				// 98: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -5391,7 +5621,9 @@ func sort8Block15(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:97")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:97")
+					}
 				}
 				// 98: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -5424,7 +5656,9 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:106")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:106")
+					}
 				}
 			}
 		} else {
@@ -5439,7 +5673,9 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:106")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:106")
+					}
 				}
 			}
 		}
@@ -5461,12 +5697,14 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:107")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:107")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r31[l] = v2
 				// 108: setp.le.s32
@@ -5493,12 +5731,14 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:107")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:107")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r31[l] = v2
 				// 108: setp.le.s32
@@ -5542,7 +5782,9 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:112")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:112")
+					}
 				}
 			}
 		} else {
@@ -5557,7 +5799,9 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:112")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:112")
+					}
 				}
 			}
 		}
@@ -5579,12 +5823,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:113")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:113")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r32[l] = v2
 				// 114: setp.le.s32
@@ -5611,12 +5857,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:113")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:113")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r32[l] = v2
 				// 114: setp.le.s32
@@ -5660,7 +5908,9 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:118")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:118")
+					}
 				}
 			}
 		} else {
@@ -5675,7 +5925,9 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:118")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:118")
+					}
 				}
 			}
 		}
@@ -5697,12 +5949,14 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:119")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:119")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r33[l] = v2
 				// 120: setp.le.s32
@@ -5729,12 +5983,14 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:119")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:119")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r33[l] = v2
 				// 120: setp.le.s32
@@ -5776,7 +6032,9 @@ func sort8Block19(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:124")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:124")
+					}
 				}
 				// 125: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -5794,7 +6052,9 @@ func sort8Block19(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:124")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:124")
+					}
 				}
 				// 125: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -5827,7 +6087,9 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:134")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:134")
+					}
 				}
 			}
 		} else {
@@ -5842,7 +6104,9 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:134")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:134")
+					}
 				}
 			}
 		}
@@ -5864,12 +6128,14 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:135")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:135")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r37[l] = v2
 				// 136: setp.le.s32
@@ -5896,12 +6162,14 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:135")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:135")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r37[l] = v2
 				// 136: setp.le.s32
@@ -5945,7 +6213,9 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:140")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:140")
+					}
 				}
 			}
 		} else {
@@ -5960,7 +6230,9 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:140")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:140")
+					}
 				}
 			}
 		}
@@ -5982,12 +6254,14 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:141")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:141")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r38[l] = v2
 				// 142: setp.le.s32
@@ -6014,12 +6288,14 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:141")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:141")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r38[l] = v2
 				// 142: setp.le.s32
@@ -6063,7 +6339,9 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:146")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:146")
+					}
 				}
 			}
 		} else {
@@ -6078,7 +6356,9 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:146")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:146")
+					}
 				}
 			}
 		}
@@ -6100,12 +6380,14 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:147")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:147")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r39[l] = v2
 				// 148: setp.le.s32
@@ -6132,12 +6414,14 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:147")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:147")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r39[l] = v2
 				// 148: setp.le.s32
@@ -6181,7 +6465,9 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:152")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:152")
+					}
 				}
 			}
 		} else {
@@ -6196,7 +6482,9 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:152")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:152")
+					}
 				}
 			}
 		}
@@ -6218,12 +6506,14 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:153")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:153")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r40[l] = v2
 				// 154: setp.le.s32
@@ -6250,12 +6540,14 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:153")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:153")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r40[l] = v2
 				// 154: setp.le.s32
@@ -6297,7 +6589,9 @@ func sort8Block24(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:158")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:158")
+					}
 				}
 				// 159: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -6315,7 +6609,9 @@ func sort8Block24(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:158")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:158")
+					}
 				}
 				// 159: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -6348,7 +6644,9 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:169")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -6363,7 +6661,9 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:169")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:169")
+					}
 				}
 			}
 		}
@@ -6385,12 +6685,14 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:170")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:170")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r45[l] = v2
 				// 171: setp.le.s32
@@ -6417,12 +6719,14 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:170")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:170")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r45[l] = v2
 				// 171: setp.le.s32
@@ -6466,7 +6770,9 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:175")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:175")
+					}
 				}
 			}
 		} else {
@@ -6481,7 +6787,9 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:175")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:175")
+					}
 				}
 			}
 		}
@@ -6503,12 +6811,14 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:176")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:176")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r46[l] = v2
 				// 177: setp.le.s32
@@ -6535,12 +6845,14 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:176")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:176")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r46[l] = v2
 				// 177: setp.le.s32
@@ -6584,7 +6896,9 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:181")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:181")
+					}
 				}
 			}
 		} else {
@@ -6599,7 +6913,9 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:181")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:181")
+					}
 				}
 			}
 		}
@@ -6621,12 +6937,14 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:182")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:182")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r47[l] = v2
 				// 183: setp.le.s32
@@ -6653,12 +6971,14 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:182")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:182")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r47[l] = v2
 				// 183: setp.le.s32
@@ -6702,7 +7022,9 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:187")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:187")
+					}
 				}
 			}
 		} else {
@@ -6717,7 +7039,9 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:187")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:187")
+					}
 				}
 			}
 		}
@@ -6739,12 +7063,14 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:188")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:188")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r48[l] = v2
 				// 189: setp.le.s32
@@ -6771,12 +7097,14 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:188")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:188")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r48[l] = v2
 				// 189: setp.le.s32
@@ -6820,7 +7148,9 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:193")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:193")
+					}
 				}
 			}
 		} else {
@@ -6835,7 +7165,9 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:193")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:193")
+					}
 				}
 			}
 		}
@@ -6857,12 +7189,14 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:194")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:194")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r49[l] = v2
 				// 195: setp.le.s32
@@ -6889,12 +7223,14 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:194")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:194")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r49[l] = v2
 				// 195: setp.le.s32
@@ -6936,7 +7272,9 @@ func sort8Block30(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:199")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:199")
+					}
 				}
 				// 200: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -6954,7 +7292,9 @@ func sort8Block30(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:199")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:199")
+					}
 				}
 				// 200: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -6987,7 +7327,9 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:211")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:211")
+					}
 				}
 			}
 		} else {
@@ -7002,7 +7344,9 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:211")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:211")
+					}
 				}
 			}
 		}
@@ -7024,12 +7368,14 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:212")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:212")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r55[l] = v2
 				// 213: setp.le.s32
@@ -7056,12 +7402,14 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:212")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:212")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r55[l] = v2
 				// 213: setp.le.s32
@@ -7105,7 +7453,9 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:217")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:217")
+					}
 				}
 			}
 		} else {
@@ -7120,7 +7470,9 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:217")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:217")
+					}
 				}
 			}
 		}
@@ -7142,12 +7494,14 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:218")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:218")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r56[l] = v2
 				// 219: setp.le.s32
@@ -7174,12 +7528,14 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:218")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:218")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r56[l] = v2
 				// 219: setp.le.s32
@@ -7223,7 +7579,9 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:223")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:223")
+					}
 				}
 			}
 		} else {
@@ -7238,7 +7596,9 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:223")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:223")
+					}
 				}
 			}
 		}
@@ -7260,12 +7620,14 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:224")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:224")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r57[l] = v2
 				// 225: setp.le.s32
@@ -7292,12 +7654,14 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:224")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:224")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r57[l] = v2
 				// 225: setp.le.s32
@@ -7341,7 +7705,9 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:229")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:229")
+					}
 				}
 			}
 		} else {
@@ -7356,7 +7722,9 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:229")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:229")
+					}
 				}
 			}
 		}
@@ -7378,12 +7746,14 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:230")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:230")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r58[l] = v2
 				// 231: setp.le.s32
@@ -7410,12 +7780,14 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:230")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:230")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r58[l] = v2
 				// 231: setp.le.s32
@@ -7459,7 +7831,9 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:235")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:235")
+					}
 				}
 			}
 		} else {
@@ -7474,7 +7848,9 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:235")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:235")
+					}
 				}
 			}
 		}
@@ -7496,12 +7872,14 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:236")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:236")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r59[l] = v2
 				// 237: setp.le.s32
@@ -7528,12 +7906,14 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:236")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:236")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r59[l] = v2
 				// 237: setp.le.s32
@@ -7577,7 +7957,9 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:241")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:241")
+					}
 				}
 			}
 		} else {
@@ -7592,7 +7974,9 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:241")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:241")
+					}
 				}
 			}
 		}
@@ -7614,12 +7998,14 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:242")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:242")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r60[l] = v2
 				// 243: setp.le.s32
@@ -7646,12 +8032,14 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:242")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:242")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r60[l] = v2
 				// 243: setp.le.s32
@@ -7693,7 +8081,9 @@ func sort8Block37(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:247")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:247")
+					}
 				}
 				// 248: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -7711,7 +8101,9 @@ func sort8Block37(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:247")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:247")
+					}
 				}
 				// 248: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
@@ -7971,7 +8363,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/local_array.ptx:306")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/local_array.ptx:306")
+					}
 				}
 			}
 		} else {
@@ -7986,7 +8380,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/local_array.ptx:306")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/local_array.ptx:306")
+					}
 				}
 			}
 		}
@@ -8005,7 +8401,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/local_array.ptx:307")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/local_array.ptx:307")
+					}
 				}
 			}
 		} else {
@@ -8020,7 +8418,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/local_array.ptx:307")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/local_array.ptx:307")
+					}
 				}
 			}
 		}
@@ -8039,7 +8439,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/local_array.ptx:308")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/local_array.ptx:308")
+					}
 				}
 			}
 		} else {
@@ -8054,7 +8456,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/local_array.ptx:308")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/local_array.ptx:308")
+					}
 				}
 			}
 		}
@@ -8073,7 +8477,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/local_array.ptx:309")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/local_array.ptx:309")
+					}
 				}
 			}
 		} else {
@@ -8088,7 +8494,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/local_array.ptx:309")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/local_array.ptx:309")
+					}
 				}
 			}
 		}
@@ -8107,7 +8515,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/local_array.ptx:310")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/local_array.ptx:310")
+					}
 				}
 			}
 		} else {
@@ -8122,7 +8532,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/local_array.ptx:310")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/local_array.ptx:310")
+					}
 				}
 			}
 		}
@@ -8141,7 +8553,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/local_array.ptx:311")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/local_array.ptx:311")
+					}
 				}
 			}
 		} else {
@@ -8156,7 +8570,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/local_array.ptx:311")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/local_array.ptx:311")
+					}
 				}
 			}
 		}
@@ -8175,7 +8591,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/local_array.ptx:312")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/local_array.ptx:312")
+					}
 				}
 			}
 		} else {
@@ -8190,7 +8608,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/local_array.ptx:312")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/local_array.ptx:312")
+					}
 				}
 			}
 		}
@@ -8209,7 +8629,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/local_array.ptx:313")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/local_array.ptx:313")
+					}
 				}
 			}
 		} else {
@@ -8224,7 +8646,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/local_array.ptx:313")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/local_array.ptx:313")
+					}
 				}
 			}
 		}
@@ -8262,12 +8686,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/local_array.ptx:314")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/local_array.ptx:314")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r15[l] = v17
 				// 315: and.b32
@@ -8283,12 +8709,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21a < lmEnd4 && v21a&3 == 0 {
 					v21 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v21a:]))
 				} else {
-					v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceLocal, v21a, 4, "testdata/ptx/local_array.ptx:318")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceLocal, v21a, 4, "testdata/ptx/local_array.ptx:318")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 319: add.s32
 				v22 := uint64(uint32(v21) + uint32(k3))
@@ -8303,12 +8731,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/local_array.ptx:314")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/local_array.ptx:314")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r15[l] = v17
 				// 315: and.b32
@@ -8324,12 +8754,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21a < lmEnd4 && v21a&3 == 0 {
 					v21 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v21a:]))
 				} else {
-					v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceLocal, v21a, 4, "testdata/ptx/local_array.ptx:318")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceLocal, v21a, 4, "testdata/ptx/local_array.ptx:318")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 319: add.s32
 				v22 := uint64(uint32(v21) + uint32(k3))
@@ -8360,7 +8792,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23 < lmEnd4 && s23&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s23:], uint32(s23v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
+					}
 				}
 				// 321: bfe.u32
 				v24 := isa.Bfe(r15[l], uint32(k1), uint32(k1), 32, false)
@@ -8379,7 +8813,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23 < lmEnd4 && s23&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s23:], uint32(s23v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
+					}
 				}
 				// 321: bfe.u32
 				v24 := isa.Bfe(r15[l], uint32(k1), uint32(k1), 32, false)
@@ -8414,12 +8850,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27a < lmEnd4 && v27a&3 == 0 {
 					v27 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v27a:]))
 				} else {
-					v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceLocal, v27a, 4, "testdata/ptx/local_array.ptx:324")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceLocal, v27a, 4, "testdata/ptx/local_array.ptx:324")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 325: add.s32
 				v28 := uint64(uint32(v27) + uint32(k3))
@@ -8434,12 +8872,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27a < lmEnd4 && v27a&3 == 0 {
 					v27 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v27a:]))
 				} else {
-					v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceLocal, v27a, 4, "testdata/ptx/local_array.ptx:324")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceLocal, v27a, 4, "testdata/ptx/local_array.ptx:324")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 325: add.s32
 				v28 := uint64(uint32(v27) + uint32(k3))
@@ -8470,7 +8910,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29 < lmEnd4 && s29&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s29:], uint32(s29v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
+					}
 				}
 				// 327: bfe.u32
 				v30 := isa.Bfe(r15[l], uint32(k4), uint32(k1), 32, false)
@@ -8489,7 +8931,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29 < lmEnd4 && s29&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s29:], uint32(s29v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
+					}
 				}
 				// 327: bfe.u32
 				v30 := isa.Bfe(r15[l], uint32(k4), uint32(k1), 32, false)
@@ -8524,12 +8968,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v33a < lmEnd4 && v33a&3 == 0 {
 					v33 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v33a:]))
 				} else {
-					v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
-					if !v33ok {
-						flt.Note(0, l, runtime.SpaceLocal, v33a, 4, "testdata/ptx/local_array.ptx:330")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
+						if !v33ok {
+							flt.Note(0, l, runtime.SpaceLocal, v33a, 4, "testdata/ptx/local_array.ptx:330")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				// 331: add.s32
 				v34 := uint64(uint32(v33) + uint32(k3))
@@ -8544,12 +8990,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v33a < lmEnd4 && v33a&3 == 0 {
 					v33 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v33a:]))
 				} else {
-					v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
-					if !v33ok {
-						flt.Note(0, l, runtime.SpaceLocal, v33a, 4, "testdata/ptx/local_array.ptx:330")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
+						if !v33ok {
+							flt.Note(0, l, runtime.SpaceLocal, v33a, 4, "testdata/ptx/local_array.ptx:330")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				// 331: add.s32
 				v34 := uint64(uint32(v33) + uint32(k3))
@@ -8580,7 +9028,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35 < lmEnd4 && s35&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s35:], uint32(s35v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
+					}
 				}
 				// 333: bfe.u32
 				v36 := isa.Bfe(r15[l], uint32(k5), uint32(k1), 32, false)
@@ -8599,7 +9049,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35 < lmEnd4 && s35&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s35:], uint32(s35v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
+					}
 				}
 				// 333: bfe.u32
 				v36 := isa.Bfe(r15[l], uint32(k5), uint32(k1), 32, false)
@@ -8634,12 +9086,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39a < lmEnd4 && v39a&3 == 0 {
 					v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
 				} else {
-					v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/local_array.ptx:336")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/local_array.ptx:336")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 337: add.s32
 				v40 := uint64(uint32(v39) + uint32(k3))
@@ -8654,12 +9108,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39a < lmEnd4 && v39a&3 == 0 {
 					v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
 				} else {
-					v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/local_array.ptx:336")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/local_array.ptx:336")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 337: add.s32
 				v40 := uint64(uint32(v39) + uint32(k3))
@@ -8690,7 +9146,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s41 < lmEnd4 && s41&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
+					}
 				}
 				// 339: bfe.u32
 				v42 := isa.Bfe(r15[l], uint32(k6), uint32(k1), 32, false)
@@ -8709,7 +9167,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s41 < lmEnd4 && s41&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
+					}
 				}
 				// 339: bfe.u32
 				v42 := isa.Bfe(r15[l], uint32(k6), uint32(k1), 32, false)
@@ -8744,12 +9204,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v45a < lmEnd4 && v45a&3 == 0 {
 					v45 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v45a:]))
 				} else {
-					v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
-					if !v45ok {
-						flt.Note(0, l, runtime.SpaceLocal, v45a, 4, "testdata/ptx/local_array.ptx:342")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
+						if !v45ok {
+							flt.Note(0, l, runtime.SpaceLocal, v45a, 4, "testdata/ptx/local_array.ptx:342")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				// 343: add.s32
 				v46 := uint64(uint32(v45) + uint32(k3))
@@ -8764,12 +9226,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v45a < lmEnd4 && v45a&3 == 0 {
 					v45 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v45a:]))
 				} else {
-					v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
-					if !v45ok {
-						flt.Note(0, l, runtime.SpaceLocal, v45a, 4, "testdata/ptx/local_array.ptx:342")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
+						if !v45ok {
+							flt.Note(0, l, runtime.SpaceLocal, v45a, 4, "testdata/ptx/local_array.ptx:342")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				// 343: add.s32
 				v46 := uint64(uint32(v45) + uint32(k3))
@@ -8800,7 +9264,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s47 < lmEnd4 && s47&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s47:], uint32(s47v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
+					}
 				}
 				// 345: bfe.u32
 				v48 := isa.Bfe(r15[l], uint32(k7), uint32(k1), 32, false)
@@ -8819,7 +9285,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s47 < lmEnd4 && s47&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s47:], uint32(s47v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
+					}
 				}
 				// 345: bfe.u32
 				v48 := isa.Bfe(r15[l], uint32(k7), uint32(k1), 32, false)
@@ -8854,12 +9322,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v51a < lmEnd4 && v51a&3 == 0 {
 					v51 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v51a:]))
 				} else {
-					v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
-					if !v51ok {
-						flt.Note(0, l, runtime.SpaceLocal, v51a, 4, "testdata/ptx/local_array.ptx:348")
-						continue
+					{
+						v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
+						if !v51ok {
+							flt.Note(0, l, runtime.SpaceLocal, v51a, 4, "testdata/ptx/local_array.ptx:348")
+							continue
+						}
+						v51 = v51x
 					}
-					v51 = v51x
 				}
 				// 349: add.s32
 				v52 := uint64(uint32(v51) + uint32(k3))
@@ -8874,12 +9344,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v51a < lmEnd4 && v51a&3 == 0 {
 					v51 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v51a:]))
 				} else {
-					v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
-					if !v51ok {
-						flt.Note(0, l, runtime.SpaceLocal, v51a, 4, "testdata/ptx/local_array.ptx:348")
-						continue
+					{
+						v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
+						if !v51ok {
+							flt.Note(0, l, runtime.SpaceLocal, v51a, 4, "testdata/ptx/local_array.ptx:348")
+							continue
+						}
+						v51 = v51x
 					}
-					v51 = v51x
 				}
 				// 349: add.s32
 				v52 := uint64(uint32(v51) + uint32(k3))
@@ -8910,7 +9382,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s53 < lmEnd4 && s53&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s53:], uint32(s53v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
+					}
 				}
 				// 351: bfe.u32
 				v54 := isa.Bfe(r15[l], uint32(k8), uint32(k1), 32, false)
@@ -8929,7 +9403,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s53 < lmEnd4 && s53&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s53:], uint32(s53v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
+					}
 				}
 				// 351: bfe.u32
 				v54 := isa.Bfe(r15[l], uint32(k8), uint32(k1), 32, false)
@@ -8964,12 +9440,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57a < lmEnd4 && v57a&3 == 0 {
 					v57 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v57a:]))
 				} else {
-					v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceLocal, v57a, 4, "testdata/ptx/local_array.ptx:354")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceLocal, v57a, 4, "testdata/ptx/local_array.ptx:354")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 355: add.s32
 				v58 := uint64(uint32(v57) + uint32(k3))
@@ -8984,12 +9462,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57a < lmEnd4 && v57a&3 == 0 {
 					v57 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v57a:]))
 				} else {
-					v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceLocal, v57a, 4, "testdata/ptx/local_array.ptx:354")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceLocal, v57a, 4, "testdata/ptx/local_array.ptx:354")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 355: add.s32
 				v58 := uint64(uint32(v57) + uint32(k3))
@@ -9020,7 +9500,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s59 < lmEnd4 && s59&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s59:], uint32(s59v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
+					}
 				}
 				// 357: shr.u32
 				v60 := uint64(uint32(r15[l]) >> uint32(k9))
@@ -9039,7 +9521,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s59 < lmEnd4 && s59&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s59:], uint32(s59v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
+					}
 				}
 				// 357: shr.u32
 				v60 := uint64(uint32(r15[l]) >> uint32(k9))
@@ -9074,12 +9558,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v63a < lmEnd4 && v63a&3 == 0 {
 					v63 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v63a:]))
 				} else {
-					v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
-					if !v63ok {
-						flt.Note(0, l, runtime.SpaceLocal, v63a, 4, "testdata/ptx/local_array.ptx:360")
-						continue
+					{
+						v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
+						if !v63ok {
+							flt.Note(0, l, runtime.SpaceLocal, v63a, 4, "testdata/ptx/local_array.ptx:360")
+							continue
+						}
+						v63 = v63x
 					}
-					v63 = v63x
 				}
 				// 361: add.s32
 				v64 := uint64(uint32(v63) + uint32(k3))
@@ -9094,12 +9580,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v63a < lmEnd4 && v63a&3 == 0 {
 					v63 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v63a:]))
 				} else {
-					v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
-					if !v63ok {
-						flt.Note(0, l, runtime.SpaceLocal, v63a, 4, "testdata/ptx/local_array.ptx:360")
-						continue
+					{
+						v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
+						if !v63ok {
+							flt.Note(0, l, runtime.SpaceLocal, v63a, 4, "testdata/ptx/local_array.ptx:360")
+							continue
+						}
+						v63 = v63x
 					}
-					v63 = v63x
 				}
 				// 361: add.s32
 				v64 := uint64(uint32(v63) + uint32(k3))
@@ -9130,7 +9618,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s65 < lmEnd4 && s65&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s65:], uint32(s65v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
+					}
 				}
 				// 363: shl.b32
 				v66 := uint64(uint32(r6[l]) << uint32(k1))
@@ -9145,7 +9635,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s65 < lmEnd4 && s65&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s65:], uint32(s65v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
+					}
 				}
 				// 363: shl.b32
 				v66 := uint64(uint32(r6[l]) << uint32(k1))
@@ -9176,12 +9668,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v67a < lmEnd4 && v67a&3 == 0 {
 					v67 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v67a:]))
 				} else {
-					v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
-					if !v67ok {
-						flt.Note(0, l, runtime.SpaceLocal, v67a, 4, "testdata/ptx/local_array.ptx:364")
-						continue
+					{
+						v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
+						if !v67ok {
+							flt.Note(0, l, runtime.SpaceLocal, v67a, 4, "testdata/ptx/local_array.ptx:364")
+							continue
+						}
+						v67 = v67x
 					}
-					v67 = v67x
 				}
 				r57[l] = v67
 				// 365: mul.wide.s32
@@ -9199,12 +9693,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v67a < lmEnd4 && v67a&3 == 0 {
 					v67 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v67a:]))
 				} else {
-					v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
-					if !v67ok {
-						flt.Note(0, l, runtime.SpaceLocal, v67a, 4, "testdata/ptx/local_array.ptx:364")
-						continue
+					{
+						v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
+						if !v67ok {
+							flt.Note(0, l, runtime.SpaceLocal, v67a, 4, "testdata/ptx/local_array.ptx:364")
+							continue
+						}
+						v67 = v67x
 					}
-					v67 = v67x
 				}
 				r57[l] = v67
 				// 365: mul.wide.s32
@@ -9236,7 +9732,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 					runtime.Store32(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/local_array.ptx:367")
+					{
+						w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/local_array.ptx:367")
+					}
 				}
 			}
 		} else {
@@ -9248,7 +9746,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 					runtime.Store32(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/local_array.ptx:367")
+					{
+						w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/local_array.ptx:367")
+					}
 				}
 			}
 		}
@@ -9276,12 +9776,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v71a < lmEnd4 && v71a&3 == 0 {
 					v71 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v71a:]))
 				} else {
-					v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
-					if !v71ok {
-						flt.Note(0, l, runtime.SpaceLocal, v71a, 4, "testdata/ptx/local_array.ptx:368")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
+						if !v71ok {
+							flt.Note(0, l, runtime.SpaceLocal, v71a, 4, "testdata/ptx/local_array.ptx:368")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				r60[l] = v71
 			}
@@ -9294,12 +9796,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v71a < lmEnd4 && v71a&3 == 0 {
 					v71 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v71a:]))
 				} else {
-					v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
-					if !v71ok {
-						flt.Note(0, l, runtime.SpaceLocal, v71a, 4, "testdata/ptx/local_array.ptx:368")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
+						if !v71ok {
+							flt.Note(0, l, runtime.SpaceLocal, v71a, 4, "testdata/ptx/local_array.ptx:368")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				r60[l] = v71
 			}
@@ -9326,7 +9830,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
 					runtime.Store32(s72w.Ptr, s72o, s72v)
 				} else {
-					w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/local_array.ptx:369")
+					{
+						w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/local_array.ptx:369")
+					}
 				}
 			}
 		} else {
@@ -9338,7 +9844,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
 					runtime.Store32(s72w.Ptr, s72o, s72v)
 				} else {
-					w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/local_array.ptx:369")
+					{
+						w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/local_array.ptx:369")
+					}
 				}
 			}
 		}
@@ -9366,12 +9874,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v73a < lmEnd4 && v73a&3 == 0 {
 					v73 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v73a:]))
 				} else {
-					v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
-					if !v73ok {
-						flt.Note(0, l, runtime.SpaceLocal, v73a, 4, "testdata/ptx/local_array.ptx:370")
-						continue
+					{
+						v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
+						if !v73ok {
+							flt.Note(0, l, runtime.SpaceLocal, v73a, 4, "testdata/ptx/local_array.ptx:370")
+							continue
+						}
+						v73 = v73x
 					}
-					v73 = v73x
 				}
 				r61[l] = v73
 			}
@@ -9384,12 +9894,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v73a < lmEnd4 && v73a&3 == 0 {
 					v73 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v73a:]))
 				} else {
-					v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
-					if !v73ok {
-						flt.Note(0, l, runtime.SpaceLocal, v73a, 4, "testdata/ptx/local_array.ptx:370")
-						continue
+					{
+						v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
+						if !v73ok {
+							flt.Note(0, l, runtime.SpaceLocal, v73a, 4, "testdata/ptx/local_array.ptx:370")
+							continue
+						}
+						v73 = v73x
 					}
-					v73 = v73x
 				}
 				r61[l] = v73
 			}
@@ -9416,7 +9928,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/local_array.ptx:371")
+					{
+						w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/local_array.ptx:371")
+					}
 				}
 			}
 		} else {
@@ -9428,7 +9942,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/local_array.ptx:371")
+					{
+						w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/local_array.ptx:371")
+					}
 				}
 			}
 		}
@@ -9456,12 +9972,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v75a < lmEnd4 && v75a&3 == 0 {
 					v75 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v75a:]))
 				} else {
-					v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceLocal, v75a, 4, "testdata/ptx/local_array.ptx:372")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceLocal, v75a, 4, "testdata/ptx/local_array.ptx:372")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				r62[l] = v75
 			}
@@ -9474,12 +9992,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v75a < lmEnd4 && v75a&3 == 0 {
 					v75 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v75a:]))
 				} else {
-					v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceLocal, v75a, 4, "testdata/ptx/local_array.ptx:372")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceLocal, v75a, 4, "testdata/ptx/local_array.ptx:372")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				r62[l] = v75
 			}
@@ -9506,7 +10026,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 					runtime.Store32(s76w.Ptr, s76o, s76v)
 				} else {
-					w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/local_array.ptx:373")
+					{
+						w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/local_array.ptx:373")
+					}
 				}
 			}
 		} else {
@@ -9518,7 +10040,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 					runtime.Store32(s76w.Ptr, s76o, s76v)
 				} else {
-					w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/local_array.ptx:373")
+					{
+						w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/local_array.ptx:373")
+					}
 				}
 			}
 		}
@@ -9546,12 +10070,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v77a < lmEnd4 && v77a&3 == 0 {
 					v77 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v77a:]))
 				} else {
-					v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
-					if !v77ok {
-						flt.Note(0, l, runtime.SpaceLocal, v77a, 4, "testdata/ptx/local_array.ptx:374")
-						continue
+					{
+						v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
+						if !v77ok {
+							flt.Note(0, l, runtime.SpaceLocal, v77a, 4, "testdata/ptx/local_array.ptx:374")
+							continue
+						}
+						v77 = v77x
 					}
-					v77 = v77x
 				}
 				r63[l] = v77
 			}
@@ -9564,12 +10090,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v77a < lmEnd4 && v77a&3 == 0 {
 					v77 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v77a:]))
 				} else {
-					v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
-					if !v77ok {
-						flt.Note(0, l, runtime.SpaceLocal, v77a, 4, "testdata/ptx/local_array.ptx:374")
-						continue
+					{
+						v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
+						if !v77ok {
+							flt.Note(0, l, runtime.SpaceLocal, v77a, 4, "testdata/ptx/local_array.ptx:374")
+							continue
+						}
+						v77 = v77x
 					}
-					v77 = v77x
 				}
 				r63[l] = v77
 			}
@@ -9596,7 +10124,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
 					runtime.Store32(s78w.Ptr, s78o, s78v)
 				} else {
-					w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/local_array.ptx:375")
+					{
+						w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/local_array.ptx:375")
+					}
 				}
 			}
 		} else {
@@ -9608,7 +10138,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
 					runtime.Store32(s78w.Ptr, s78o, s78v)
 				} else {
-					w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/local_array.ptx:375")
+					{
+						w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/local_array.ptx:375")
+					}
 				}
 			}
 		}
@@ -9636,12 +10168,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v79a < lmEnd4 && v79a&3 == 0 {
 					v79 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v79a:]))
 				} else {
-					v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
-					if !v79ok {
-						flt.Note(0, l, runtime.SpaceLocal, v79a, 4, "testdata/ptx/local_array.ptx:376")
-						continue
+					{
+						v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
+						if !v79ok {
+							flt.Note(0, l, runtime.SpaceLocal, v79a, 4, "testdata/ptx/local_array.ptx:376")
+							continue
+						}
+						v79 = v79x
 					}
-					v79 = v79x
 				}
 				r64[l] = v79
 			}
@@ -9654,12 +10188,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v79a < lmEnd4 && v79a&3 == 0 {
 					v79 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v79a:]))
 				} else {
-					v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
-					if !v79ok {
-						flt.Note(0, l, runtime.SpaceLocal, v79a, 4, "testdata/ptx/local_array.ptx:376")
-						continue
+					{
+						v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
+						if !v79ok {
+							flt.Note(0, l, runtime.SpaceLocal, v79a, 4, "testdata/ptx/local_array.ptx:376")
+							continue
+						}
+						v79 = v79x
 					}
-					v79 = v79x
 				}
 				r64[l] = v79
 			}
@@ -9686,7 +10222,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 					runtime.Store32(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/local_array.ptx:377")
+					{
+						w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/local_array.ptx:377")
+					}
 				}
 			}
 		} else {
@@ -9698,7 +10236,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 					runtime.Store32(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/local_array.ptx:377")
+					{
+						w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/local_array.ptx:377")
+					}
 				}
 			}
 		}
@@ -9726,12 +10266,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v81a < lmEnd4 && v81a&3 == 0 {
 					v81 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v81a:]))
 				} else {
-					v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
-					if !v81ok {
-						flt.Note(0, l, runtime.SpaceLocal, v81a, 4, "testdata/ptx/local_array.ptx:378")
-						continue
+					{
+						v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
+						if !v81ok {
+							flt.Note(0, l, runtime.SpaceLocal, v81a, 4, "testdata/ptx/local_array.ptx:378")
+							continue
+						}
+						v81 = v81x
 					}
-					v81 = v81x
 				}
 				r65[l] = v81
 			}
@@ -9744,12 +10286,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v81a < lmEnd4 && v81a&3 == 0 {
 					v81 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v81a:]))
 				} else {
-					v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
-					if !v81ok {
-						flt.Note(0, l, runtime.SpaceLocal, v81a, 4, "testdata/ptx/local_array.ptx:378")
-						continue
+					{
+						v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
+						if !v81ok {
+							flt.Note(0, l, runtime.SpaceLocal, v81a, 4, "testdata/ptx/local_array.ptx:378")
+							continue
+						}
+						v81 = v81x
 					}
-					v81 = v81x
 				}
 				r65[l] = v81
 			}
@@ -9776,7 +10320,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 					runtime.Store32(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/local_array.ptx:379")
+					{
+						w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/local_array.ptx:379")
+					}
 				}
 			}
 		} else {
@@ -9788,7 +10334,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 					runtime.Store32(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/local_array.ptx:379")
+					{
+						w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/local_array.ptx:379")
+					}
 				}
 			}
 		}
@@ -9816,12 +10364,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v83a < lmEnd4 && v83a&3 == 0 {
 					v83 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v83a:]))
 				} else {
-					v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
-					if !v83ok {
-						flt.Note(0, l, runtime.SpaceLocal, v83a, 4, "testdata/ptx/local_array.ptx:380")
-						continue
+					{
+						v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
+						if !v83ok {
+							flt.Note(0, l, runtime.SpaceLocal, v83a, 4, "testdata/ptx/local_array.ptx:380")
+							continue
+						}
+						v83 = v83x
 					}
-					v83 = v83x
 				}
 				r66[l] = v83
 			}
@@ -9834,12 +10384,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v83a < lmEnd4 && v83a&3 == 0 {
 					v83 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v83a:]))
 				} else {
-					v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
-					if !v83ok {
-						flt.Note(0, l, runtime.SpaceLocal, v83a, 4, "testdata/ptx/local_array.ptx:380")
-						continue
+					{
+						v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
+						if !v83ok {
+							flt.Note(0, l, runtime.SpaceLocal, v83a, 4, "testdata/ptx/local_array.ptx:380")
+							continue
+						}
+						v83 = v83x
 					}
-					v83 = v83x
 				}
 				r66[l] = v83
 			}
@@ -9866,7 +10418,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s84o := s84 - s84w.Base; s84o < s84w.End && s84&3 == 0 {
 					runtime.Store32(s84w.Ptr, s84o, s84v)
 				} else {
-					w.StoreLane(s84w, runtime.SpaceGlobal, s84, 4, s84v, l, "testdata/ptx/local_array.ptx:381")
+					{
+						w.StoreLane(s84w, runtime.SpaceGlobal, s84, 4, s84v, l, "testdata/ptx/local_array.ptx:381")
+					}
 				}
 			}
 		} else {
@@ -9878,7 +10432,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s84o := s84 - s84w.Base; s84o < s84w.End && s84&3 == 0 {
 					runtime.Store32(s84w.Ptr, s84o, s84v)
 				} else {
-					w.StoreLane(s84w, runtime.SpaceGlobal, s84, 4, s84v, l, "testdata/ptx/local_array.ptx:381")
+					{
+						w.StoreLane(s84w, runtime.SpaceGlobal, s84, 4, s84v, l, "testdata/ptx/local_array.ptx:381")
+					}
 				}
 			}
 		}
@@ -9906,12 +10462,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v85a < lmEnd4 && v85a&3 == 0 {
 					v85 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v85a:]))
 				} else {
-					v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
-					if !v85ok {
-						flt.Note(0, l, runtime.SpaceLocal, v85a, 4, "testdata/ptx/local_array.ptx:382")
-						continue
+					{
+						v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
+						if !v85ok {
+							flt.Note(0, l, runtime.SpaceLocal, v85a, 4, "testdata/ptx/local_array.ptx:382")
+							continue
+						}
+						v85 = v85x
 					}
-					v85 = v85x
 				}
 				r67[l] = v85
 			}
@@ -9924,12 +10482,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v85a < lmEnd4 && v85a&3 == 0 {
 					v85 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v85a:]))
 				} else {
-					v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
-					if !v85ok {
-						flt.Note(0, l, runtime.SpaceLocal, v85a, 4, "testdata/ptx/local_array.ptx:382")
-						continue
+					{
+						v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
+						if !v85ok {
+							flt.Note(0, l, runtime.SpaceLocal, v85a, 4, "testdata/ptx/local_array.ptx:382")
+							continue
+						}
+						v85 = v85x
 					}
-					v85 = v85x
 				}
 				r67[l] = v85
 			}
@@ -9956,7 +10516,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s86o := s86 - s86w.Base; s86o < s86w.End && s86&3 == 0 {
 					runtime.Store32(s86w.Ptr, s86o, s86v)
 				} else {
-					w.StoreLane(s86w, runtime.SpaceGlobal, s86, 4, s86v, l, "testdata/ptx/local_array.ptx:383")
+					{
+						w.StoreLane(s86w, runtime.SpaceGlobal, s86, 4, s86v, l, "testdata/ptx/local_array.ptx:383")
+					}
 				}
 			}
 		} else {
@@ -9968,7 +10530,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s86o := s86 - s86w.Base; s86o < s86w.End && s86&3 == 0 {
 					runtime.Store32(s86w.Ptr, s86o, s86v)
 				} else {
-					w.StoreLane(s86w, runtime.SpaceGlobal, s86, 4, s86v, l, "testdata/ptx/local_array.ptx:383")
+					{
+						w.StoreLane(s86w, runtime.SpaceGlobal, s86, 4, s86v, l, "testdata/ptx/local_array.ptx:383")
+					}
 				}
 			}
 		}
@@ -9996,12 +10560,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v87a < lmEnd4 && v87a&3 == 0 {
 					v87 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v87a:]))
 				} else {
-					v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
-					if !v87ok {
-						flt.Note(0, l, runtime.SpaceLocal, v87a, 4, "testdata/ptx/local_array.ptx:384")
-						continue
+					{
+						v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
+						if !v87ok {
+							flt.Note(0, l, runtime.SpaceLocal, v87a, 4, "testdata/ptx/local_array.ptx:384")
+							continue
+						}
+						v87 = v87x
 					}
-					v87 = v87x
 				}
 				r68[l] = v87
 			}
@@ -10014,12 +10580,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v87a < lmEnd4 && v87a&3 == 0 {
 					v87 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v87a:]))
 				} else {
-					v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
-					if !v87ok {
-						flt.Note(0, l, runtime.SpaceLocal, v87a, 4, "testdata/ptx/local_array.ptx:384")
-						continue
+					{
+						v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
+						if !v87ok {
+							flt.Note(0, l, runtime.SpaceLocal, v87a, 4, "testdata/ptx/local_array.ptx:384")
+							continue
+						}
+						v87 = v87x
 					}
-					v87 = v87x
 				}
 				r68[l] = v87
 			}
@@ -10046,7 +10614,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 					runtime.Store32(s88w.Ptr, s88o, s88v)
 				} else {
-					w.StoreLane(s88w, runtime.SpaceGlobal, s88, 4, s88v, l, "testdata/ptx/local_array.ptx:385")
+					{
+						w.StoreLane(s88w, runtime.SpaceGlobal, s88, 4, s88v, l, "testdata/ptx/local_array.ptx:385")
+					}
 				}
 			}
 		} else {
@@ -10058,7 +10628,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 					runtime.Store32(s88w.Ptr, s88o, s88v)
 				} else {
-					w.StoreLane(s88w, runtime.SpaceGlobal, s88, 4, s88v, l, "testdata/ptx/local_array.ptx:385")
+					{
+						w.StoreLane(s88w, runtime.SpaceGlobal, s88, 4, s88v, l, "testdata/ptx/local_array.ptx:385")
+					}
 				}
 			}
 		}
@@ -10086,12 +10658,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v89a < lmEnd4 && v89a&3 == 0 {
 					v89 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v89a:]))
 				} else {
-					v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
-					if !v89ok {
-						flt.Note(0, l, runtime.SpaceLocal, v89a, 4, "testdata/ptx/local_array.ptx:386")
-						continue
+					{
+						v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
+						if !v89ok {
+							flt.Note(0, l, runtime.SpaceLocal, v89a, 4, "testdata/ptx/local_array.ptx:386")
+							continue
+						}
+						v89 = v89x
 					}
-					v89 = v89x
 				}
 				r69[l] = v89
 			}
@@ -10104,12 +10678,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v89a < lmEnd4 && v89a&3 == 0 {
 					v89 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v89a:]))
 				} else {
-					v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
-					if !v89ok {
-						flt.Note(0, l, runtime.SpaceLocal, v89a, 4, "testdata/ptx/local_array.ptx:386")
-						continue
+					{
+						v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
+						if !v89ok {
+							flt.Note(0, l, runtime.SpaceLocal, v89a, 4, "testdata/ptx/local_array.ptx:386")
+							continue
+						}
+						v89 = v89x
 					}
-					v89 = v89x
 				}
 				r69[l] = v89
 			}
@@ -10136,7 +10712,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s90o := s90 - s90w.Base; s90o < s90w.End && s90&3 == 0 {
 					runtime.Store32(s90w.Ptr, s90o, s90v)
 				} else {
-					w.StoreLane(s90w, runtime.SpaceGlobal, s90, 4, s90v, l, "testdata/ptx/local_array.ptx:387")
+					{
+						w.StoreLane(s90w, runtime.SpaceGlobal, s90, 4, s90v, l, "testdata/ptx/local_array.ptx:387")
+					}
 				}
 			}
 		} else {
@@ -10148,7 +10726,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s90o := s90 - s90w.Base; s90o < s90w.End && s90&3 == 0 {
 					runtime.Store32(s90w.Ptr, s90o, s90v)
 				} else {
-					w.StoreLane(s90w, runtime.SpaceGlobal, s90, 4, s90v, l, "testdata/ptx/local_array.ptx:387")
+					{
+						w.StoreLane(s90w, runtime.SpaceGlobal, s90, 4, s90v, l, "testdata/ptx/local_array.ptx:387")
+					}
 				}
 			}
 		}
@@ -10176,12 +10756,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v91a < lmEnd4 && v91a&3 == 0 {
 					v91 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v91a:]))
 				} else {
-					v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
-					if !v91ok {
-						flt.Note(0, l, runtime.SpaceLocal, v91a, 4, "testdata/ptx/local_array.ptx:388")
-						continue
+					{
+						v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
+						if !v91ok {
+							flt.Note(0, l, runtime.SpaceLocal, v91a, 4, "testdata/ptx/local_array.ptx:388")
+							continue
+						}
+						v91 = v91x
 					}
-					v91 = v91x
 				}
 				r70[l] = v91
 			}
@@ -10194,12 +10776,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v91a < lmEnd4 && v91a&3 == 0 {
 					v91 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v91a:]))
 				} else {
-					v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
-					if !v91ok {
-						flt.Note(0, l, runtime.SpaceLocal, v91a, 4, "testdata/ptx/local_array.ptx:388")
-						continue
+					{
+						v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
+						if !v91ok {
+							flt.Note(0, l, runtime.SpaceLocal, v91a, 4, "testdata/ptx/local_array.ptx:388")
+							continue
+						}
+						v91 = v91x
 					}
-					v91 = v91x
 				}
 				r70[l] = v91
 			}
@@ -10226,7 +10810,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
 					runtime.Store32(s92w.Ptr, s92o, s92v)
 				} else {
-					w.StoreLane(s92w, runtime.SpaceGlobal, s92, 4, s92v, l, "testdata/ptx/local_array.ptx:389")
+					{
+						w.StoreLane(s92w, runtime.SpaceGlobal, s92, 4, s92v, l, "testdata/ptx/local_array.ptx:389")
+					}
 				}
 			}
 		} else {
@@ -10238,7 +10824,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
 					runtime.Store32(s92w.Ptr, s92o, s92v)
 				} else {
-					w.StoreLane(s92w, runtime.SpaceGlobal, s92, 4, s92v, l, "testdata/ptx/local_array.ptx:389")
+					{
+						w.StoreLane(s92w, runtime.SpaceGlobal, s92, 4, s92v, l, "testdata/ptx/local_array.ptx:389")
+					}
 				}
 			}
 		}
@@ -10266,12 +10854,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v93a < lmEnd4 && v93a&3 == 0 {
 					v93 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v93a:]))
 				} else {
-					v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
-					if !v93ok {
-						flt.Note(0, l, runtime.SpaceLocal, v93a, 4, "testdata/ptx/local_array.ptx:390")
-						continue
+					{
+						v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
+						if !v93ok {
+							flt.Note(0, l, runtime.SpaceLocal, v93a, 4, "testdata/ptx/local_array.ptx:390")
+							continue
+						}
+						v93 = v93x
 					}
-					v93 = v93x
 				}
 				r71[l] = v93
 			}
@@ -10284,12 +10874,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v93a < lmEnd4 && v93a&3 == 0 {
 					v93 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v93a:]))
 				} else {
-					v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
-					if !v93ok {
-						flt.Note(0, l, runtime.SpaceLocal, v93a, 4, "testdata/ptx/local_array.ptx:390")
-						continue
+					{
+						v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
+						if !v93ok {
+							flt.Note(0, l, runtime.SpaceLocal, v93a, 4, "testdata/ptx/local_array.ptx:390")
+							continue
+						}
+						v93 = v93x
 					}
-					v93 = v93x
 				}
 				r71[l] = v93
 			}
@@ -10316,7 +10908,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
 					runtime.Store32(s94w.Ptr, s94o, s94v)
 				} else {
-					w.StoreLane(s94w, runtime.SpaceGlobal, s94, 4, s94v, l, "testdata/ptx/local_array.ptx:391")
+					{
+						w.StoreLane(s94w, runtime.SpaceGlobal, s94, 4, s94v, l, "testdata/ptx/local_array.ptx:391")
+					}
 				}
 			}
 		} else {
@@ -10328,7 +10922,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
 					runtime.Store32(s94w.Ptr, s94o, s94v)
 				} else {
-					w.StoreLane(s94w, runtime.SpaceGlobal, s94, 4, s94v, l, "testdata/ptx/local_array.ptx:391")
+					{
+						w.StoreLane(s94w, runtime.SpaceGlobal, s94, 4, s94v, l, "testdata/ptx/local_array.ptx:391")
+					}
 				}
 			}
 		}
@@ -10356,12 +10952,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v95a < lmEnd4 && v95a&3 == 0 {
 					v95 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v95a:]))
 				} else {
-					v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
-					if !v95ok {
-						flt.Note(0, l, runtime.SpaceLocal, v95a, 4, "testdata/ptx/local_array.ptx:392")
-						continue
+					{
+						v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
+						if !v95ok {
+							flt.Note(0, l, runtime.SpaceLocal, v95a, 4, "testdata/ptx/local_array.ptx:392")
+							continue
+						}
+						v95 = v95x
 					}
-					v95 = v95x
 				}
 				r72[l] = v95
 			}
@@ -10374,12 +10972,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v95a < lmEnd4 && v95a&3 == 0 {
 					v95 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v95a:]))
 				} else {
-					v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
-					if !v95ok {
-						flt.Note(0, l, runtime.SpaceLocal, v95a, 4, "testdata/ptx/local_array.ptx:392")
-						continue
+					{
+						v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
+						if !v95ok {
+							flt.Note(0, l, runtime.SpaceLocal, v95a, 4, "testdata/ptx/local_array.ptx:392")
+							continue
+						}
+						v95 = v95x
 					}
-					v95 = v95x
 				}
 				r72[l] = v95
 			}
@@ -10406,7 +11006,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s96o := s96 - s96w.Base; s96o < s96w.End && s96&3 == 0 {
 					runtime.Store32(s96w.Ptr, s96o, s96v)
 				} else {
-					w.StoreLane(s96w, runtime.SpaceGlobal, s96, 4, s96v, l, "testdata/ptx/local_array.ptx:393")
+					{
+						w.StoreLane(s96w, runtime.SpaceGlobal, s96, 4, s96v, l, "testdata/ptx/local_array.ptx:393")
+					}
 				}
 			}
 		} else {
@@ -10418,7 +11020,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s96o := s96 - s96w.Base; s96o < s96w.End && s96&3 == 0 {
 					runtime.Store32(s96w.Ptr, s96o, s96v)
 				} else {
-					w.StoreLane(s96w, runtime.SpaceGlobal, s96, 4, s96v, l, "testdata/ptx/local_array.ptx:393")
+					{
+						w.StoreLane(s96w, runtime.SpaceGlobal, s96, 4, s96v, l, "testdata/ptx/local_array.ptx:393")
+					}
 				}
 			}
 		}
@@ -10446,12 +11050,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v97a < lmEnd4 && v97a&3 == 0 {
 					v97 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v97a:]))
 				} else {
-					v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
-					if !v97ok {
-						flt.Note(0, l, runtime.SpaceLocal, v97a, 4, "testdata/ptx/local_array.ptx:394")
-						continue
+					{
+						v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
+						if !v97ok {
+							flt.Note(0, l, runtime.SpaceLocal, v97a, 4, "testdata/ptx/local_array.ptx:394")
+							continue
+						}
+						v97 = v97x
 					}
-					v97 = v97x
 				}
 				r73[l] = v97
 			}
@@ -10464,12 +11070,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v97a < lmEnd4 && v97a&3 == 0 {
 					v97 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v97a:]))
 				} else {
-					v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
-					if !v97ok {
-						flt.Note(0, l, runtime.SpaceLocal, v97a, 4, "testdata/ptx/local_array.ptx:394")
-						continue
+					{
+						v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
+						if !v97ok {
+							flt.Note(0, l, runtime.SpaceLocal, v97a, 4, "testdata/ptx/local_array.ptx:394")
+							continue
+						}
+						v97 = v97x
 					}
-					v97 = v97x
 				}
 				r73[l] = v97
 			}
@@ -10496,7 +11104,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s98o := s98 - s98w.Base; s98o < s98w.End && s98&3 == 0 {
 					runtime.Store32(s98w.Ptr, s98o, s98v)
 				} else {
-					w.StoreLane(s98w, runtime.SpaceGlobal, s98, 4, s98v, l, "testdata/ptx/local_array.ptx:395")
+					{
+						w.StoreLane(s98w, runtime.SpaceGlobal, s98, 4, s98v, l, "testdata/ptx/local_array.ptx:395")
+					}
 				}
 			}
 		} else {
@@ -10508,7 +11118,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s98o := s98 - s98w.Base; s98o < s98w.End && s98&3 == 0 {
 					runtime.Store32(s98w.Ptr, s98o, s98v)
 				} else {
-					w.StoreLane(s98w, runtime.SpaceGlobal, s98, 4, s98v, l, "testdata/ptx/local_array.ptx:395")
+					{
+						w.StoreLane(s98w, runtime.SpaceGlobal, s98, 4, s98v, l, "testdata/ptx/local_array.ptx:395")
+					}
 				}
 			}
 		}
@@ -10536,12 +11148,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v99a < lmEnd4 && v99a&3 == 0 {
 					v99 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v99a:]))
 				} else {
-					v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
-					if !v99ok {
-						flt.Note(0, l, runtime.SpaceLocal, v99a, 4, "testdata/ptx/local_array.ptx:396")
-						continue
+					{
+						v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
+						if !v99ok {
+							flt.Note(0, l, runtime.SpaceLocal, v99a, 4, "testdata/ptx/local_array.ptx:396")
+							continue
+						}
+						v99 = v99x
 					}
-					v99 = v99x
 				}
 				r74[l] = v99
 			}
@@ -10554,12 +11168,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v99a < lmEnd4 && v99a&3 == 0 {
 					v99 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v99a:]))
 				} else {
-					v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
-					if !v99ok {
-						flt.Note(0, l, runtime.SpaceLocal, v99a, 4, "testdata/ptx/local_array.ptx:396")
-						continue
+					{
+						v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
+						if !v99ok {
+							flt.Note(0, l, runtime.SpaceLocal, v99a, 4, "testdata/ptx/local_array.ptx:396")
+							continue
+						}
+						v99 = v99x
 					}
-					v99 = v99x
 				}
 				r74[l] = v99
 			}
@@ -10586,7 +11202,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s100o := s100 - s100w.Base; s100o < s100w.End && s100&3 == 0 {
 					runtime.Store32(s100w.Ptr, s100o, s100v)
 				} else {
-					w.StoreLane(s100w, runtime.SpaceGlobal, s100, 4, s100v, l, "testdata/ptx/local_array.ptx:397")
+					{
+						w.StoreLane(s100w, runtime.SpaceGlobal, s100, 4, s100v, l, "testdata/ptx/local_array.ptx:397")
+					}
 				}
 			}
 		} else {
@@ -10598,7 +11216,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s100o := s100 - s100w.Base; s100o < s100w.End && s100&3 == 0 {
 					runtime.Store32(s100w.Ptr, s100o, s100v)
 				} else {
-					w.StoreLane(s100w, runtime.SpaceGlobal, s100, 4, s100v, l, "testdata/ptx/local_array.ptx:397")
+					{
+						w.StoreLane(s100w, runtime.SpaceGlobal, s100, 4, s100v, l, "testdata/ptx/local_array.ptx:397")
+					}
 				}
 			}
 		}

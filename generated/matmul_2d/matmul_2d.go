@@ -1797,50 +1797,103 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				var v5Fs [32]float32
-				for l := range 32 {
-					// 70: ld.global.f32
-					v1a := uint64(r24[l]) + 0xfffffffffffffffc
-					var v1 uint64
-					if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-						v1 = runtime.Load32(v1aw.Ptr, v1ao)
-					} else {
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/matmul_2d.ptx:70")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 70: ld.global.f32
+						v1a := uint64(r24[l]) + 0xfffffffffffffffc
+						var v1 uint64
+						if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+							v1 = runtime.Load32(v1aw.Ptr, v1ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v1 = v1x
-					}
-					// 71: mul.wide.s32
-					v2 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
-					// 72: add.s64
-					v3 := uint64(uint64(r15[l]) + uint64(v2))
-					// 73: ld.global.f32
-					v4a := uint64(v3) + 0x0
-					var v4 uint64
-					if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-						v4 = runtime.Load32(v4aw.Ptr, v4ao)
-					} else {
-						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:73")
-							continue
+						// 71: mul.wide.s32
+						v2 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
+						// 72: add.s64
+						v3 := uint64(uint64(r15[l]) + uint64(v2))
+						// 73: ld.global.f32
+						v4a := uint64(v3) + 0x0
+						var v4 uint64
+						if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+							v4 = runtime.Load32(v4aw.Ptr, v4ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v4 = v4x
+						// 74: fma.rn.f32
+						var v5 uint64
+						var v5F float32
+						if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Direct(v5f) {
+							v5F = float32(v5f)
+							v5 = uint64(math.Float32bits(v5F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v5F
+						_ = v5
+						v5Fs[l] = v5F
 					}
-					// 74: fma.rn.f32
-					var v5 uint64
-					var v5F float32
-					if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Direct(v5f) {
-						v5F = float32(v5f)
-						v5 = uint64(math.Float32bits(v5F))
-					} else {
-						v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
-						v5F = math.Float32frombits(uint32(v5))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 70: ld.global.f32
+						v1a := uint64(r24[l]) + 0xfffffffffffffffc
+						var v1 uint64
+						if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+							v1 = runtime.Load32(v1aw.Ptr, v1ao)
+						} else {
+							{
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/matmul_2d.ptx:70")
+									continue
+								}
+								v1 = v1x
+							}
+						}
+						// 71: mul.wide.s32
+						v2 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
+						// 72: add.s64
+						v3 := uint64(uint64(r15[l]) + uint64(v2))
+						// 73: ld.global.f32
+						v4a := uint64(v3) + 0x0
+						var v4 uint64
+						if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+							v4 = runtime.Load32(v4aw.Ptr, v4ao)
+						} else {
+							{
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:73")
+									continue
+								}
+								v4 = v4x
+							}
+						}
+						// 74: fma.rn.f32
+						var v5 uint64
+						var v5F float32
+						if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Direct(v5f) {
+							v5F = float32(v5f)
+							v5 = uint64(math.Float32bits(v5F))
+						} else {
+							{
+								v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
+								v5F = math.Float32frombits(uint32(v5))
+							}
+						}
+						_ = v5F
+						_ = v5
+						v5Fs[l] = v5F
 					}
-					_ = v5F
-					_ = v5
-					v5Fs[l] = v5F
 				}
 				for l := range 32 {
 					v5F := v5Fs[l]
@@ -1850,12 +1903,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 						v6 = runtime.Load32(v6aw.Ptr, v6ao)
 					} else {
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-						if !v6ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/matmul_2d.ptx:75")
-							continue
+						{
+							v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+							if !v6ok {
+								flt.Note(2, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/matmul_2d.ptx:75")
+								continue
+							}
+							v6 = v6x
 						}
-						v6 = v6x
 					}
 					// 76: add.s32
 					v7 := uint64(uint32(r0[l]) + uint32(r26[l]))
@@ -1869,12 +1924,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 						v10 = runtime.Load32(v10aw.Ptr, v10ao)
 					} else {
-						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-						if !v10ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/matmul_2d.ptx:79")
-							continue
+						{
+							v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+							if !v10ok {
+								flt.Note(3, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/matmul_2d.ptx:79")
+								continue
+							}
+							v10 = v10x
 						}
-						v10 = v10x
 					}
 					// 80: fma.rn.f32
 					var v11 uint64
@@ -1883,8 +1940,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						v11F = float32(v11f)
 						v11 = uint64(math.Float32bits(v11F))
 					} else {
-						v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(uint64(math.Float32bits(v5F)))))
-						v11F = math.Float32frombits(uint32(v11))
+						{
+							v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(uint64(math.Float32bits(v5F)))))
+							v11F = math.Float32frombits(uint32(v11))
+						}
 					}
 					_ = v11F
 					r13[l] = v11
@@ -1916,12 +1975,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/matmul_2d.ptx:70")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/matmul_2d.ptx:70")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 71: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
@@ -1933,12 +1994,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:73")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:73")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 74: fma.rn.f32
 				var v5 uint64
@@ -1947,8 +2010,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
-					v5F = math.Float32frombits(uint32(v5))
+					{
+						v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
+						v5F = math.Float32frombits(uint32(v5))
+					}
 				}
 				_ = v5F
 				_ = v5
@@ -1958,12 +2023,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/matmul_2d.ptx:75")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/matmul_2d.ptx:75")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 76: add.s32
 				v7 := uint64(uint32(r0[l]) + uint32(r26[l]))
@@ -1977,12 +2044,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/matmul_2d.ptx:79")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/matmul_2d.ptx:79")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 80: fma.rn.f32
 				var v11 uint64
@@ -1991,8 +2060,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(uint64(math.Float32bits(v5F)))))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(uint64(math.Float32bits(v5F)))))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				r13[l] = v11
@@ -2092,7 +2163,9 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/matmul_2d.ptx:104")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/matmul_2d.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -2110,7 +2183,9 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/matmul_2d.ptx:104")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/matmul_2d.ptx:104")
+					}
 				}
 			}
 		}
@@ -2439,12 +2514,14 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/matmul_2d.ptx:97")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/matmul_2d.ptx:97")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 98: ld.global.f32
 				v8a := uint64(v6) + 0x0
@@ -2452,12 +2529,14 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/matmul_2d.ptx:98")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/matmul_2d.ptx:98")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 99: fma.rn.f32
 				var v9 uint64
@@ -2466,8 +2545,10 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				r13[l] = v9
@@ -2493,12 +2574,14 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/matmul_2d.ptx:97")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/matmul_2d.ptx:97")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 98: ld.global.f32
 				v8a := uint64(v6) + 0x0
@@ -2506,12 +2589,14 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/matmul_2d.ptx:98")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/matmul_2d.ptx:98")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 99: fma.rn.f32
 				var v9 uint64
@@ -2520,8 +2605,10 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				r13[l] = v9
@@ -3115,12 +3202,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:185")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:185")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r31[l] = v4
 			}
@@ -3139,12 +3228,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:185")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:185")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r31[l] = v4
 			}
@@ -3182,7 +3273,9 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:187")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:187")
+					}
 				}
 				// 188: mov.f32
 				v2 := uint64(r28[l])
@@ -3197,7 +3290,9 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:187")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:187")
+					}
 				}
 				// 188: mov.f32
 				v2 := uint64(r28[l])
@@ -3234,7 +3329,9 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:201")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:201")
+					}
 				}
 			}
 		} else {
@@ -3246,7 +3343,9 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:201")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:201")
+					}
 				}
 			}
 		}
@@ -3386,130 +3485,279 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				var v3Fs [32]float32
 				var v6Fs [32]float32
 				var v9Fs [32]float32
-				for l := range 32 {
-					// 218: ld.shared.f32
-					v1a := uint64(r44[l]) + 0xfffffffffffffff8
-					var v1 uint64
-					if v1a < shEnd4 && v1a&3 == 0 {
-						v1 = runtime.Load32(shp, v1a)
-					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:218")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 218: ld.shared.f32
+						v1a := uint64(r44[l]) + 0xfffffffffffffff8
+						var v1 uint64
+						if v1a < shEnd4 && v1a&3 == 0 {
+							v1 = runtime.Load32(shp, v1a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v1 = v1x
-					}
-					// 219: ld.shared.f32
-					v2a := uint64(r45[l]) + 0xffffffffffffff80
-					var v2 uint64
-					if v2a < shEnd4 && v2a&3 == 0 {
-						v2 = runtime.Load32(shp, v2a)
-					} else {
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:219")
-							continue
+						// 219: ld.shared.f32
+						v2a := uint64(r45[l]) + 0xffffffffffffff80
+						var v2 uint64
+						if v2a < shEnd4 && v2a&3 == 0 {
+							v2 = runtime.Load32(shp, v2a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v2 = v2x
+						// 220: fma.rn.f32
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Direct(v3f) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v3F
+						_ = v3
+						v3Fs[l] = v3F
 					}
-					// 220: fma.rn.f32
-					var v3 uint64
-					var v3F float32
-					if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Direct(v3f) {
-						v3F = float32(v3f)
-						v3 = uint64(math.Float32bits(v3F))
-					} else {
-						v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
-						v3F = math.Float32frombits(uint32(v3))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 218: ld.shared.f32
+						v1a := uint64(r44[l]) + 0xfffffffffffffff8
+						var v1 uint64
+						if v1a < shEnd4 && v1a&3 == 0 {
+							v1 = runtime.Load32(shp, v1a)
+						} else {
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:218")
+									continue
+								}
+								v1 = v1x
+							}
+						}
+						// 219: ld.shared.f32
+						v2a := uint64(r45[l]) + 0xffffffffffffff80
+						var v2 uint64
+						if v2a < shEnd4 && v2a&3 == 0 {
+							v2 = runtime.Load32(shp, v2a)
+						} else {
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:219")
+									continue
+								}
+								v2 = v2x
+							}
+						}
+						// 220: fma.rn.f32
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Direct(v3f) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
+							{
+								v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+								v3F = math.Float32frombits(uint32(v3))
+							}
+						}
+						_ = v3F
+						_ = v3
+						v3Fs[l] = v3F
 					}
-					_ = v3F
-					_ = v3
-					v3Fs[l] = v3F
 				}
-				for l := range 32 {
-					v3F := v3Fs[l]
-					// 221: ld.shared.f32
-					v4a := uint64(r44[l]) + 0xfffffffffffffffc
-					var v4 uint64
-					if v4a < shEnd4 && v4a&3 == 0 {
-						v4 = runtime.Load32(shp, v4a)
-					} else {
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/matmul_2d.ptx:221")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v3F := v3Fs[l]
+						// 221: ld.shared.f32
+						v4a := uint64(r44[l]) + 0xfffffffffffffffc
+						var v4 uint64
+						if v4a < shEnd4 && v4a&3 == 0 {
+							v4 = runtime.Load32(shp, v4a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v4 = v4x
-					}
-					// 222: ld.shared.f32
-					v5a := uint64(r45[l]) + 0xffffffffffffffc0
-					var v5 uint64
-					if v5a < shEnd4 && v5a&3 == 0 {
-						v5 = runtime.Load32(shp, v5a)
-					} else {
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-						if !v5ok {
-							flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/matmul_2d.ptx:222")
-							continue
+						// 222: ld.shared.f32
+						v5a := uint64(r45[l]) + 0xffffffffffffffc0
+						var v5 uint64
+						if v5a < shEnd4 && v5a&3 == 0 {
+							v5 = runtime.Load32(shp, v5a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v5 = v5x
+						// 223: fma.rn.f32
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v6f) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v6F
+						_ = v6
+						v6Fs[l] = v6F
 					}
-					// 223: fma.rn.f32
-					var v6 uint64
-					var v6F float32
-					if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v6f) {
-						v6F = float32(v6f)
-						v6 = uint64(math.Float32bits(v6F))
-					} else {
-						v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
-						v6F = math.Float32frombits(uint32(v6))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v3F := v3Fs[l]
+						// 221: ld.shared.f32
+						v4a := uint64(r44[l]) + 0xfffffffffffffffc
+						var v4 uint64
+						if v4a < shEnd4 && v4a&3 == 0 {
+							v4 = runtime.Load32(shp, v4a)
+						} else {
+							{
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/matmul_2d.ptx:221")
+									continue
+								}
+								v4 = v4x
+							}
+						}
+						// 222: ld.shared.f32
+						v5a := uint64(r45[l]) + 0xffffffffffffffc0
+						var v5 uint64
+						if v5a < shEnd4 && v5a&3 == 0 {
+							v5 = runtime.Load32(shp, v5a)
+						} else {
+							{
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/matmul_2d.ptx:222")
+									continue
+								}
+								v5 = v5x
+							}
+						}
+						// 223: fma.rn.f32
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v6f) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
+							{
+								v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
+								v6F = math.Float32frombits(uint32(v6))
+							}
+						}
+						_ = v6F
+						_ = v6
+						v6Fs[l] = v6F
 					}
-					_ = v6F
-					_ = v6
-					v6Fs[l] = v6F
 				}
-				for l := range 32 {
-					v6F := v6Fs[l]
-					// 224: ld.shared.f32
-					v7a := uint64(r44[l]) + 0x0
-					var v7 uint64
-					if v7a < shEnd4 && v7a&3 == 0 {
-						v7 = runtime.Load32(shp, v7a)
-					} else {
-						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-						if !v7ok {
-							flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/matmul_2d.ptx:224")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v6F := v6Fs[l]
+						// 224: ld.shared.f32
+						v7a := uint64(r44[l]) + 0x0
+						var v7 uint64
+						if v7a < shEnd4 && v7a&3 == 0 {
+							v7 = runtime.Load32(shp, v7a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v7 = v7x
-					}
-					// 225: ld.shared.f32
-					v8a := uint64(r45[l]) + 0x0
-					var v8 uint64
-					if v8a < shEnd4 && v8a&3 == 0 {
-						v8 = runtime.Load32(shp, v8a)
-					} else {
-						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-						if !v8ok {
-							flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/matmul_2d.ptx:225")
-							continue
+						// 225: ld.shared.f32
+						v8a := uint64(r45[l]) + 0x0
+						var v8 uint64
+						if v8a < shEnd4 && v8a&3 == 0 {
+							v8 = runtime.Load32(shp, v8a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v8 = v8x
+						// 226: fma.rn.f32
+						var v9 uint64
+						var v9F float32
+						if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Direct(v9f) {
+							v9F = float32(v9f)
+							v9 = uint64(math.Float32bits(v9F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v9F
+						_ = v9
+						v9Fs[l] = v9F
 					}
-					// 226: fma.rn.f32
-					var v9 uint64
-					var v9F float32
-					if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Direct(v9f) {
-						v9F = float32(v9f)
-						v9 = uint64(math.Float32bits(v9F))
-					} else {
-						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
-						v9F = math.Float32frombits(uint32(v9))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v6F := v6Fs[l]
+						// 224: ld.shared.f32
+						v7a := uint64(r44[l]) + 0x0
+						var v7 uint64
+						if v7a < shEnd4 && v7a&3 == 0 {
+							v7 = runtime.Load32(shp, v7a)
+						} else {
+							{
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/matmul_2d.ptx:224")
+									continue
+								}
+								v7 = v7x
+							}
+						}
+						// 225: ld.shared.f32
+						v8a := uint64(r45[l]) + 0x0
+						var v8 uint64
+						if v8a < shEnd4 && v8a&3 == 0 {
+							v8 = runtime.Load32(shp, v8a)
+						} else {
+							{
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+								if !v8ok {
+									flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/matmul_2d.ptx:225")
+									continue
+								}
+								v8 = v8x
+							}
+						}
+						// 226: fma.rn.f32
+						var v9 uint64
+						var v9F float32
+						if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Direct(v9f) {
+							v9F = float32(v9f)
+							v9 = uint64(math.Float32bits(v9F))
+						} else {
+							{
+								v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+								v9F = math.Float32frombits(uint32(v9))
+							}
+						}
+						_ = v9F
+						_ = v9
+						v9Fs[l] = v9F
 					}
-					_ = v9F
-					_ = v9
-					v9Fs[l] = v9F
 				}
 				for l := range 32 {
 					v9F := v9Fs[l]
@@ -3519,12 +3767,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					if v10a < shEnd4 && v10a&3 == 0 {
 						v10 = runtime.Load32(shp, v10a)
 					} else {
-						v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-						if !v10ok {
-							flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/matmul_2d.ptx:227")
-							continue
+						{
+							v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+							if !v10ok {
+								flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/matmul_2d.ptx:227")
+								continue
+							}
+							v10 = v10x
 						}
-						v10 = v10x
 					}
 					// 228: ld.shared.f32
 					v11a := uint64(r45[l]) + 0x40
@@ -3532,12 +3782,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					if v11a < shEnd4 && v11a&3 == 0 {
 						v11 = runtime.Load32(shp, v11a)
 					} else {
-						v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
-						if !v11ok {
-							flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/matmul_2d.ptx:228")
-							continue
+						{
+							v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
+							if !v11ok {
+								flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/matmul_2d.ptx:228")
+								continue
+							}
+							v11 = v11x
 						}
-						v11 = v11x
 					}
 					// 229: fma.rn.f32
 					var v12 uint64
@@ -3546,8 +3798,10 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						v12F = float32(v12f)
 						v12 = uint64(math.Float32bits(v12F))
 					} else {
-						v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(uint64(math.Float32bits(v9F)))))
-						v12F = math.Float32frombits(uint32(v12))
+						{
+							v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(uint64(math.Float32bits(v9F)))))
+							v12F = math.Float32frombits(uint32(v12))
+						}
 					}
 					_ = v12F
 					r11[l] = v12
@@ -3579,12 +3833,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:218")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:218")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 219: ld.shared.f32
 				v2a := uint64(r45[l]) + 0xffffffffffffff80
@@ -3592,12 +3848,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:219")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:219")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 220: fma.rn.f32
 				var v3 uint64
@@ -3606,8 +3864,10 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				_ = v3
@@ -3617,12 +3877,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v4a < shEnd4 && v4a&3 == 0 {
 					v4 = runtime.Load32(shp, v4a)
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/matmul_2d.ptx:221")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/matmul_2d.ptx:221")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 222: ld.shared.f32
 				v5a := uint64(r45[l]) + 0xffffffffffffffc0
@@ -3630,12 +3892,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/matmul_2d.ptx:222")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/matmul_2d.ptx:222")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 223: fma.rn.f32
 				var v6 uint64
@@ -3644,8 +3908,10 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
-					v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
-					v6F = math.Float32frombits(uint32(v6))
+					{
+						v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
+						v6F = math.Float32frombits(uint32(v6))
+					}
 				}
 				_ = v6F
 				_ = v6
@@ -3655,12 +3921,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/matmul_2d.ptx:224")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/matmul_2d.ptx:224")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 225: ld.shared.f32
 				v8a := uint64(r45[l]) + 0x0
@@ -3668,12 +3936,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v8a < shEnd4 && v8a&3 == 0 {
 					v8 = runtime.Load32(shp, v8a)
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-					if !v8ok {
-						flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/matmul_2d.ptx:225")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/matmul_2d.ptx:225")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 226: fma.rn.f32
 				var v9 uint64
@@ -3682,8 +3952,10 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				_ = v9
@@ -3693,12 +3965,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v10a < shEnd4 && v10a&3 == 0 {
 					v10 = runtime.Load32(shp, v10a)
 				} else {
-					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-					if !v10ok {
-						flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/matmul_2d.ptx:227")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+						if !v10ok {
+							flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/matmul_2d.ptx:227")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 228: ld.shared.f32
 				v11a := uint64(r45[l]) + 0x40
@@ -3706,12 +3980,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v11a < shEnd4 && v11a&3 == 0 {
 					v11 = runtime.Load32(shp, v11a)
 				} else {
-					v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
-					if !v11ok {
-						flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/matmul_2d.ptx:228")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
+						if !v11ok {
+							flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/matmul_2d.ptx:228")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 229: fma.rn.f32
 				var v12 uint64
@@ -3720,8 +3996,10 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(uint64(math.Float32bits(v9F)))))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(uint64(math.Float32bits(v9F)))))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				r11[l] = v12
@@ -3836,12 +4114,14 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:249")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:249")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 250: ld.shared.f32
 				v2a := uint64(r62[l]) + 0x0
@@ -3849,12 +4129,14 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:250")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:250")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 251: fma.rn.f32
 				var v3 uint64
@@ -3863,8 +4145,10 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				r11[l] = v3
@@ -3895,12 +4179,14 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:249")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:249")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 250: ld.shared.f32
 				v2a := uint64(r62[l]) + 0x0
@@ -3908,12 +4194,14 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:250")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:250")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 251: fma.rn.f32
 				var v3 uint64
@@ -3922,8 +4210,10 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				r11[l] = v3
@@ -4058,7 +4348,9 @@ func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/matmul_2d.ptx:269")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/matmul_2d.ptx:269")
+					}
 				}
 			}
 		} else {
@@ -4076,7 +4368,9 @@ func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/matmul_2d.ptx:269")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/matmul_2d.ptx:269")
+					}
 				}
 			}
 		}
@@ -4382,12 +4676,14 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:199")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:199")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r35[l] = v4
 			}
@@ -4406,12 +4702,14 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:199")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:199")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r35[l] = v4
 			}

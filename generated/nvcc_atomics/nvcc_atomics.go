@@ -1413,12 +1413,14 @@ func histogramBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:41")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:41")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 42: rem.u32
 				v5 := isa.Rem(v4, r3[l], 32, false)
@@ -1445,12 +1447,14 @@ func histogramBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:41")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:41")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 42: rem.u32
 				v5 := isa.Rem(v4, r3[l], 32, false)
@@ -1705,12 +1709,14 @@ func atomicSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:82")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:82")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r12[l] = v4
 				// 83: cvta.to.global.u64
@@ -1733,12 +1739,14 @@ func atomicSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:82")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:82")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r12[l] = v4
 				// 83: cvta.to.global.u64
@@ -1784,12 +1792,14 @@ func atomicSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/atomics.ptx:87")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/atomics.ptx:87")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r17[l] = v8
 				// 88: cvta.to.global.u64
@@ -1809,12 +1819,14 @@ func atomicSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/atomics.ptx:87")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/atomics.ptx:87")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r17[l] = v8
 				// 88: cvta.to.global.u64
@@ -2075,12 +2087,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:124")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:124")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 125: cvta.to.global.u64
 				v5 := uint64(r0[l])
@@ -2100,12 +2114,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/atomics.ptx:130")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/atomics.ptx:130")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r18[l] = v10
 			}
@@ -2125,12 +2141,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:124")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:124")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 125: cvta.to.global.u64
 				v5 := uint64(r0[l])
@@ -2150,12 +2168,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/atomics.ptx:130")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/atomics.ptx:130")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r18[l] = v10
 			}
@@ -2204,12 +2224,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/atomics.ptx:132")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/atomics.ptx:132")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 133: cvta.to.global.u64
 				v12 := uint64(r1[l])
@@ -2224,12 +2246,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/atomics.ptx:136")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/atomics.ptx:136")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r24[l] = v15
 			}
@@ -2242,12 +2266,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/atomics.ptx:132")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/atomics.ptx:132")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 133: cvta.to.global.u64
 				v12 := uint64(r1[l])
@@ -2262,12 +2288,14 @@ func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/atomics.ptx:136")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/atomics.ptx:136")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r24[l] = v15
 			}
@@ -2503,12 +2531,14 @@ func saturatingAddBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/atomics.ptx:175")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/atomics.ptx:175")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 176: cvt.s64.s32
@@ -2541,12 +2571,14 @@ func saturatingAddBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/atomics.ptx:175")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/atomics.ptx:175")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 176: cvt.s64.s32
@@ -2657,12 +2689,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/atomics.ptx:169")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/atomics.ptx:169")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r10[l] = v2
 				// 170: mul.wide.s32
@@ -2685,12 +2719,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/atomics.ptx:169")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/atomics.ptx:169")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r10[l] = v2
 				// 170: mul.wide.s32
@@ -2922,12 +2958,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:217")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:217")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r11[l] = v4
 				// 218: setp.lt.s32
@@ -2954,12 +2992,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:217")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:217")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r11[l] = v4
 				// 218: setp.lt.s32
@@ -3041,7 +3081,9 @@ func compactBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/atomics.ptx:226")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/atomics.ptx:226")
+					}
 				}
 			}
 		} else {
@@ -3059,7 +3101,9 @@ func compactBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/atomics.ptx:226")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/atomics.ptx:226")
+					}
 				}
 			}
 		}
@@ -3282,7 +3326,9 @@ func exchangeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/atomics.ptx:260")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/atomics.ptx:260")
+					}
 				}
 			}
 		} else {
@@ -3300,7 +3346,9 @@ func exchangeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/atomics.ptx:260")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/atomics.ptx:260")
+					}
 				}
 			}
 		}

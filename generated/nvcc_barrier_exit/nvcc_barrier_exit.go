@@ -1116,12 +1116,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r10[l] = v7
 				// 45: shl.b32
@@ -1144,12 +1146,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r10[l] = v7
 				// 45: shl.b32
@@ -1186,7 +1190,9 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11 < shEnd4 && s11&3 == 0 {
 					runtime.Store32(shp, s11, s11v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -1200,7 +1206,9 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11 < shEnd4 && s11&3 == 0 {
 					runtime.Store32(shp, s11, s11v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
+					}
 				}
 			}
 		}
@@ -1267,12 +1275,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v9a < shEnd4 && v9a&3 == 0 {
 					v9 = runtime.Load32(shp, v9a)
 				} else {
-					v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:58")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:58")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 59: ld.shared.u32
 				v10a := uint64(uint64(uint32(v4))) + 0x0
@@ -1280,12 +1290,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v10a < shEnd4 && v10a&3 == 0 {
 					v10 = runtime.Load32(shp, v10a)
 				} else {
-					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:59")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:59")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 60: add.s32
 				v11 := uint64(uint32(v9) + uint32(v10))
@@ -1321,12 +1333,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v9a < shEnd4 && v9a&3 == 0 {
 					v9 = runtime.Load32(shp, v9a)
 				} else {
-					v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:58")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:58")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 59: ld.shared.u32
 				v10a := uint64(uint64(uint32(v4))) + 0x0
@@ -1334,12 +1348,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v10a < shEnd4 && v10a&3 == 0 {
 					v10 = runtime.Load32(shp, v10a)
 				} else {
-					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:59")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:59")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 60: add.s32
 				v11 := uint64(uint32(v9) + uint32(v10))
@@ -1373,7 +1389,9 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/barrier_exit.ptx:63")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/barrier_exit.ptx:63")
+					}
 				}
 			}
 		} else {
@@ -1385,7 +1403,9 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/barrier_exit.ptx:63")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/barrier_exit.ptx:63")
+					}
 				}
 			}
 		}
@@ -1625,12 +1645,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r14[l] = v7
 				// 99: shl.b32
@@ -1654,12 +1676,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r14[l] = v7
 				// 99: shl.b32
@@ -1697,7 +1721,9 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11 < shEnd4 && s11&3 == 0 {
 					runtime.Store32(shp, s11, s11v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -1712,7 +1738,9 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11 < shEnd4 && s11&3 == 0 {
 					runtime.Store32(shp, s11, s11v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
+					}
 				}
 			}
 		}
@@ -1773,12 +1801,14 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd4 && v6a&3 == 0 {
 					v6 = runtime.Load32(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:109")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:109")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r22[l] = v6
 			}
@@ -1810,12 +1840,14 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd4 && v6a&3 == 0 {
 					v6 = runtime.Load32(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:109")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:109")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r22[l] = v6
 			}
@@ -1855,7 +1887,9 @@ func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < shEnd4 && s2&3 == 0 {
 					runtime.Store32(shp, s2, s2v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/barrier_exit.ptx:112")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/barrier_exit.ptx:112")
+					}
 				}
 			}
 		} else {
@@ -1869,7 +1903,9 @@ func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < shEnd4 && s2&3 == 0 {
 					runtime.Store32(shp, s2, s2v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/barrier_exit.ptx:112")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/barrier_exit.ptx:112")
+					}
 				}
 			}
 		}
@@ -1918,12 +1954,14 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:114")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:114")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 115: ld.shared.u32
 				v2a := uint64(uint64(uint32(r17[l]))) + 0x0
@@ -1931,12 +1969,14 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:115")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:115")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 116: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -1956,12 +1996,14 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:114")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:114")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 115: ld.shared.u32
 				v2a := uint64(uint64(uint32(r17[l]))) + 0x0
@@ -1969,12 +2011,14 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:115")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:115")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 116: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -2008,7 +2052,9 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/barrier_exit.ptx:119")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/barrier_exit.ptx:119")
+					}
 				}
 			}
 		} else {
@@ -2020,7 +2066,9 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/barrier_exit.ptx:119")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/barrier_exit.ptx:119")
+					}
 				}
 			}
 		}
@@ -2383,7 +2431,9 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/barrier_exit.ptx:181")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/barrier_exit.ptx:181")
+					}
 				}
 			}
 		} else {
@@ -2395,7 +2445,9 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/barrier_exit.ptx:181")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/barrier_exit.ptx:181")
+					}
 				}
 			}
 		}
@@ -2462,7 +2514,9 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/barrier_exit.ptx:165")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/barrier_exit.ptx:165")
+					}
 				}
 			}
 		} else {
@@ -2476,7 +2530,9 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/barrier_exit.ptx:165")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/barrier_exit.ptx:165")
+					}
 				}
 			}
 		}

@@ -625,12 +625,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
 					v5 = runtime.Load16(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/bf16.ptx:50")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/bf16.ptx:50")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r15[l] = v5
 				// 51: cvta.to.global.u64
@@ -643,12 +645,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
 					v8 = runtime.Load16(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/bf16.ptx:53")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/bf16.ptx:53")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r18[l] = v8
 				// 54: cvta.to.global.u64
@@ -661,12 +665,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
 					v11 = runtime.Load16(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/bf16.ptx:56")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/bf16.ptx:56")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 58: fma.rn.bf16
 				v12h0 := v5
@@ -700,12 +706,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-					if !v19ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/nvcc/bf16.ptx:76")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/nvcc/bf16.ptx:76")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 78: cvt.rn.bf16.f32
 				v20s := v19
@@ -730,12 +738,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
 					v5 = runtime.Load16(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/bf16.ptx:50")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/bf16.ptx:50")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r15[l] = v5
 				// 51: cvta.to.global.u64
@@ -748,12 +758,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
 					v8 = runtime.Load16(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/bf16.ptx:53")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/bf16.ptx:53")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r18[l] = v8
 				// 54: cvta.to.global.u64
@@ -766,12 +778,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
 					v11 = runtime.Load16(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/bf16.ptx:56")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/bf16.ptx:56")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 58: fma.rn.bf16
 				v12h0 := v5
@@ -805,12 +819,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-					if !v19ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/nvcc/bf16.ptx:76")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/nvcc/bf16.ptx:76")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 78: cvt.rn.bf16.f32
 				v20s := v19
@@ -857,7 +873,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&1 == 0 {
 					runtime.Store16(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 2, s27v, l, "testdata/ptx/nvcc/bf16.ptx:91")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 2, s27v, l, "testdata/ptx/nvcc/bf16.ptx:91")
+					}
 				}
 			}
 		} else {
@@ -884,7 +902,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&1 == 0 {
 					runtime.Store16(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 2, s27v, l, "testdata/ptx/nvcc/bf16.ptx:91")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 2, s27v, l, "testdata/ptx/nvcc/bf16.ptx:91")
+					}
 				}
 			}
 		}
@@ -909,7 +929,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&1 == 0 {
 					runtime.Store16(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 2, s28v, l, "testdata/ptx/nvcc/bf16.ptx:92")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 2, s28v, l, "testdata/ptx/nvcc/bf16.ptx:92")
+					}
 				}
 			}
 		} else {
@@ -921,7 +943,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&1 == 0 {
 					runtime.Store16(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 2, s28v, l, "testdata/ptx/nvcc/bf16.ptx:92")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 2, s28v, l, "testdata/ptx/nvcc/bf16.ptx:92")
+					}
 				}
 			}
 		}
@@ -946,7 +970,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
 					runtime.Store16(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/bf16.ptx:93")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/bf16.ptx:93")
+					}
 				}
 			}
 		} else {
@@ -958,7 +984,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
 					runtime.Store16(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/bf16.ptx:93")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/bf16.ptx:93")
+					}
 				}
 			}
 		}
@@ -983,7 +1011,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
 					runtime.Store16(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/bf16.ptx:94")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/bf16.ptx:94")
+					}
 				}
 			}
 		} else {
@@ -995,7 +1025,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
 					runtime.Store16(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/bf16.ptx:94")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/bf16.ptx:94")
+					}
 				}
 			}
 		}
@@ -1020,7 +1052,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
 					runtime.Store16(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/bf16.ptx:95")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/bf16.ptx:95")
+					}
 				}
 			}
 		} else {
@@ -1032,7 +1066,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
 					runtime.Store16(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/bf16.ptx:95")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/bf16.ptx:95")
+					}
 				}
 			}
 		}
@@ -1057,7 +1093,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
 					runtime.Store16(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/bf16.ptx:96")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/bf16.ptx:96")
+					}
 				}
 				// 98: mov.b32
 				v33 := uint64(uint16(k4)) | (uint64(uint16(r15[l])) << 16)
@@ -1075,7 +1113,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
 					runtime.Store16(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/bf16.ptx:96")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/bf16.ptx:96")
+					}
 				}
 				// 98: mov.b32
 				v33 := uint64(uint16(k4)) | (uint64(uint16(r15[l])) << 16)
@@ -1106,7 +1146,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/bf16.ptx:102")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/bf16.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -1118,7 +1160,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/bf16.ptx:102")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/bf16.ptx:102")
+					}
 				}
 			}
 		}

@@ -730,12 +730,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/bitops.ptx:43")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/bitops.ptx:43")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 44: and.b32
 				v7 := uint64(uint32(v6) & uint32(k1))
@@ -755,12 +757,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/bitops.ptx:49")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/bitops.ptx:49")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r19[l] = v12
 				// 50: popc.b32
@@ -787,12 +791,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/bitops.ptx:43")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/bitops.ptx:43")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 44: and.b32
 				v7 := uint64(uint32(v6) & uint32(k1))
@@ -812,12 +818,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/bitops.ptx:49")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/bitops.ptx:49")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r19[l] = v12
 				// 50: popc.b32
@@ -847,7 +855,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/bitops.ptx:51")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/bitops.ptx:51")
+					}
 				}
 				// 52: clz.b32
 				v15 := uint64(bits.LeadingZeros64(uint64(uint32(r19[l]))) - 32)
@@ -862,7 +872,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/bitops.ptx:51")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/bitops.ptx:51")
+					}
 				}
 				// 52: clz.b32
 				v15 := uint64(bits.LeadingZeros64(uint64(uint32(r19[l]))) - 32)
@@ -890,7 +902,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/bitops.ptx:53")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/bitops.ptx:53")
+					}
 				}
 				// 54: brev.b32
 				v17 := bits.Reverse64(r19[l]) >> 32
@@ -905,7 +919,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/bitops.ptx:53")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/bitops.ptx:53")
+					}
 				}
 				// 54: brev.b32
 				v17 := bits.Reverse64(r19[l]) >> 32
@@ -933,7 +949,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/bitops.ptx:55")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/bitops.ptx:55")
+					}
 				}
 				// 56: shl.b32
 				v19 := uint64(uint32(r19[l]) << uint32(r14[l]))
@@ -948,7 +966,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/bitops.ptx:55")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/bitops.ptx:55")
+					}
 				}
 				// 56: shl.b32
 				v19 := uint64(uint32(r19[l]) << uint32(r14[l]))
@@ -976,7 +996,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/bitops.ptx:57")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/bitops.ptx:57")
+					}
 				}
 				// 58: shr.u32
 				v21 := uint64(uint32(r19[l]) >> uint32(r14[l]))
@@ -991,7 +1013,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/bitops.ptx:57")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/bitops.ptx:57")
+					}
 				}
 				// 58: shr.u32
 				v21 := uint64(uint32(r19[l]) >> uint32(r14[l]))
@@ -1019,7 +1043,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/bitops.ptx:59")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/bitops.ptx:59")
+					}
 				}
 				// 60: shr.s32
 				v23 := uint64(uint32(int32(r19[l]) >> uint32(r14[l])))
@@ -1034,7 +1060,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/bitops.ptx:59")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/bitops.ptx:59")
+					}
 				}
 				// 60: shr.s32
 				v23 := uint64(uint32(int32(r19[l]) >> uint32(r14[l])))
@@ -1062,7 +1090,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/bitops.ptx:61")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/bitops.ptx:61")
+					}
 				}
 				// 63: shf.l.wrap.b32
 				v25 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), true, false))
@@ -1077,7 +1107,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/bitops.ptx:61")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/bitops.ptx:61")
+					}
 				}
 				// 63: shf.l.wrap.b32
 				v25 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), true, false))
@@ -1105,7 +1137,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/bitops.ptx:65")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/bitops.ptx:65")
+					}
 				}
 				// 67: shf.r.wrap.b32
 				v27 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), false, false))
@@ -1120,7 +1154,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/bitops.ptx:65")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/bitops.ptx:65")
+					}
 				}
 				// 67: shf.r.wrap.b32
 				v27 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), false, false))
@@ -1148,7 +1184,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/bitops.ptx:69")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/bitops.ptx:69")
+					}
 				}
 				// 70: bfind.shiftamt.u32
 				v29 := uint64(isa.Bfind(r22[l], 32, false, true))
@@ -1165,7 +1203,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/bitops.ptx:69")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/bitops.ptx:69")
+					}
 				}
 				// 70: bfind.shiftamt.u32
 				v29 := uint64(isa.Bfind(r22[l], 32, false, true))
@@ -1195,7 +1235,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/bitops.ptx:72")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/bitops.ptx:72")
+					}
 				}
 				// 73: neg.s32
 				v32 := uint64(-uint32(r19[l]))
@@ -1212,7 +1254,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/bitops.ptx:72")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/bitops.ptx:72")
+					}
 				}
 				// 73: neg.s32
 				v32 := uint64(-uint32(r19[l]))
@@ -1242,7 +1286,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/bitops.ptx:75")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/bitops.ptx:75")
+					}
 				}
 				// 76: and.b32
 				v35 := uint64(uint32(r20[l]) & uint32(k3))
@@ -1257,7 +1303,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/bitops.ptx:75")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/bitops.ptx:75")
+					}
 				}
 				// 76: and.b32
 				v35 := uint64(uint32(r20[l]) & uint32(k3))
@@ -1285,7 +1333,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/bitops.ptx:77")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/bitops.ptx:77")
+					}
 				}
 			}
 		} else {
@@ -1297,7 +1347,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/bitops.ptx:77")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/bitops.ptx:77")
+					}
 				}
 			}
 		}
@@ -1323,12 +1375,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGlobal, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v37a, 4, "testdata/ptx/nvcc/bitops.ptx:78")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGlobal, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v37a, 4, "testdata/ptx/nvcc/bitops.ptx:78")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 80: shf.l.wrap.b32
 				v38 := uint64(isa.Shf(uint32(r19[l]), uint32(v37), uint32(r14[l]), true, false))
@@ -1343,12 +1397,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGlobal, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v37a, 4, "testdata/ptx/nvcc/bitops.ptx:78")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGlobal, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v37a, 4, "testdata/ptx/nvcc/bitops.ptx:78")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 80: shf.l.wrap.b32
 				v38 := uint64(isa.Shf(uint32(r19[l]), uint32(v37), uint32(r14[l]), true, false))
@@ -1377,7 +1433,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/nvcc/bitops.ptx:82")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/nvcc/bitops.ptx:82")
+					}
 				}
 			}
 		} else {
@@ -1389,7 +1447,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/nvcc/bitops.ptx:82")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/nvcc/bitops.ptx:82")
+					}
 				}
 			}
 		}
@@ -1597,12 +1657,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/bitops.ptx:117")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/bitops.ptx:117")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r14[l] = v8
 				// 118: popc.b64
@@ -1635,12 +1697,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/bitops.ptx:117")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/bitops.ptx:117")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r14[l] = v8
 				// 118: popc.b64
@@ -1672,7 +1736,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/bitops.ptx:120")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/bitops.ptx:120")
+					}
 				}
 				// 121: clz.b64
 				v12 := uint64(bits.LeadingZeros64(uint64(uint64(r14[l]))) - 0)
@@ -1689,7 +1755,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/bitops.ptx:120")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/bitops.ptx:120")
+					}
 				}
 				// 121: clz.b64
 				v12 := uint64(bits.LeadingZeros64(uint64(uint64(r14[l]))) - 0)
@@ -1719,7 +1787,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/bitops.ptx:123")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/bitops.ptx:123")
+					}
 				}
 				// 124: brev.b64
 				v15 := bits.Reverse64(r14[l]) >> 0
@@ -1734,7 +1804,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/bitops.ptx:123")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/bitops.ptx:123")
+					}
 				}
 				// 124: brev.b64
 				v15 := bits.Reverse64(r14[l]) >> 0
@@ -1762,7 +1834,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/bitops.ptx:125")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/bitops.ptx:125")
+					}
 				}
 				// 128: mov.b64
 				m17 := r14[l]
@@ -1793,7 +1867,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/bitops.ptx:125")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/bitops.ptx:125")
+					}
 				}
 				// 128: mov.b64
 				m17 := r14[l]
@@ -1837,7 +1913,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/bitops.ptx:137")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/bitops.ptx:137")
+					}
 				}
 			}
 		} else {
@@ -1849,7 +1927,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/bitops.ptx:137")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/bitops.ptx:137")
+					}
 				}
 			}
 		}

@@ -3948,12 +3948,14 @@ func tileReduce64Block3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:113")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:113")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 114: add.s32
 				v4 := uint64(uint32(v3) + uint32(r23[l]))
@@ -3983,12 +3985,14 @@ func tileReduce64Block3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:113")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:113")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 114: add.s32
 				v4 := uint64(uint32(v3) + uint32(r23[l]))
@@ -4121,7 +4125,9 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:145")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:145")
+					}
 				}
 				// 148: and.b32
 				v2 := uint64(uint32(r10[l]) & uint32(k0))
@@ -4149,7 +4155,9 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:145")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:145")
+					}
 				}
 				// 148: and.b32
 				v2 := uint64(uint32(r10[l]) & uint32(k0))
@@ -4393,12 +4401,14 @@ func tileReduce64Block13(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:256")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:256")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r68[l] = v1
 			}
@@ -4411,12 +4421,14 @@ func tileReduce64Block13(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:256")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:256")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r68[l] = v1
 			}
@@ -4465,7 +4477,9 @@ func tileReduce64Block14(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:265")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:265")
+					}
 				}
 				// 268: and.b32
 				v5 := uint64(uint32(r10[l]) & uint32(k1))
@@ -4493,7 +4507,9 @@ func tileReduce64Block14(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:265")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:265")
+					}
 				}
 				// 268: and.b32
 				v5 := uint64(uint32(r10[l]) & uint32(k1))
@@ -4611,12 +4627,14 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:306")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:306")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 307: add.s32
 				v2 := uint64(uint32(v1) + uint32(r76[l]))
@@ -4626,12 +4644,14 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:308")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:308")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 309: add.s32
 				v4 := uint64(uint32(v3) + uint32(v2))
@@ -4641,12 +4661,14 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:310")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:310")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 311: add.s32
 				v6 := uint64(uint32(v5) + uint32(v4))
@@ -4656,12 +4678,14 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:312")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:312")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 313: add.s32
 				v8 := uint64(uint32(v7) + uint32(v6))
@@ -4693,12 +4717,14 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:306")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:306")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 307: add.s32
 				v2 := uint64(uint32(v1) + uint32(r76[l]))
@@ -4708,12 +4734,14 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:308")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:308")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 309: add.s32
 				v4 := uint64(uint32(v3) + uint32(v2))
@@ -4723,12 +4751,14 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:310")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:310")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 311: add.s32
 				v6 := uint64(uint32(v5) + uint32(v4))
@@ -4738,12 +4768,14 @@ func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:312")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:312")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 313: add.s32
 				v8 := uint64(uint32(v7) + uint32(v6))
@@ -4843,12 +4875,14 @@ func tileReduce64Block19(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:333")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:333")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 334: add.s32
 				v2 := uint64(uint32(v1) + uint32(r76[l]))
@@ -4877,12 +4911,14 @@ func tileReduce64Block19(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:333")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:333")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 334: add.s32
 				v2 := uint64(uint32(v1) + uint32(r76[l]))
@@ -4941,7 +4977,9 @@ func tileReduce64Block20(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:347")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:347")
+					}
 				}
 			}
 		} else {
@@ -4959,7 +4997,9 @@ func tileReduce64Block20(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:347")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:347")
+					}
 				}
 			}
 		}
@@ -5034,7 +5074,9 @@ func tileReduce64Block22(w *runtime.Warp, m uint32, budget int) {
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:68")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:68")
+					}
 				}
 			}
 		} else {
@@ -5046,7 +5088,9 @@ func tileReduce64Block22(w *runtime.Warp, m uint32, budget int) {
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:68")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:68")
+					}
 				}
 			}
 		}
@@ -5187,12 +5231,14 @@ func tileReduce64Block27(w *runtime.Warp, m uint32, budget int) {
 				if v8a < shEnd4 && v8a&3 == 0 {
 					v8 = runtime.Load32(shp, v8a)
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:207")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:207")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r56[l] = v8
 				// 213: mov.u32
@@ -5221,12 +5267,14 @@ func tileReduce64Block27(w *runtime.Warp, m uint32, budget int) {
 				if v8a < shEnd4 && v8a&3 == 0 {
 					v8 = runtime.Load32(shp, v8a)
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:207")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:207")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r56[l] = v8
 				// 213: mov.u32
@@ -5296,7 +5344,9 @@ func tileReduce64Block28(w *runtime.Warp, m uint32, budget int) {
 				if s2 < shEnd4 && s2&3 == 0 {
 					runtime.Store32(shp, s2, s2v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:228")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:228")
+					}
 				}
 			}
 		} else {
@@ -5310,7 +5360,9 @@ func tileReduce64Block28(w *runtime.Warp, m uint32, budget int) {
 				if s2 < shEnd4 && s2&3 == 0 {
 					runtime.Store32(shp, s2, s2v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:228")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:228")
+					}
 				}
 			}
 		}
@@ -5405,7 +5457,9 @@ func tileReduce64Block31(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:277")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:277")
+					}
 				}
 			}
 		} else {
@@ -5419,7 +5473,9 @@ func tileReduce64Block31(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:277")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:277")
+					}
 				}
 			}
 		}
@@ -6283,12 +6339,14 @@ func tileReduce128Block3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:446")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:446")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 447: add.s32
 				v4 := uint64(uint32(v3) + uint32(r23[l]))
@@ -6318,12 +6376,14 @@ func tileReduce128Block3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:446")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:446")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 447: add.s32
 				v4 := uint64(uint32(v3) + uint32(r23[l]))
@@ -6456,7 +6516,9 @@ func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:478")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:478")
+					}
 				}
 				// 481: and.b32
 				v2 := uint64(uint32(r10[l]) & uint32(k0))
@@ -6484,7 +6546,9 @@ func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:478")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:478")
+					}
 				}
 				// 481: and.b32
 				v2 := uint64(uint32(r10[l]) & uint32(k0))
@@ -6728,12 +6792,14 @@ func tileReduce128Block13(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:603")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:603")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r76[l] = v1
 			}
@@ -6746,12 +6812,14 @@ func tileReduce128Block13(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:603")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:603")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r76[l] = v1
 			}
@@ -6800,7 +6868,9 @@ func tileReduce128Block14(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:612")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:612")
+					}
 				}
 				// 615: and.b32
 				v5 := uint64(uint32(r10[l]) & uint32(k1))
@@ -6828,7 +6898,9 @@ func tileReduce128Block14(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:612")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:612")
+					}
 				}
 				// 615: and.b32
 				v5 := uint64(uint32(r10[l]) & uint32(k1))
@@ -6946,12 +7018,14 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:652")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:652")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 653: add.s32
 				v2 := uint64(uint32(v1) + uint32(r83[l]))
@@ -6961,12 +7035,14 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:654")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:654")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 655: add.s32
 				v4 := uint64(uint32(v3) + uint32(v2))
@@ -6976,12 +7052,14 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:656")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:656")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 657: add.s32
 				v6 := uint64(uint32(v5) + uint32(v4))
@@ -6991,12 +7069,14 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:658")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:658")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 659: add.s32
 				v8 := uint64(uint32(v7) + uint32(v6))
@@ -7028,12 +7108,14 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:652")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:652")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 653: add.s32
 				v2 := uint64(uint32(v1) + uint32(r83[l]))
@@ -7043,12 +7125,14 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:654")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:654")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 655: add.s32
 				v4 := uint64(uint32(v3) + uint32(v2))
@@ -7058,12 +7142,14 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:656")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:656")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 657: add.s32
 				v6 := uint64(uint32(v5) + uint32(v4))
@@ -7073,12 +7159,14 @@ func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:658")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:658")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 659: add.s32
 				v8 := uint64(uint32(v7) + uint32(v6))
@@ -7178,12 +7266,14 @@ func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:679")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:679")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 680: add.s32
 				v2 := uint64(uint32(v1) + uint32(r83[l]))
@@ -7212,12 +7302,14 @@ func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:679")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:679")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 680: add.s32
 				v2 := uint64(uint32(v1) + uint32(r83[l]))
@@ -7276,7 +7368,9 @@ func tileReduce128Block20(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:693")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:693")
+					}
 				}
 			}
 		} else {
@@ -7294,7 +7388,9 @@ func tileReduce128Block20(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:693")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:693")
+					}
 				}
 			}
 		}
@@ -7370,7 +7466,9 @@ func tileReduce128Block22(w *runtime.Warp, m uint32, budget int) {
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:401")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:401")
+					}
 				}
 			}
 		} else {
@@ -7382,7 +7480,9 @@ func tileReduce128Block22(w *runtime.Warp, m uint32, budget int) {
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:401")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:401")
+					}
 				}
 			}
 		}
@@ -7551,12 +7651,14 @@ func tileReduce128Block27(w *runtime.Warp, m uint32, budget int) {
 				if v8a < shEnd4 && v8a&3 == 0 {
 					v8 = runtime.Load32(shp, v8a)
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:541")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:541")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r57[l] = v8
 				// 547: mov.u32
@@ -7577,12 +7679,14 @@ func tileReduce128Block27(w *runtime.Warp, m uint32, budget int) {
 				if v8a < shEnd4 && v8a&3 == 0 {
 					v8 = runtime.Load32(shp, v8a)
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:541")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:541")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r57[l] = v8
 				// 547: mov.u32
@@ -7703,7 +7807,9 @@ func tileReduce128Block29(w *runtime.Warp, m uint32, budget int) {
 				if s2 < shEnd4 && s2&3 == 0 {
 					runtime.Store32(shp, s2, s2v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:574")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:574")
+					}
 				}
 			}
 		} else {
@@ -7717,7 +7823,9 @@ func tileReduce128Block29(w *runtime.Warp, m uint32, budget int) {
 				if s2 < shEnd4 && s2&3 == 0 {
 					runtime.Store32(shp, s2, s2v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:574")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:574")
+					}
 				}
 			}
 		}
@@ -7801,7 +7909,9 @@ func tileReduce128Block32(w *runtime.Warp, m uint32, budget int) {
 				if s3 < shEnd4 && s3&3 == 0 {
 					runtime.Store32(shp, s3, s3v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s3, 4, s3v, l, "testdata/ptx/nvcc/cg_tiles.ptx:623")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s3, 4, s3v, l, "testdata/ptx/nvcc/cg_tiles.ptx:623")
+					}
 				}
 			}
 		} else {
@@ -7815,7 +7925,9 @@ func tileReduce128Block32(w *runtime.Warp, m uint32, budget int) {
 				if s3 < shEnd4 && s3&3 == 0 {
 					runtime.Store32(shp, s3, s3v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s3, 4, s3v, l, "testdata/ptx/nvcc/cg_tiles.ptx:623")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s3, 4, s3v, l, "testdata/ptx/nvcc/cg_tiles.ptx:623")
+					}
 				}
 			}
 		}
@@ -8313,12 +8425,14 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:764")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:764")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r20[l] = v7
 				// 765: shl.b32
@@ -8345,12 +8459,14 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:764")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:764")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r20[l] = v7
 				// 765: shl.b32
@@ -8389,7 +8505,9 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11 < shEnd4 && s11&3 == 0 {
 					runtime.Store32(shp, s11, s11v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:768")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:768")
+					}
 				}
 				// 772: and.b32
 				v12 := uint64(uint32(r9[l]) & uint32(k3))
@@ -8416,7 +8534,9 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11 < shEnd4 && s11&3 == 0 {
 					runtime.Store32(shp, s11, s11v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:768")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:768")
+					}
 				}
 				// 772: and.b32
 				v12 := uint64(uint32(r9[l]) & uint32(k3))
@@ -8640,12 +8760,14 @@ func tileShuffleBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:837")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:837")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r46[l] = v7
 				// 839: cvta.to.global.u64
@@ -8678,12 +8800,14 @@ func tileShuffleBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:837")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:837")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r46[l] = v7
 				// 839: cvta.to.global.u64
@@ -8718,7 +8842,9 @@ func tileShuffleBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:843")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:843")
+					}
 				}
 				// 846: and.b32
 				v12 := uint64(uint32(r9[l]) & uint32(k1))
@@ -8742,7 +8868,9 @@ func tileShuffleBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:843")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:843")
+					}
 				}
 				// 846: and.b32
 				v12 := uint64(uint32(r9[l]) & uint32(k1))
@@ -8779,7 +8907,9 @@ func tileShuffleBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:854")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:854")
+					}
 				}
 			}
 		} else {
@@ -8791,7 +8921,9 @@ func tileShuffleBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:854")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:854")
+					}
 				}
 			}
 		}
@@ -8867,7 +8999,9 @@ func tileShuffleBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:744")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:744")
+					}
 				}
 			}
 		} else {
@@ -8879,7 +9013,9 @@ func tileShuffleBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:744")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:744")
+					}
 				}
 			}
 		}
@@ -9063,7 +9199,9 @@ func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
+					}
 				}
 			}
 		} else {
@@ -9089,7 +9227,9 @@ func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
+					}
 				}
 			}
 		}

@@ -670,12 +670,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/constant_data.ptx:45")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/constant_data.ptx:45")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r12[l] = v6
 			}
@@ -688,12 +690,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/constant_data.ptx:45")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/constant_data.ptx:45")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r12[l] = v6
 			}
@@ -722,8 +726,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				r14[l] = v8
@@ -738,8 +744,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				r14[l] = v8
@@ -768,8 +776,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
-					v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
-					v10F = math.Float32frombits(uint32(v10))
+					{
+						v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
+						v10F = math.Float32frombits(uint32(v10))
+					}
 				}
 				_ = v10F
 				r16[l] = v10
@@ -784,8 +794,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
-					v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
-					v10F = math.Float32frombits(uint32(v10))
+					{
+						v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
+						v10F = math.Float32frombits(uint32(v10))
+					}
 				}
 				_ = v10F
 				r16[l] = v10
@@ -814,8 +826,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				r18[l] = v12
@@ -830,8 +844,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				r18[l] = v12
@@ -860,8 +876,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
-					v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
-					v14F = math.Float32frombits(uint32(v14))
+					{
+						v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
+						v14F = math.Float32frombits(uint32(v14))
+					}
 				}
 				_ = v14F
 				r20[l] = v14
@@ -876,8 +894,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
-					v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
-					v14F = math.Float32frombits(uint32(v14))
+					{
+						v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
+						v14F = math.Float32frombits(uint32(v14))
+					}
 				}
 				_ = v14F
 				r20[l] = v14
@@ -906,8 +926,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
-					v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
-					v16F = math.Float32frombits(uint32(v16))
+					{
+						v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
+						v16F = math.Float32frombits(uint32(v16))
+					}
 				}
 				_ = v16F
 				r22[l] = v16
@@ -922,8 +944,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
-					v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
-					v16F = math.Float32frombits(uint32(v16))
+					{
+						v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
+						v16F = math.Float32frombits(uint32(v16))
+					}
 				}
 				_ = v16F
 				r22[l] = v16
@@ -952,8 +976,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
-					v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
-					v18F = math.Float32frombits(uint32(v18))
+					{
+						v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
+						v18F = math.Float32frombits(uint32(v18))
+					}
 				}
 				_ = v18F
 				r24[l] = v18
@@ -968,8 +994,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
-					v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
-					v18F = math.Float32frombits(uint32(v18))
+					{
+						v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
+						v18F = math.Float32frombits(uint32(v18))
+					}
 				}
 				_ = v18F
 				r24[l] = v18
@@ -1008,8 +1036,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
-					v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
-					v20F = math.Float32frombits(uint32(v20))
+					{
+						v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
+						v20F = math.Float32frombits(uint32(v20))
+					}
 				}
 				_ = v20F
 				_ = v20
@@ -1021,7 +1051,9 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/constant_data.ptx:61")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/constant_data.ptx:61")
+					}
 				}
 			}
 		} else {
@@ -1034,8 +1066,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
-					v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
-					v20F = math.Float32frombits(uint32(v20))
+					{
+						v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
+						v20F = math.Float32frombits(uint32(v20))
+					}
 				}
 				_ = v20F
 				_ = v20
@@ -1047,7 +1081,9 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/constant_data.ptx:61")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/constant_data.ptx:61")
+					}
 				}
 			}
 		}
@@ -1242,12 +1278,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/constant_data.ptx:93")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/constant_data.ptx:93")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 94: shl.b64
 				v5 := uint64(uint64(v4) << uint32(k1))
@@ -1271,12 +1309,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/constant_data.ptx:93")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/constant_data.ptx:93")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 94: shl.b64
 				v5 := uint64(uint64(v4) << uint32(k1))
@@ -1338,12 +1378,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/constant_data.ptx:99")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/constant_data.ptx:99")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r16[l] = v10
 				// 100: cvt.rn.f32.s32
@@ -1359,12 +1401,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/constant_data.ptx:99")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/constant_data.ptx:99")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r16[l] = v10
 				// 100: cvt.rn.f32.s32
@@ -1418,7 +1462,9 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/constant_data.ptx:107")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/constant_data.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -1443,7 +1489,9 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/constant_data.ptx:107")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/constant_data.ptx:107")
+					}
 				}
 			}
 		}

@@ -817,12 +817,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/convert.ptx:44")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/convert.ptx:44")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r14[l] = v8
 				// 45: cvt.rzi.s32.f32
@@ -853,12 +855,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/convert.ptx:44")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/convert.ptx:44")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r14[l] = v8
 				// 45: cvt.rzi.s32.f32
@@ -888,7 +892,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/convert.ptx:46")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/convert.ptx:46")
+					}
 				}
 				// 47: cvt.rni.s32.f32
 				v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RN, 32, true)
@@ -903,7 +909,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/convert.ptx:46")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/convert.ptx:46")
+					}
 				}
 				// 47: cvt.rni.s32.f32
 				v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RN, 32, true)
@@ -931,7 +939,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/convert.ptx:48")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/convert.ptx:48")
+					}
 				}
 				// 49: cvt.rmi.s32.f32
 				v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RM, 32, true)
@@ -946,7 +956,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/convert.ptx:48")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/convert.ptx:48")
+					}
 				}
 				// 49: cvt.rmi.s32.f32
 				v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RM, 32, true)
@@ -974,7 +986,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/convert.ptx:50")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/convert.ptx:50")
+					}
 				}
 				// 51: cvt.rpi.f32.f32
 				v15 := isa.CvtFloat(r14[l], 32, 32, isa.RP, true, false, false)
@@ -991,7 +1005,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/convert.ptx:50")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/convert.ptx:50")
+					}
 				}
 				// 51: cvt.rpi.f32.f32
 				v15 := isa.CvtFloat(r14[l], 32, 32, isa.RP, true, false, false)
@@ -1021,7 +1037,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:53")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:53")
+					}
 				}
 				// 54: abs.f32
 				v18 := uint64(isa.AbsF32(uint32(r14[l])))
@@ -1038,7 +1056,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:53")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:53")
+					}
 				}
 				// 54: abs.f32
 				v18 := uint64(isa.AbsF32(uint32(r14[l])))
@@ -1068,7 +1088,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/convert.ptx:56")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/convert.ptx:56")
+					}
 				}
 			}
 		} else {
@@ -1080,7 +1102,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/convert.ptx:56")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/convert.ptx:56")
+					}
 				}
 			}
 		}
@@ -1285,12 +1309,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:92")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:92")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r14[l] = v8
 				// 93: cvt.u32.u64
@@ -1324,12 +1350,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:92")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:92")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r14[l] = v8
 				// 93: cvt.u32.u64
@@ -1362,7 +1390,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/convert.ptx:95")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/convert.ptx:95")
+					}
 				}
 				// 96: cvt.rn.f32.u32
 				v12 := uint64(math.Float32bits(float32(uint32(r15[l]))))
@@ -1377,7 +1407,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/convert.ptx:95")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/convert.ptx:95")
+					}
 				}
 				// 96: cvt.rn.f32.u32
 				v12 := uint64(math.Float32bits(float32(uint32(r15[l]))))
@@ -1405,7 +1437,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/convert.ptx:97")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/convert.ptx:97")
+					}
 				}
 				// 98: cvt.rn.f32.s64
 				v14 := uint64(math.Float32bits(float32(int64(r14[l]))))
@@ -1420,7 +1454,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/convert.ptx:97")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/convert.ptx:97")
+					}
 				}
 				// 98: cvt.rn.f32.s64
 				v14 := uint64(math.Float32bits(float32(int64(r14[l]))))
@@ -1448,7 +1484,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/convert.ptx:99")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/convert.ptx:99")
+					}
 				}
 				// 100: cvt.rn.f32.u64
 				v16 := isa.IntToFloat(0, uint64(uint64(r14[l])), false, 32, isa.RN)
@@ -1463,7 +1501,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/convert.ptx:99")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/convert.ptx:99")
+					}
 				}
 				// 100: cvt.rn.f32.u64
 				v16 := isa.IntToFloat(0, uint64(uint64(r14[l])), false, 32, isa.RN)
@@ -1491,7 +1531,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:101")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:101")
+					}
 				}
 				// 102: cvt.rz.f32.s32
 				v18 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
@@ -1506,7 +1548,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:101")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:101")
+					}
 				}
 				// 102: cvt.rz.f32.s32
 				v18 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
@@ -1534,7 +1578,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/convert.ptx:103")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/convert.ptx:103")
+					}
 				}
 			}
 		} else {
@@ -1546,7 +1592,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/convert.ptx:103")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/convert.ptx:103")
+					}
 				}
 			}
 		}
@@ -1748,12 +1796,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:141")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:141")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r14[l] = v8
 				// 142: cvt.rn.f32.f64
@@ -1786,12 +1836,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:141")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:141")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r14[l] = v8
 				// 142: cvt.rn.f32.f64
@@ -1823,7 +1875,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/convert.ptx:144")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/convert.ptx:144")
+					}
 				}
 				// 145: cvt.rz.f32.f64
 				v12 := isa.CvtFloat(r14[l], 32, 64, isa.RZ, false, false, false)
@@ -1840,7 +1894,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/convert.ptx:144")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/convert.ptx:144")
+					}
 				}
 				// 145: cvt.rz.f32.f64
 				v12 := isa.CvtFloat(r14[l], 32, 64, isa.RZ, false, false, false)
@@ -1870,7 +1926,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/convert.ptx:147")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/convert.ptx:147")
+					}
 				}
 				// 148: cvt.rzi.s64.f64
 				v15 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, true)
@@ -1887,7 +1945,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/convert.ptx:147")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/convert.ptx:147")
+					}
 				}
 				// 148: cvt.rzi.s64.f64
 				v15 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, true)
@@ -1917,7 +1977,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/nvcc/convert.ptx:150")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/nvcc/convert.ptx:150")
+					}
 				}
 				// 151: cvt.rzi.s32.f64
 				v18 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 32, true)
@@ -1936,7 +1998,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/nvcc/convert.ptx:150")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/nvcc/convert.ptx:150")
+					}
 				}
 				// 151: cvt.rzi.s32.f64
 				v18 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 32, true)
@@ -1968,7 +2032,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/convert.ptx:154")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/convert.ptx:154")
+					}
 				}
 			}
 		} else {
@@ -1980,7 +2046,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/convert.ptx:154")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/convert.ptx:154")
+					}
 				}
 			}
 		}

@@ -1024,12 +1024,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/cvt_round.ptx:46")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/cvt_round.ptx:46")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r14[l] = v7
 				// 47: shl.b32
@@ -1047,12 +1049,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/cvt_round.ptx:51")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/cvt_round.ptx:51")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r19[l] = v12
 				// 52: cvt.rni.s32.f32
@@ -1082,12 +1086,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/cvt_round.ptx:46")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/cvt_round.ptx:46")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r14[l] = v7
 				// 47: shl.b32
@@ -1105,12 +1111,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/cvt_round.ptx:51")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/cvt_round.ptx:51")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r19[l] = v12
 				// 52: cvt.rni.s32.f32
@@ -1142,7 +1150,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/cvt_round.ptx:54")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/cvt_round.ptx:54")
+					}
 				}
 				// 55: cvt.rzi.s32.f32
 				v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, true)
@@ -1159,7 +1169,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/cvt_round.ptx:54")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/cvt_round.ptx:54")
+					}
 				}
 				// 55: cvt.rzi.s32.f32
 				v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, true)
@@ -1189,7 +1201,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:57")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:57")
+					}
 				}
 				// 58: cvt.rpi.s32.f32
 				v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, true)
@@ -1206,7 +1220,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:57")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:57")
+					}
 				}
 				// 58: cvt.rpi.s32.f32
 				v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, true)
@@ -1236,7 +1252,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/cvt_round.ptx:60")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/cvt_round.ptx:60")
+					}
 				}
 				// 61: cvt.rmi.s32.f32
 				v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, true)
@@ -1253,7 +1271,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/cvt_round.ptx:60")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/cvt_round.ptx:60")
+					}
 				}
 				// 61: cvt.rmi.s32.f32
 				v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, true)
@@ -1283,7 +1303,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:63")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:63")
+					}
 				}
 				// 64: cvt.rzi.u32.f32
 				v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, false)
@@ -1300,7 +1322,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:63")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:63")
+					}
 				}
 				// 64: cvt.rzi.u32.f32
 				v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, false)
@@ -1330,7 +1354,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/nvcc/cvt_round.ptx:66")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/nvcc/cvt_round.ptx:66")
+					}
 				}
 				// 67: cvt.rpi.u32.f32
 				v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, false)
@@ -1347,7 +1373,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/nvcc/cvt_round.ptx:66")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/nvcc/cvt_round.ptx:66")
+					}
 				}
 				// 67: cvt.rpi.u32.f32
 				v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, false)
@@ -1377,7 +1405,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/cvt_round.ptx:69")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/cvt_round.ptx:69")
+					}
 				}
 				// 70: cvt.rmi.u32.f32
 				v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, false)
@@ -1394,7 +1424,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/cvt_round.ptx:69")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/cvt_round.ptx:69")
+					}
 				}
 				// 70: cvt.rmi.u32.f32
 				v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, false)
@@ -1424,7 +1456,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 					runtime.Store64(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/nvcc/cvt_round.ptx:72")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/nvcc/cvt_round.ptx:72")
+					}
 				}
 				// 73: cvt.rni.s64.f32
 				v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RN, 64, true)
@@ -1439,7 +1473,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 					runtime.Store64(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/nvcc/cvt_round.ptx:72")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/nvcc/cvt_round.ptx:72")
+					}
 				}
 				// 73: cvt.rni.s64.f32
 				v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RN, 64, true)
@@ -1467,7 +1503,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
 					runtime.Store64(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 8, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:74")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 8, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:74")
+					}
 				}
 				// 75: cvt.rzi.s64.f32
 				v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 64, true)
@@ -1482,7 +1520,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
 					runtime.Store64(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 8, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:74")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 8, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:74")
+					}
 				}
 				// 75: cvt.rzi.s64.f32
 				v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 64, true)
@@ -1510,7 +1550,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&7 == 0 {
 					runtime.Store64(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 8, s37v, l, "testdata/ptx/nvcc/cvt_round.ptx:76")
+					{
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 8, s37v, l, "testdata/ptx/nvcc/cvt_round.ptx:76")
+					}
 				}
 				// 77: cvt.rpi.s64.f32
 				v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 64, true)
@@ -1525,7 +1567,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&7 == 0 {
 					runtime.Store64(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 8, s37v, l, "testdata/ptx/nvcc/cvt_round.ptx:76")
+					{
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 8, s37v, l, "testdata/ptx/nvcc/cvt_round.ptx:76")
+					}
 				}
 				// 77: cvt.rpi.s64.f32
 				v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 64, true)
@@ -1553,7 +1597,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&7 == 0 {
 					runtime.Store64(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 8, s39v, l, "testdata/ptx/nvcc/cvt_round.ptx:78")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 8, s39v, l, "testdata/ptx/nvcc/cvt_round.ptx:78")
+					}
 				}
 				// 79: cvt.rmi.s64.f32
 				v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, true)
@@ -1568,7 +1614,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&7 == 0 {
 					runtime.Store64(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 8, s39v, l, "testdata/ptx/nvcc/cvt_round.ptx:78")
+					{
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 8, s39v, l, "testdata/ptx/nvcc/cvt_round.ptx:78")
+					}
 				}
 				// 79: cvt.rmi.s64.f32
 				v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, true)
@@ -1596,7 +1644,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
 					runtime.Store64(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/nvcc/cvt_round.ptx:80")
+					{
+						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/nvcc/cvt_round.ptx:80")
+					}
 				}
 				// 81: cvt.rmi.u64.f32
 				v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, false)
@@ -1611,7 +1661,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
 					runtime.Store64(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/nvcc/cvt_round.ptx:80")
+					{
+						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/nvcc/cvt_round.ptx:80")
+					}
 				}
 				// 81: cvt.rmi.u64.f32
 				v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, false)
@@ -1639,7 +1691,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
 					runtime.Store64(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/nvcc/cvt_round.ptx:82")
+					{
+						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/nvcc/cvt_round.ptx:82")
+					}
 				}
 				// 83: cvt.rni.s32.f64
 				v44 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RN, 32, true)
@@ -1656,7 +1710,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
 					runtime.Store64(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/nvcc/cvt_round.ptx:82")
+					{
+						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/nvcc/cvt_round.ptx:82")
+					}
 				}
 				// 83: cvt.rni.s32.f64
 				v44 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RN, 32, true)
@@ -1686,7 +1742,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/cvt_round.ptx:85")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/cvt_round.ptx:85")
+					}
 				}
 				// 86: cvt.rpi.u32.f64
 				v47 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RP, 32, false)
@@ -1703,7 +1761,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/cvt_round.ptx:85")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/cvt_round.ptx:85")
+					}
 				}
 				// 86: cvt.rpi.u32.f64
 				v47 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RP, 32, false)
@@ -1733,7 +1793,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
 					runtime.Store64(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/nvcc/cvt_round.ptx:88")
+					{
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/nvcc/cvt_round.ptx:88")
+					}
 				}
 				// 89: cvt.rmi.s64.f64
 				v50 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RM, 64, true)
@@ -1748,7 +1810,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
 					runtime.Store64(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/nvcc/cvt_round.ptx:88")
+					{
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/nvcc/cvt_round.ptx:88")
+					}
 				}
 				// 89: cvt.rmi.s64.f64
 				v50 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RM, 64, true)
@@ -1776,7 +1840,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
 					runtime.Store64(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 8, s51v, l, "testdata/ptx/nvcc/cvt_round.ptx:90")
+					{
+						w.StoreLane(s51w, runtime.SpaceGlobal, s51, 8, s51v, l, "testdata/ptx/nvcc/cvt_round.ptx:90")
+					}
 				}
 				// 91: cvt.rzi.u64.f64
 				v52 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, false)
@@ -1791,7 +1857,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
 					runtime.Store64(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 8, s51v, l, "testdata/ptx/nvcc/cvt_round.ptx:90")
+					{
+						w.StoreLane(s51w, runtime.SpaceGlobal, s51, 8, s51v, l, "testdata/ptx/nvcc/cvt_round.ptx:90")
+					}
 				}
 				// 91: cvt.rzi.u64.f64
 				v52 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, false)
@@ -1819,7 +1887,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&7 == 0 {
 					runtime.Store64(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGlobal, s53, 8, s53v, l, "testdata/ptx/nvcc/cvt_round.ptx:92")
+					{
+						w.StoreLane(s53w, runtime.SpaceGlobal, s53, 8, s53v, l, "testdata/ptx/nvcc/cvt_round.ptx:92")
+					}
 				}
 			}
 		} else {
@@ -1831,7 +1901,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&7 == 0 {
 					runtime.Store64(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGlobal, s53, 8, s53v, l, "testdata/ptx/nvcc/cvt_round.ptx:92")
+					{
+						w.StoreLane(s53w, runtime.SpaceGlobal, s53, 8, s53v, l, "testdata/ptx/nvcc/cvt_round.ptx:92")
+					}
 				}
 			}
 		}
@@ -2067,12 +2139,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/cvt_round.ptx:129")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/cvt_round.ptx:129")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r13[l] = v6
 				// 130: mul.lo.s32
@@ -2090,12 +2164,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/nvcc/cvt_round.ptx:134")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/nvcc/cvt_round.ptx:134")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r18[l] = v11
 				// 135: cvt.u32.u64
@@ -2124,12 +2200,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/cvt_round.ptx:129")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/cvt_round.ptx:129")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r13[l] = v6
 				// 130: mul.lo.s32
@@ -2147,12 +2225,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/nvcc/cvt_round.ptx:134")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/nvcc/cvt_round.ptx:134")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r18[l] = v11
 				// 135: cvt.u32.u64
@@ -2185,7 +2265,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cvt_round.ptx:137")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cvt_round.ptx:137")
+					}
 				}
 				// 138: cvt.rm.f32.s32
 				v15 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
@@ -2200,7 +2282,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cvt_round.ptx:137")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cvt_round.ptx:137")
+					}
 				}
 				// 138: cvt.rm.f32.s32
 				v15 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
@@ -2228,7 +2312,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/cvt_round.ptx:139")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/cvt_round.ptx:139")
+					}
 				}
 				// 140: cvt.rp.f32.u32
 				v17 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
@@ -2243,7 +2329,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/cvt_round.ptx:139")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/cvt_round.ptx:139")
+					}
 				}
 				// 140: cvt.rp.f32.u32
 				v17 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
@@ -2271,7 +2359,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:141")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:141")
+					}
 				}
 				// 142: cvt.rm.f32.u32
 				v19 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
@@ -2286,7 +2376,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:141")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:141")
+					}
 				}
 				// 142: cvt.rm.f32.u32
 				v19 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
@@ -2314,7 +2406,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/cvt_round.ptx:143")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/cvt_round.ptx:143")
+					}
 				}
 				// 144: cvt.rp.f32.s64
 				v21 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RP)
@@ -2329,7 +2423,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/cvt_round.ptx:143")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/cvt_round.ptx:143")
+					}
 				}
 				// 144: cvt.rp.f32.s64
 				v21 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RP)
@@ -2357,7 +2453,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/cvt_round.ptx:145")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/cvt_round.ptx:145")
+					}
 				}
 				// 146: cvt.rm.f32.s64
 				v23 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RM)
@@ -2372,7 +2470,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/cvt_round.ptx:145")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/cvt_round.ptx:145")
+					}
 				}
 				// 146: cvt.rm.f32.s64
 				v23 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RM)
@@ -2400,7 +2500,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:147")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:147")
+					}
 				}
 				// 148: cvt.rp.f32.f64
 				v25 := isa.CvtFloat(r13[l], 32, 64, isa.RP, false, false, false)
@@ -2415,7 +2517,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:147")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:147")
+					}
 				}
 				// 148: cvt.rp.f32.f64
 				v25 := isa.CvtFloat(r13[l], 32, 64, isa.RP, false, false, false)
@@ -2443,7 +2547,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/cvt_round.ptx:149")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/cvt_round.ptx:149")
+					}
 				}
 				// 150: cvt.rm.f32.f64
 				v27 := isa.CvtFloat(r13[l], 32, 64, isa.RM, false, false, false)
@@ -2458,7 +2564,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/cvt_round.ptx:149")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/cvt_round.ptx:149")
+					}
 				}
 				// 150: cvt.rm.f32.f64
 				v27 := isa.CvtFloat(r13[l], 32, 64, isa.RM, false, false, false)
@@ -2486,7 +2594,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/cvt_round.ptx:151")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/cvt_round.ptx:151")
+					}
 				}
 				// 152: cvt.rp.f64.s64
 				v29 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RP)
@@ -2503,7 +2613,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/cvt_round.ptx:151")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/cvt_round.ptx:151")
+					}
 				}
 				// 152: cvt.rp.f64.s64
 				v29 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RP)
@@ -2533,7 +2645,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/cvt_round.ptx:154")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/cvt_round.ptx:154")
+					}
 				}
 				// 155: cvt.rm.f64.s64
 				v32 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RM)
@@ -2554,7 +2668,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/cvt_round.ptx:154")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/cvt_round.ptx:154")
+					}
 				}
 				// 155: cvt.rm.f64.s64
 				v32 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RM)
@@ -2588,7 +2704,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:158")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:158")
+					}
 				}
 			}
 		} else {
@@ -2600,7 +2718,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:158")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:158")
+					}
 				}
 			}
 		}
@@ -2812,12 +2932,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/cvt_round.ptx:193")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/cvt_round.ptx:193")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 194: cvt.sat.f32.f32
 				v5 := isa.CvtFloat(v4, 32, 32, isa.RN, false, false, true)
@@ -2847,12 +2969,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/cvt_round.ptx:193")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/cvt_round.ptx:193")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 194: cvt.sat.f32.f32
 				v5 := isa.CvtFloat(v4, 32, 32, isa.RN, false, false, true)
@@ -2890,7 +3014,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/cvt_round.ptx:199")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/cvt_round.ptx:199")
+					}
 				}
 				// 200: cvta.to.global.u64
 				v11 := uint64(r2[l])
@@ -2909,7 +3035,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/cvt_round.ptx:199")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/cvt_round.ptx:199")
+					}
 				}
 				// 200: cvta.to.global.u64
 				v11 := uint64(r2[l])
@@ -2942,12 +3070,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/cvt_round.ptx:203")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/cvt_round.ptx:203")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 205: cvt.sat.f64.f64
 				v15 := isa.CvtFloat(v14, 64, 64, isa.RN, false, false, true)
@@ -2964,12 +3094,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/cvt_round.ptx:203")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/cvt_round.ptx:203")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 205: cvt.sat.f64.f64
 				v15 := isa.CvtFloat(v14, 64, 64, isa.RN, false, false, true)
@@ -3000,7 +3132,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cvt_round.ptx:208")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cvt_round.ptx:208")
+					}
 				}
 			}
 		} else {
@@ -3012,7 +3146,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cvt_round.ptx:208")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cvt_round.ptx:208")
+					}
 				}
 			}
 		}

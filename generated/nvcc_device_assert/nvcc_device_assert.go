@@ -708,12 +708,14 @@ func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/device_assert.ptx:61")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/device_assert.ptx:61")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r11[l] = v4
 				// 62: setp.gt.s32
@@ -741,12 +743,14 @@ func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/device_assert.ptx:61")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/device_assert.ptx:61")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r11[l] = v4
 				// 62: setp.gt.s32
@@ -834,7 +838,9 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_assert.ptx:73")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_assert.ptx:73")
+					}
 				}
 			}
 		} else {
@@ -846,7 +852,9 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_assert.ptx:73")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_assert.ptx:73")
+					}
 				}
 			}
 		}
@@ -873,7 +881,9 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_assert.ptx:75")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_assert.ptx:75")
+					}
 				}
 			}
 		} else {
@@ -885,7 +895,9 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_assert.ptx:75")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_assert.ptx:75")
+					}
 				}
 			}
 		}
@@ -930,12 +942,14 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_assert.ptx:83")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_assert.ptx:83")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				_ = v1
 				// 85: ld.global.u32
@@ -944,12 +958,14 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/device_assert.ptx:85")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/device_assert.ptx:85")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r11[l] = v2
 			}
@@ -962,12 +978,14 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_assert.ptx:83")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_assert.ptx:83")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				_ = v1
 				// 85: ld.global.u32
@@ -976,12 +994,14 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/device_assert.ptx:85")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/device_assert.ptx:85")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r11[l] = v2
 			}
@@ -1034,7 +1054,9 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/device_assert.ptx:102")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/device_assert.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -1046,7 +1068,9 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/device_assert.ptx:102")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/device_assert.ptx:102")
+					}
 				}
 			}
 		}
@@ -1073,7 +1097,9 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_assert.ptx:104")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_assert.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -1085,7 +1111,9 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_assert.ptx:104")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_assert.ptx:104")
+					}
 				}
 			}
 		}
@@ -1112,7 +1140,9 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/device_assert.ptx:106")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/device_assert.ptx:106")
+					}
 				}
 			}
 		} else {
@@ -1124,7 +1154,9 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/device_assert.ptx:106")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/device_assert.ptx:106")
+					}
 				}
 			}
 		}
@@ -1151,7 +1183,9 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/device_assert.ptx:108")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/device_assert.ptx:108")
+					}
 				}
 			}
 		} else {
@@ -1163,7 +1197,9 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/device_assert.ptx:108")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/device_assert.ptx:108")
+					}
 				}
 			}
 		}
@@ -1190,7 +1226,9 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_assert.ptx:110")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_assert.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -1202,7 +1240,9 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_assert.ptx:110")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_assert.ptx:110")
+					}
 				}
 			}
 		}

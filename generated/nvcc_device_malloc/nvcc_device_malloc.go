@@ -1814,7 +1814,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:96")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:96")
+					}
 				}
 			}
 		} else {
@@ -1829,7 +1831,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:96")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:96")
+					}
 				}
 			}
 		}
@@ -1848,7 +1852,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:97")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -1863,7 +1869,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:97")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:97")
+					}
 				}
 			}
 		}
@@ -1882,7 +1890,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:98")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -1897,7 +1907,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:98")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:98")
+					}
 				}
 			}
 		}
@@ -1918,7 +1930,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:99")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:99")
+					}
 				}
 				// 100: add.s64
 				v5 := uint64(uint64(r34[l]) + uint64(k0))
@@ -1961,7 +1975,9 @@ func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:99")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:99")
+					}
 				}
 				// 100: add.s64
 				v5 := uint64(uint64(r34[l]) + uint64(k0))
@@ -2060,7 +2076,9 @@ func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:121")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:121")
+					}
 				}
 				// 122: add.s64
 				v2 := uint64(uint64(r37[l]) + uint64(k0))
@@ -2092,7 +2110,9 @@ func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:121")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:121")
+					}
 				}
 				// 122: add.s64
 				v2 := uint64(uint64(r37[l]) + uint64(k0))
@@ -2163,12 +2183,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:137")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:137")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 138: add.s32
 				v2 := uint64(uint32(v1) + uint32(r19[l]))
@@ -2181,12 +2203,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/nvcc/device_malloc.ptx:139")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/nvcc/device_malloc.ptx:139")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 140: add.s32
 				v4 := uint64(uint32(v3) + uint32(v2))
@@ -2199,12 +2223,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/nvcc/device_malloc.ptx:141")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/nvcc/device_malloc.ptx:141")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 142: add.s32
 				v6 := uint64(uint32(v5) + uint32(v4))
@@ -2217,12 +2243,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/nvcc/device_malloc.ptx:143")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/nvcc/device_malloc.ptx:143")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 144: add.s32
 				v8 := uint64(uint32(v7) + uint32(v6))
@@ -2257,12 +2285,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:137")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:137")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 138: add.s32
 				v2 := uint64(uint32(v1) + uint32(r19[l]))
@@ -2275,12 +2305,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/nvcc/device_malloc.ptx:139")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/nvcc/device_malloc.ptx:139")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 140: add.s32
 				v4 := uint64(uint32(v3) + uint32(v2))
@@ -2293,12 +2325,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/nvcc/device_malloc.ptx:141")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/nvcc/device_malloc.ptx:141")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 142: add.s32
 				v6 := uint64(uint32(v5) + uint32(v4))
@@ -2311,12 +2345,14 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/nvcc/device_malloc.ptx:143")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/nvcc/device_malloc.ptx:143")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 144: add.s32
 				v8 := uint64(uint32(v7) + uint32(v6))
@@ -2371,12 +2407,14 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:159")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:159")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 160: add.s32
 				v2 := uint64(uint32(v1) + uint32(r19[l]))
@@ -2408,12 +2446,14 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:159")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:159")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 160: add.s32
 				v2 := uint64(uint32(v1) + uint32(r19[l]))
@@ -2465,7 +2505,9 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:167")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:167")
+					}
 				}
 			}
 		} else {
@@ -2477,7 +2519,9 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:167")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:167")
+					}
 				}
 			}
 		}
@@ -2504,7 +2548,9 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
+					}
 				}
 			}
 		} else {
@@ -2516,7 +2562,9 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
+					}
 				}
 			}
 		}
@@ -2550,7 +2598,9 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:182")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:182")
+					}
 				}
 			}
 		} else {
@@ -2562,7 +2612,9 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:182")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:182")
+					}
 				}
 			}
 		}
@@ -2603,7 +2655,9 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
+					}
 				}
 			}
 		} else {
@@ -2620,7 +2674,9 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
+					}
 				}
 			}
 		}
@@ -2662,12 +2718,14 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r13[l] = v1
 				// 63: mul.wide.s32
@@ -2685,12 +2743,14 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r13[l] = v1
 				// 63: mul.wide.s32
@@ -2724,7 +2784,9 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:65")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:65")
+					}
 				}
 				// 66: setp.eq.s64
 				c5t := uint64(r13[l]) == uint64(k1)
@@ -2751,7 +2813,9 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:65")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:65")
+					}
 				}
 				// 66: setp.eq.s64
 				c5t := uint64(r13[l]) == uint64(k1)
@@ -3294,7 +3358,9 @@ func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:231")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:231")
+					}
 				}
 			}
 		} else {
@@ -3312,7 +3378,9 @@ func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:231")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:231")
+					}
 				}
 			}
 		}
@@ -3345,7 +3413,9 @@ func mallocKeepBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
+					}
 				}
 			}
 		} else {
@@ -3357,7 +3427,9 @@ func mallocKeepBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
+					}
 				}
 			}
 		}
@@ -3394,12 +3466,14 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r9[l] = v1
 				// 222: setp.eq.s64
@@ -3420,12 +3494,14 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r9[l] = v1
 				// 222: setp.eq.s64
@@ -3462,7 +3538,9 @@ func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:225")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:225")
+					}
 				}
 			}
 		} else {
@@ -3477,7 +3555,9 @@ func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:225")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:225")
+					}
 				}
 			}
 		}
@@ -3690,7 +3770,9 @@ func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:274")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:274")
+					}
 				}
 			}
 		} else {
@@ -3708,7 +3790,9 @@ func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:274")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:274")
+					}
 				}
 			}
 		}
@@ -3735,7 +3819,9 @@ func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
+					}
 				}
 			}
 		} else {
@@ -3747,7 +3833,9 @@ func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
+					}
 				}
 			}
 		}
@@ -3797,12 +3885,14 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/device_malloc.ptx:263")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/device_malloc.ptx:263")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r11[l] = v5
 				// 264: setp.eq.s64
@@ -3832,12 +3922,14 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/device_malloc.ptx:263")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/device_malloc.ptx:263")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r11[l] = v5
 				// 264: setp.eq.s64
@@ -3879,12 +3971,14 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:268")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:268")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r12[l] = v1
 			}
@@ -3900,12 +3994,14 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:268")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:268")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r12[l] = v1
 			}

@@ -1507,12 +1507,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/device_printf.ptx:70")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/device_printf.ptx:70")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r21[l] = v11
 				// 71: ld.global.u32
@@ -1521,12 +1523,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/device_printf.ptx:71")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/device_printf.ptx:71")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r22[l] = v12
 				// 72: ld.global.u64
@@ -1535,12 +1539,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-					if !v13ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/device_printf.ptx:72")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+						if !v13ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/device_printf.ptx:72")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r23[l] = v13
 			}
@@ -1575,12 +1581,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/device_printf.ptx:70")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/device_printf.ptx:70")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r21[l] = v11
 				// 71: ld.global.u32
@@ -1589,12 +1597,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/device_printf.ptx:71")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/device_printf.ptx:71")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r22[l] = v12
 				// 72: ld.global.u64
@@ -1603,12 +1613,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-					if !v13ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/device_printf.ptx:72")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+						if !v13ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/device_printf.ptx:72")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r23[l] = v13
 			}
@@ -1674,7 +1686,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -1686,7 +1700,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
+					}
 				}
 			}
 		}
@@ -1713,7 +1729,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
+					}
 				}
 			}
 		} else {
@@ -1725,7 +1743,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
+					}
 				}
 			}
 		}
@@ -1776,12 +1796,14 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r28[l] = v1
 				// 93: shl.b32
@@ -1803,12 +1825,14 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r28[l] = v1
 				// 93: shl.b32
@@ -1844,7 +1868,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:97")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:97")
+					}
 				}
 				// 98: mul.hi.s32
 				v7 := uint64(uint32(isa.MulHi(r10[l], k2, 32, true)))
@@ -1869,7 +1895,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:97")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:97")
+					}
 				}
 				// 98: mul.hi.s32
 				v7 := uint64(uint32(isa.MulHi(r10[l], k2, 32, true)))
@@ -1948,7 +1976,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s14 < lmEnd4 && s14&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:107")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -1960,7 +1990,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s14 < lmEnd4 && s14&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:107")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:107")
+					}
 				}
 			}
 		}
@@ -1991,7 +2023,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
+					}
 				}
 			}
 		} else {
@@ -2003,7 +2037,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
+					}
 				}
 			}
 		}
@@ -2030,7 +2066,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s18 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
+					}
 				}
 			}
 		} else {
@@ -2042,7 +2080,9 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s18 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
+					}
 				}
 			}
 		}
@@ -2083,12 +2123,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r42[l] = v1
 			}
@@ -2101,12 +2143,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r42[l] = v1
 			}
@@ -2133,7 +2177,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:125")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:125")
+					}
 				}
 			}
 		} else {
@@ -2145,7 +2191,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:125")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:125")
+					}
 				}
 			}
 		}
@@ -2226,7 +2274,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
+					}
 				}
 			}
 		} else {
@@ -2238,7 +2288,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
+					}
 				}
 			}
 		}
@@ -2265,7 +2317,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
+					}
 				}
 			}
 		} else {
@@ -2277,7 +2331,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
+					}
 				}
 			}
 		}
@@ -2322,12 +2378,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r46[l] = v1
 			}
@@ -2340,12 +2398,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r46[l] = v1
 			}
@@ -2374,7 +2434,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:147")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:147")
+					}
 				}
 				// 148: and.b32
 				v3 := uint64(uint32(r10[l]) & uint32(k0))
@@ -2402,7 +2464,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:147")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:147")
+					}
 				}
 				// 148: and.b32
 				v3 := uint64(uint32(r10[l]) & uint32(k0))
@@ -2478,7 +2542,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s10 < lmEnd4 && s10&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:157")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -2490,7 +2556,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s10 < lmEnd4 && s10&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:157")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:157")
+					}
 				}
 			}
 		}
@@ -2521,7 +2589,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
+					}
 				}
 			}
 		} else {
@@ -2533,7 +2603,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
+					}
 				}
 			}
 		}
@@ -2560,7 +2632,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
+					}
 				}
 			}
 		} else {
@@ -2572,7 +2646,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
+					}
 				}
 			}
 		}
@@ -2609,12 +2685,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r55[l] = v1
 			}
@@ -2627,12 +2705,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r55[l] = v1
 			}
@@ -2659,7 +2739,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:175")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:175")
+					}
 				}
 			}
 		} else {
@@ -2671,7 +2753,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:175")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:175")
+					}
 				}
 			}
 		}
@@ -2931,12 +3015,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/device_printf.ptx:218")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/device_printf.ptx:218")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r16[l] = v7
 				// 219: add.u64
@@ -2951,12 +3037,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/nvcc/device_printf.ptx:221")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/nvcc/device_printf.ptx:221")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r19[l] = v10
 			}
@@ -2981,12 +3069,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/device_printf.ptx:218")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/device_printf.ptx:218")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r16[l] = v7
 				// 219: add.u64
@@ -3001,12 +3091,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/nvcc/device_printf.ptx:221")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/nvcc/device_printf.ptx:221")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r19[l] = v10
 			}
@@ -3105,7 +3197,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
+					}
 				}
 			}
 		} else {
@@ -3117,7 +3211,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
+					}
 				}
 			}
 		}
@@ -3144,7 +3240,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
+					}
 				}
 			}
 		} else {
@@ -3156,7 +3254,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
+					}
 				}
 			}
 		}
@@ -3201,12 +3301,14 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r24[l] = v1
 				// 245: shl.b32
@@ -3228,12 +3330,14 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r24[l] = v1
 				// 245: shl.b32
@@ -3269,7 +3373,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:249")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:249")
+					}
 				}
 				// 250: cvt.f64.f32
 				v7 := isa.CvtFloat(r16[l], 64, 32, isa.RN, false, false, false)
@@ -3284,7 +3390,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:249")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:249")
+					}
 				}
 				// 250: cvt.f64.f32
 				v7 := isa.CvtFloat(r16[l], 64, 32, isa.RN, false, false, false)
@@ -3351,7 +3459,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
+					}
 				}
 			}
 		} else {
@@ -3363,7 +3473,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
+					}
 				}
 			}
 		}
@@ -3390,7 +3502,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
+					}
 				}
 			}
 		} else {
@@ -3402,7 +3516,9 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
+					}
 				}
 			}
 		}
@@ -3437,12 +3553,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r32[l] = v1
 			}
@@ -3455,12 +3573,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r32[l] = v1
 			}
@@ -3487,7 +3607,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:271")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:271")
+					}
 				}
 			}
 		} else {
@@ -3499,7 +3621,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:271")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:271")
+					}
 				}
 			}
 		}
@@ -3591,7 +3715,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
+					}
 				}
 			}
 		} else {
@@ -3603,7 +3729,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
+					}
 				}
 			}
 		}
@@ -3630,7 +3758,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
+					}
 				}
 			}
 		} else {
@@ -3642,7 +3772,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
+					}
 				}
 			}
 		}
@@ -3681,12 +3813,14 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 				// 306: mov.u32
@@ -3706,12 +3840,14 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 				// 306: mov.u32
@@ -3745,7 +3881,9 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/device_printf.ptx:309")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/device_printf.ptx:309")
+					}
 				}
 			}
 		} else {
@@ -3757,7 +3895,9 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/device_printf.ptx:309")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/device_printf.ptx:309")
+					}
 				}
 			}
 		}

@@ -897,7 +897,9 @@ func collatzStepsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/divergent_loop.ptx:64")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/divergent_loop.ptx:64")
+					}
 				}
 			}
 		} else {
@@ -915,7 +917,9 @@ func collatzStepsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/divergent_loop.ptx:64")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/divergent_loop.ptx:64")
+					}
 				}
 			}
 		}
@@ -965,12 +969,14 @@ func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:40")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:40")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r11[l] = v5
 				// 41: setp.eq.s32
@@ -1000,12 +1006,14 @@ func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:40")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:40")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r11[l] = v5
 				// 41: setp.eq.s32
@@ -1326,12 +1334,14 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:96")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:96")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r11[l] = v5
 				// 97: cvta.to.global.u64
@@ -1356,12 +1366,14 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:96")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:96")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r11[l] = v5
 				// 97: cvta.to.global.u64
@@ -1412,7 +1424,9 @@ func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/divergent_loop.ptx:110")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/divergent_loop.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -1428,7 +1442,9 @@ func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/divergent_loop.ptx:110")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/divergent_loop.ptx:110")
+					}
 				}
 			}
 		}

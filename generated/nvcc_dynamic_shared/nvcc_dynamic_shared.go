@@ -797,12 +797,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 				// 37: shl.b32
@@ -825,12 +827,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 				// 37: shl.b32
@@ -867,7 +871,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15 < shEnd4 && s15&3 == 0 {
 					runtime.Store32(shp, s15, s15v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -881,7 +887,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15 < shEnd4 && s15&3 == 0 {
 					runtime.Store32(shp, s15, s15v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
+					}
 				}
 			}
 		}
@@ -931,12 +939,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r18[l] = v5
 				// 47: add.s64
@@ -960,12 +970,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r18[l] = v5
 				// 47: add.s64
@@ -995,7 +1007,9 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -1007,7 +1021,9 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
+					}
 				}
 			}
 		}
@@ -1356,7 +1372,9 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
+					}
 				}
 				// 86: setp.ne.s32
 				c5t := uint32(r5[l]) != uint32(k1)
@@ -1379,7 +1397,9 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
+					}
 				}
 				// 86: setp.ne.s32
 				c5t := uint32(r5[l]) != uint32(k1)
@@ -1481,7 +1501,9 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
+					}
 				}
 			}
 		} else {
@@ -1493,7 +1515,9 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
+					}
 				}
 			}
 		}
@@ -1526,12 +1550,14 @@ func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r10[l] = v1
 			}
@@ -1544,12 +1570,14 @@ func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r10[l] = v1
 			}
@@ -1677,12 +1705,14 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r14[l] = v1
 			}
@@ -1695,12 +1725,14 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r14[l] = v1
 			}
@@ -1783,12 +1815,14 @@ func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r17[l] = v1
 			}
@@ -1801,12 +1835,14 @@ func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r17[l] = v1
 			}
@@ -1861,61 +1897,125 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 			{
 				var v3Fs [32]float32
 				var v5Fs [32]float32
-				for l := range 32 {
-					// 119: ld.shared.f32
-					v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-					var v1 uint64
-					if v1a < shEnd4 && v1a&3 == 0 {
-						v1 = runtime.Load32(shp, v1a)
-					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 119: ld.shared.f32
+						v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+						var v1 uint64
+						if v1a < shEnd4 && v1a&3 == 0 {
+							v1 = runtime.Load32(shp, v1a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v1 = v1x
-					}
-					// 120: ld.shared.f32
-					v2a := uint64(uint64(uint32(r13[l]))) + 0x4
-					var v2 uint64
-					if v2a < shEnd4 && v2a&3 == 0 {
-						v2 = runtime.Load32(shp, v2a)
-					} else {
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
-							continue
+						// 120: ld.shared.f32
+						v2a := uint64(uint64(uint32(r13[l]))) + 0x4
+						var v2 uint64
+						if v2a < shEnd4 && v2a&3 == 0 {
+							v2 = runtime.Load32(shp, v2a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v2 = v2x
+						// 121: add.f32
+						v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
+						v3 := uint64(math.Float32bits(v3F))
+						_ = v3F
+						_ = v3
+						v3Fs[l] = v3F
 					}
-					// 121: add.f32
-					v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
-					v3 := uint64(math.Float32bits(v3F))
-					_ = v3F
-					_ = v3
-					v3Fs[l] = v3F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 119: ld.shared.f32
+						v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+						var v1 uint64
+						if v1a < shEnd4 && v1a&3 == 0 {
+							v1 = runtime.Load32(shp, v1a)
+						} else {
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
+									continue
+								}
+								v1 = v1x
+							}
+						}
+						// 120: ld.shared.f32
+						v2a := uint64(uint64(uint32(r13[l]))) + 0x4
+						var v2 uint64
+						if v2a < shEnd4 && v2a&3 == 0 {
+							v2 = runtime.Load32(shp, v2a)
+						} else {
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
+									continue
+								}
+								v2 = v2x
+							}
+						}
+						// 121: add.f32
+						v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
+						v3 := uint64(math.Float32bits(v3F))
+						_ = v3F
+						_ = v3
+						v3Fs[l] = v3F
+					}
 				}
-				for l := range 32 {
-					v3F := v3Fs[l]
-					// 122: ld.shared.f32
-					v4a := uint64(uint64(uint32(r13[l]))) + 0x8
-					var v4 uint64
-					if v4a < shEnd4 && v4a&3 == 0 {
-						v4 = runtime.Load32(shp, v4a)
-					} else {
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v3F := v3Fs[l]
+						// 122: ld.shared.f32
+						v4a := uint64(uint64(uint32(r13[l]))) + 0x8
+						var v4 uint64
+						if v4a < shEnd4 && v4a&3 == 0 {
+							v4 = runtime.Load32(shp, v4a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v4 = v4x
+						// 123: add.f32
+						v5F := isa.CanonF32(v3F + math.Float32frombits(uint32(v4)))
+						v5 := uint64(math.Float32bits(v5F))
+						_ = v5F
+						_ = v5
+						v5Fs[l] = v5F
 					}
-					// 123: add.f32
-					v5F := isa.CanonF32(v3F + math.Float32frombits(uint32(v4)))
-					v5 := uint64(math.Float32bits(v5F))
-					_ = v5F
-					_ = v5
-					v5Fs[l] = v5F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v3F := v3Fs[l]
+						// 122: ld.shared.f32
+						v4a := uint64(uint64(uint32(r13[l]))) + 0x8
+						var v4 uint64
+						if v4a < shEnd4 && v4a&3 == 0 {
+							v4 = runtime.Load32(shp, v4a)
+						} else {
+							{
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
+									continue
+								}
+								v4 = v4x
+							}
+						}
+						// 123: add.f32
+						v5F := isa.CanonF32(v3F + math.Float32frombits(uint32(v4)))
+						v5 := uint64(math.Float32bits(v5F))
+						_ = v5F
+						_ = v5
+						v5Fs[l] = v5F
+					}
 				}
 				for l := range 32 {
 					v5F := v5Fs[l]
@@ -1938,12 +2038,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 120: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x4
@@ -1951,12 +2053,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 121: add.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
@@ -1969,12 +2073,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if v4a < shEnd4 && v4a&3 == 0 {
 					v4 = runtime.Load32(shp, v4a)
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 123: add.f32
 				v5F := isa.CanonF32(v3F + math.Float32frombits(uint32(v4)))
@@ -2013,7 +2119,9 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -2025,7 +2133,9 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
+					}
 				}
 			}
 		}

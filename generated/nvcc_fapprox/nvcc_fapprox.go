@@ -473,12 +473,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/fapprox.ptx:44")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/fapprox.ptx:44")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r13[l] = v6
 				// 45: mul.lo.s32
@@ -496,12 +498,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/fapprox.ptx:49")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/fapprox.ptx:49")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r18[l] = v11
 				// 50: sin.approx.f32
@@ -527,12 +531,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/fapprox.ptx:44")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/fapprox.ptx:44")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r13[l] = v6
 				// 45: mul.lo.s32
@@ -550,12 +556,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/fapprox.ptx:49")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/fapprox.ptx:49")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r18[l] = v11
 				// 50: sin.approx.f32
@@ -585,7 +593,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fapprox.ptx:51")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fapprox.ptx:51")
+					}
 				}
 				// 52: cos.approx.f32
 				v14 := uint64(isa.CosApproxF32(uint32(r18[l])))
@@ -600,7 +610,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fapprox.ptx:51")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fapprox.ptx:51")
+					}
 				}
 				// 52: cos.approx.f32
 				v14 := uint64(isa.CosApproxF32(uint32(r18[l])))
@@ -628,7 +640,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/fapprox.ptx:53")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/fapprox.ptx:53")
+					}
 				}
 				// 54: abs.f32
 				v16 := uint64(isa.AbsF32(uint32(r18[l])))
@@ -646,7 +660,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/fapprox.ptx:53")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/fapprox.ptx:53")
+					}
 				}
 				// 54: abs.f32
 				v16 := uint64(isa.AbsF32(uint32(r18[l])))
@@ -677,7 +693,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fapprox.ptx:56")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fapprox.ptx:56")
+					}
 				}
 				// 58: ex2.approx.f32
 				v19 := uint64(isa.Ex2ApproxF32(uint32(r18[l])))
@@ -692,7 +710,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fapprox.ptx:56")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fapprox.ptx:56")
+					}
 				}
 				// 58: ex2.approx.f32
 				v19 := uint64(isa.Ex2ApproxF32(uint32(r18[l])))
@@ -720,7 +740,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fapprox.ptx:60")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fapprox.ptx:60")
+					}
 				}
 				// 61: rsqrt.approx.f32
 				v21 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
@@ -735,7 +757,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fapprox.ptx:60")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fapprox.ptx:60")
+					}
 				}
 				// 61: rsqrt.approx.f32
 				v21 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
@@ -763,7 +787,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fapprox.ptx:62")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fapprox.ptx:62")
+					}
 				}
 				// 63: div.approx.f32
 				v23 := uint64(isa.DivApproxF32(uint32(r18[l]), uint32(r13[l])))
@@ -778,7 +804,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fapprox.ptx:62")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fapprox.ptx:62")
+					}
 				}
 				// 63: div.approx.f32
 				v23 := uint64(isa.DivApproxF32(uint32(r18[l]), uint32(r13[l])))
@@ -806,7 +834,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fapprox.ptx:64")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fapprox.ptx:64")
+					}
 				}
 			}
 		} else {
@@ -818,7 +848,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fapprox.ptx:64")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fapprox.ptx:64")
+					}
 				}
 			}
 		}

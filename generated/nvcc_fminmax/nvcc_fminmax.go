@@ -444,12 +444,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/fminmax.ptx:42")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/fminmax.ptx:42")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 43: cvta.to.global.u64
 				v5 := uint64(r2[l])
@@ -462,12 +464,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/fminmax.ptx:45")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/fminmax.ptx:45")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 47: min.NaN.f32
 				v8 := uint64(isa.MinF32(uint32(v4), uint32(v7), true))
@@ -498,12 +502,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/fminmax.ptx:42")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/fminmax.ptx:42")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 43: cvta.to.global.u64
 				v5 := uint64(r2[l])
@@ -516,12 +522,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/fminmax.ptx:45")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/fminmax.ptx:45")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 47: min.NaN.f32
 				v8 := uint64(isa.MinF32(uint32(v4), uint32(v7), true))
@@ -559,7 +567,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fminmax.ptx:53")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fminmax.ptx:53")
+					}
 				}
 			}
 		} else {
@@ -571,7 +581,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fminmax.ptx:53")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fminmax.ptx:53")
+					}
 				}
 			}
 		}
@@ -607,12 +619,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fminmax.ptx:54")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fminmax.ptx:54")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 55: ld.global.f32
 				v15a := uint64(r13[l]) + 0x0
@@ -620,12 +634,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/fminmax.ptx:55")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/fminmax.ptx:55")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 57: max.NaN.f32
 				v16 := uint64(isa.MaxF32(uint32(v14), uint32(v15), true))
@@ -640,12 +656,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fminmax.ptx:54")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fminmax.ptx:54")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 55: ld.global.f32
 				v15a := uint64(r13[l]) + 0x0
@@ -653,12 +671,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/fminmax.ptx:55")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/fminmax.ptx:55")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 57: max.NaN.f32
 				v16 := uint64(isa.MaxF32(uint32(v14), uint32(v15), true))
@@ -687,7 +707,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/fminmax.ptx:59")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/fminmax.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -699,7 +721,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/fminmax.ptx:59")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/fminmax.ptx:59")
+					}
 				}
 			}
 		}

@@ -903,12 +903,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 						v6 = runtime.Load64(v6aw.Ptr, v6ao)
 					} else {
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-						if !v6ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/fp64_math.ptx:44")
-							continue
+						{
+							v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+							if !v6ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/fp64_math.ptx:44")
+								continue
+							}
+							v6 = v6x
 						}
-						v6 = v6x
 					}
 					r13[l] = v6
 					// 45: ld.global.f64
@@ -917,12 +919,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 						v7 = runtime.Load64(v7aw.Ptr, v7ao)
 					} else {
-						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-						if !v7ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/fp64_math.ptx:45")
-							continue
+						{
+							v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+							if !v7ok {
+								flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/fp64_math.ptx:45")
+								continue
+							}
+							v7 = v7x
 						}
-						v7 = v7x
 					}
 					r14[l] = v7
 					// 46: mul.f64
@@ -972,12 +976,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/fp64_math.ptx:44")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/fp64_math.ptx:44")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r13[l] = v6
 				// 45: ld.global.f64
@@ -986,12 +992,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/fp64_math.ptx:45")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/fp64_math.ptx:45")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r14[l] = v7
 				// 46: mul.f64
@@ -1034,7 +1042,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/fp64_math.ptx:53")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/fp64_math.ptx:53")
+					}
 				}
 				// 54: min.f64
 				v16 := isa.MinF64(r13[l], r14[l], false)
@@ -1052,7 +1062,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/fp64_math.ptx:53")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/fp64_math.ptx:53")
+					}
 				}
 				// 54: min.f64
 				v16 := isa.MinF64(r13[l], r14[l], false)
@@ -1089,7 +1101,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/fp64_math.ptx:59")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/fp64_math.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -1105,7 +1119,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/fp64_math.ptx:59")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/fp64_math.ptx:59")
+					}
 				}
 			}
 		}
@@ -1672,7 +1688,9 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/fp64_math.ptx:142")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/fp64_math.ptx:142")
+					}
 				}
 			}
 		} else {
@@ -1690,7 +1708,9 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/fp64_math.ptx:142")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/fp64_math.ptx:142")
+					}
 				}
 			}
 		}
@@ -1740,12 +1760,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/fp64_math.ptx:94")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/fp64_math.ptx:94")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r12[l] = v5
 				// 95: setp.lt.s32
@@ -1778,12 +1800,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/fp64_math.ptx:94")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/fp64_math.ptx:94")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r12[l] = v5
 				// 95: setp.lt.s32

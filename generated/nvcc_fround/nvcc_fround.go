@@ -996,12 +996,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/fround.ptx:48")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/fround.ptx:48")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r16[l] = v8
 				// 49: mul.lo.s32
@@ -1019,12 +1021,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/fround.ptx:53")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/fround.ptx:53")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r21[l] = v13
 				// 54: ld.global.f32
@@ -1033,12 +1037,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fround.ptx:54")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fround.ptx:54")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r22[l] = v14
 				// 55: add.rn.f32
@@ -1070,12 +1076,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/fround.ptx:48")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/fround.ptx:48")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r16[l] = v8
 				// 49: mul.lo.s32
@@ -1093,12 +1101,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/fround.ptx:53")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/fround.ptx:53")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r21[l] = v13
 				// 54: ld.global.f32
@@ -1107,12 +1117,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fround.ptx:54")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fround.ptx:54")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r22[l] = v14
 				// 55: add.rn.f32
@@ -1144,7 +1156,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/fround.ptx:56")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/fround.ptx:56")
+					}
 				}
 				// 57: add.rz.f32
 				v17 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
@@ -1159,7 +1173,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/fround.ptx:56")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/fround.ptx:56")
+					}
 				}
 				// 57: add.rz.f32
 				v17 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
@@ -1187,7 +1203,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fround.ptx:58")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fround.ptx:58")
+					}
 				}
 				// 59: add.rp.f32
 				v19 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
@@ -1202,7 +1220,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fround.ptx:58")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fround.ptx:58")
+					}
 				}
 				// 59: add.rp.f32
 				v19 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
@@ -1230,7 +1250,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fround.ptx:60")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fround.ptx:60")
+					}
 				}
 				// 61: add.rm.f32
 				v21 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
@@ -1245,7 +1267,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fround.ptx:60")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fround.ptx:60")
+					}
 				}
 				// 61: add.rm.f32
 				v21 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
@@ -1273,7 +1297,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
+					}
 				}
 				// 63: mul.rn.f32
 				v23F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(r21[l])))
@@ -1290,7 +1316,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
+					}
 				}
 				// 63: mul.rn.f32
 				v23F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(r21[l])))
@@ -1320,7 +1348,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fround.ptx:64")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fround.ptx:64")
+					}
 				}
 				// 65: mul.rz.f32
 				v25 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
@@ -1335,7 +1365,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fround.ptx:64")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fround.ptx:64")
+					}
 				}
 				// 65: mul.rz.f32
 				v25 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
@@ -1363,7 +1395,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/fround.ptx:66")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/fround.ptx:66")
+					}
 				}
 				// 67: mul.rp.f32
 				v27 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
@@ -1378,7 +1412,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/fround.ptx:66")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/fround.ptx:66")
+					}
 				}
 				// 67: mul.rp.f32
 				v27 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
@@ -1406,7 +1442,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/fround.ptx:68")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/fround.ptx:68")
+					}
 				}
 				// 69: mul.rm.f32
 				v29 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
@@ -1421,7 +1459,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/fround.ptx:68")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/fround.ptx:68")
+					}
 				}
 				// 69: mul.rm.f32
 				v29 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
@@ -1449,7 +1489,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/nvcc/fround.ptx:70")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/nvcc/fround.ptx:70")
+					}
 				}
 				// 71: fma.rn.f32
 				var v31 uint64
@@ -1458,8 +1500,10 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					v31F = float32(v31f)
 					v31 = uint64(math.Float32bits(v31F))
 				} else {
-					v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
-					v31F = math.Float32frombits(uint32(v31))
+					{
+						v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
+						v31F = math.Float32frombits(uint32(v31))
+					}
 				}
 				_ = v31F
 				r31[l] = v31
@@ -1473,7 +1517,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/nvcc/fround.ptx:70")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/nvcc/fround.ptx:70")
+					}
 				}
 				// 71: fma.rn.f32
 				var v31 uint64
@@ -1482,8 +1528,10 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					v31F = float32(v31f)
 					v31 = uint64(math.Float32bits(v31F))
 				} else {
-					v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
-					v31F = math.Float32frombits(uint32(v31))
+					{
+						v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
+						v31F = math.Float32frombits(uint32(v31))
+					}
 				}
 				_ = v31F
 				r31[l] = v31
@@ -1510,7 +1558,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/fround.ptx:72")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/fround.ptx:72")
+					}
 				}
 				// 73: fma.rz.f32
 				v33 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RZ))
@@ -1525,7 +1575,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/fround.ptx:72")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/fround.ptx:72")
+					}
 				}
 				// 73: fma.rz.f32
 				v33 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RZ))
@@ -1553,7 +1605,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/fround.ptx:74")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/fround.ptx:74")
+					}
 				}
 				// 75: fma.rp.f32
 				v35 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RP))
@@ -1568,7 +1622,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/fround.ptx:74")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/fround.ptx:74")
+					}
 				}
 				// 75: fma.rp.f32
 				v35 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RP))
@@ -1596,7 +1652,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/fround.ptx:76")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/fround.ptx:76")
+					}
 				}
 				// 77: fma.rm.f32
 				v37 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RM))
@@ -1611,7 +1669,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/fround.ptx:76")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/fround.ptx:76")
+					}
 				}
 				// 77: fma.rm.f32
 				v37 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RM))
@@ -1639,7 +1699,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/nvcc/fround.ptx:78")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/nvcc/fround.ptx:78")
+					}
 				}
 				// 79: div.rn.f32
 				v39 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RN))
@@ -1654,7 +1716,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/nvcc/fround.ptx:78")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/nvcc/fround.ptx:78")
+					}
 				}
 				// 79: div.rn.f32
 				v39 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RN))
@@ -1682,7 +1746,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/fround.ptx:80")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/fround.ptx:80")
+					}
 				}
 				// 81: div.rz.f32
 				v41 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
@@ -1697,7 +1763,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/fround.ptx:80")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/fround.ptx:80")
+					}
 				}
 				// 81: div.rz.f32
 				v41 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
@@ -1725,7 +1793,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/nvcc/fround.ptx:82")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/nvcc/fround.ptx:82")
+					}
 				}
 				// 83: div.rp.f32
 				v43 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
@@ -1740,7 +1810,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/nvcc/fround.ptx:82")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/nvcc/fround.ptx:82")
+					}
 				}
 				// 83: div.rp.f32
 				v43 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
@@ -1768,7 +1840,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/nvcc/fround.ptx:84")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/nvcc/fround.ptx:84")
+					}
 				}
 				// 85: div.rm.f32
 				v45 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
@@ -1783,7 +1857,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/nvcc/fround.ptx:84")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/nvcc/fround.ptx:84")
+					}
 				}
 				// 85: div.rm.f32
 				v45 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
@@ -1811,7 +1887,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/nvcc/fround.ptx:86")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/nvcc/fround.ptx:86")
+					}
 				}
 				// 87: rcp.rn.f32
 				v47 := uint64(isa.RcpF32(uint32(r22[l]), isa.RN))
@@ -1826,7 +1904,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/nvcc/fround.ptx:86")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/nvcc/fround.ptx:86")
+					}
 				}
 				// 87: rcp.rn.f32
 				v47 := uint64(isa.RcpF32(uint32(r22[l]), isa.RN))
@@ -1854,7 +1934,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/nvcc/fround.ptx:88")
+					{
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/nvcc/fround.ptx:88")
+					}
 				}
 				// 89: rcp.rz.f32
 				v49 := uint64(isa.RcpF32(uint32(r22[l]), isa.RZ))
@@ -1869,7 +1951,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/nvcc/fround.ptx:88")
+					{
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/nvcc/fround.ptx:88")
+					}
 				}
 				// 89: rcp.rz.f32
 				v49 := uint64(isa.RcpF32(uint32(r22[l]), isa.RZ))
@@ -1897,7 +1981,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
 					runtime.Store32(s50w.Ptr, s50o, s50v)
 				} else {
-					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/nvcc/fround.ptx:90")
+					{
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/nvcc/fround.ptx:90")
+					}
 				}
 				// 91: rcp.rp.f32
 				v51 := uint64(isa.RcpF32(uint32(r22[l]), isa.RP))
@@ -1912,7 +1998,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
 					runtime.Store32(s50w.Ptr, s50o, s50v)
 				} else {
-					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/nvcc/fround.ptx:90")
+					{
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/nvcc/fround.ptx:90")
+					}
 				}
 				// 91: rcp.rp.f32
 				v51 := uint64(isa.RcpF32(uint32(r22[l]), isa.RP))
@@ -1940,7 +2028,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/nvcc/fround.ptx:92")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/nvcc/fround.ptx:92")
+					}
 				}
 				// 93: rcp.rm.f32
 				v53 := uint64(isa.RcpF32(uint32(r22[l]), isa.RM))
@@ -1955,7 +2045,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/nvcc/fround.ptx:92")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/nvcc/fround.ptx:92")
+					}
 				}
 				// 93: rcp.rm.f32
 				v53 := uint64(isa.RcpF32(uint32(r22[l]), isa.RM))
@@ -1983,7 +2075,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
 					runtime.Store32(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/nvcc/fround.ptx:94")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/nvcc/fround.ptx:94")
+					}
 				}
 				// 95: sqrt.rn.f32
 				v55 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RN))
@@ -1998,7 +2092,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
 					runtime.Store32(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/nvcc/fround.ptx:94")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/nvcc/fround.ptx:94")
+					}
 				}
 				// 95: sqrt.rn.f32
 				v55 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RN))
@@ -2026,7 +2122,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/nvcc/fround.ptx:96")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/nvcc/fround.ptx:96")
+					}
 				}
 				// 97: sqrt.rz.f32
 				v57 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RZ))
@@ -2041,7 +2139,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/nvcc/fround.ptx:96")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/nvcc/fround.ptx:96")
+					}
 				}
 				// 97: sqrt.rz.f32
 				v57 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RZ))
@@ -2069,7 +2169,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 					runtime.Store32(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/nvcc/fround.ptx:98")
+					{
+						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/nvcc/fround.ptx:98")
+					}
 				}
 				// 99: sqrt.rp.f32
 				v59 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RP))
@@ -2084,7 +2186,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 					runtime.Store32(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/nvcc/fround.ptx:98")
+					{
+						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/nvcc/fround.ptx:98")
+					}
 				}
 				// 99: sqrt.rp.f32
 				v59 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RP))
@@ -2112,7 +2216,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
 					runtime.Store32(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/nvcc/fround.ptx:100")
+					{
+						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/nvcc/fround.ptx:100")
+					}
 				}
 				// 101: sqrt.rm.f32
 				v61 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RM))
@@ -2127,7 +2233,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
 					runtime.Store32(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/nvcc/fround.ptx:100")
+					{
+						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/nvcc/fround.ptx:100")
+					}
 				}
 				// 101: sqrt.rm.f32
 				v61 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RM))
@@ -2155,7 +2263,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
 					runtime.Store32(s62w.Ptr, s62o, s62v)
 				} else {
-					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/nvcc/fround.ptx:102")
+					{
+						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/nvcc/fround.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -2167,7 +2277,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
 					runtime.Store32(s62w.Ptr, s62o, s62v)
 				} else {
-					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/nvcc/fround.ptx:102")
+					{
+						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/nvcc/fround.ptx:102")
+					}
 				}
 			}
 		}
@@ -2450,12 +2562,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/fround.ptx:142")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/fround.ptx:142")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r16[l] = v8
 				// 143: mul.lo.s32
@@ -2473,12 +2587,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/fround.ptx:147")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/fround.ptx:147")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r21[l] = v13
 				// 148: ld.global.f64
@@ -2487,12 +2603,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
-					if !v14ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/fround.ptx:148")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
+						if !v14ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/fround.ptx:148")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r22[l] = v14
 				// 149: add.rn.f64
@@ -2522,12 +2640,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/fround.ptx:142")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/fround.ptx:142")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r16[l] = v8
 				// 143: mul.lo.s32
@@ -2545,12 +2665,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/fround.ptx:147")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/fround.ptx:147")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r21[l] = v13
 				// 148: ld.global.f64
@@ -2559,12 +2681,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
-					if !v14ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/fround.ptx:148")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
+						if !v14ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/fround.ptx:148")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r22[l] = v14
 				// 149: add.rn.f64
@@ -2594,7 +2718,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/fround.ptx:150")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/fround.ptx:150")
+					}
 				}
 				// 151: add.rz.f64
 				v17 := isa.AddF64(r22[l], r21[l], isa.RZ)
@@ -2609,7 +2735,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/fround.ptx:150")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/fround.ptx:150")
+					}
 				}
 				// 151: add.rz.f64
 				v17 := isa.AddF64(r22[l], r21[l], isa.RZ)
@@ -2637,7 +2765,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/fround.ptx:152")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/fround.ptx:152")
+					}
 				}
 				// 153: add.rp.f64
 				v19 := isa.AddF64(r22[l], r21[l], isa.RP)
@@ -2652,7 +2782,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/fround.ptx:152")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/fround.ptx:152")
+					}
 				}
 				// 153: add.rp.f64
 				v19 := isa.AddF64(r22[l], r21[l], isa.RP)
@@ -2680,7 +2812,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/nvcc/fround.ptx:154")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/nvcc/fround.ptx:154")
+					}
 				}
 				// 155: add.rm.f64
 				v21 := isa.AddF64(r22[l], r21[l], isa.RM)
@@ -2695,7 +2829,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/nvcc/fround.ptx:154")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/nvcc/fround.ptx:154")
+					}
 				}
 				// 155: add.rm.f64
 				v21 := isa.AddF64(r22[l], r21[l], isa.RM)
@@ -2723,7 +2859,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/fround.ptx:156")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/fround.ptx:156")
+					}
 				}
 				// 157: mul.rn.f64
 				v23 := isa.MulF64RN(r22[l], r21[l])
@@ -2738,7 +2876,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/fround.ptx:156")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/fround.ptx:156")
+					}
 				}
 				// 157: mul.rn.f64
 				v23 := isa.MulF64RN(r22[l], r21[l])
@@ -2766,7 +2906,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/fround.ptx:158")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/fround.ptx:158")
+					}
 				}
 				// 159: mul.rz.f64
 				v25 := isa.MulF64(r22[l], r21[l], isa.RZ)
@@ -2781,7 +2923,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/fround.ptx:158")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/fround.ptx:158")
+					}
 				}
 				// 159: mul.rz.f64
 				v25 := isa.MulF64(r22[l], r21[l], isa.RZ)
@@ -2809,7 +2953,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/nvcc/fround.ptx:160")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/nvcc/fround.ptx:160")
+					}
 				}
 				// 161: mul.rp.f64
 				v27 := isa.MulF64(r22[l], r21[l], isa.RP)
@@ -2824,7 +2970,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/nvcc/fround.ptx:160")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/nvcc/fround.ptx:160")
+					}
 				}
 				// 161: mul.rp.f64
 				v27 := isa.MulF64(r22[l], r21[l], isa.RP)
@@ -2852,7 +3000,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
 					runtime.Store64(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/nvcc/fround.ptx:162")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/nvcc/fround.ptx:162")
+					}
 				}
 				// 163: mul.rm.f64
 				v29 := isa.MulF64(r22[l], r21[l], isa.RM)
@@ -2867,7 +3017,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
 					runtime.Store64(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/nvcc/fround.ptx:162")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/nvcc/fround.ptx:162")
+					}
 				}
 				// 163: mul.rm.f64
 				v29 := isa.MulF64(r22[l], r21[l], isa.RM)
@@ -2895,7 +3047,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/fround.ptx:164")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/fround.ptx:164")
+					}
 				}
 				// 165: fma.rn.f64
 				v31 := isa.FmaF64RN(r22[l], r21[l], r16[l])
@@ -2910,7 +3064,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/fround.ptx:164")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/fround.ptx:164")
+					}
 				}
 				// 165: fma.rn.f64
 				v31 := isa.FmaF64RN(r22[l], r21[l], r16[l])
@@ -2938,7 +3094,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
 					runtime.Store64(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/nvcc/fround.ptx:166")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/nvcc/fround.ptx:166")
+					}
 				}
 				// 167: fma.rz.f64
 				v33 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RZ)
@@ -2953,7 +3111,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
 					runtime.Store64(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/nvcc/fround.ptx:166")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/nvcc/fround.ptx:166")
+					}
 				}
 				// 167: fma.rz.f64
 				v33 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RZ)
@@ -2981,7 +3141,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
 					runtime.Store64(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/nvcc/fround.ptx:168")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/nvcc/fround.ptx:168")
+					}
 				}
 				// 169: fma.rp.f64
 				v35 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RP)
@@ -2996,7 +3158,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
 					runtime.Store64(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/nvcc/fround.ptx:168")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/nvcc/fround.ptx:168")
+					}
 				}
 				// 169: fma.rp.f64
 				v35 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RP)
@@ -3024,7 +3188,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 					runtime.Store64(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/nvcc/fround.ptx:170")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/nvcc/fround.ptx:170")
+					}
 				}
 				// 171: fma.rm.f64
 				v37 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RM)
@@ -3039,7 +3205,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 					runtime.Store64(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/nvcc/fround.ptx:170")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/nvcc/fround.ptx:170")
+					}
 				}
 				// 171: fma.rm.f64
 				v37 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RM)
@@ -3067,7 +3235,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 					runtime.Store64(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/nvcc/fround.ptx:172")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/nvcc/fround.ptx:172")
+					}
 				}
 				// 173: div.rn.f64
 				v39 := isa.DivF64(r22[l], r21[l], isa.RN)
@@ -3082,7 +3252,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 					runtime.Store64(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/nvcc/fround.ptx:172")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/nvcc/fround.ptx:172")
+					}
 				}
 				// 173: div.rn.f64
 				v39 := isa.DivF64(r22[l], r21[l], isa.RN)
@@ -3110,7 +3282,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 					runtime.Store64(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/nvcc/fround.ptx:174")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/nvcc/fround.ptx:174")
+					}
 				}
 				// 175: div.rz.f64
 				v41 := isa.DivF64(r22[l], r21[l], isa.RZ)
@@ -3125,7 +3299,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 					runtime.Store64(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/nvcc/fround.ptx:174")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/nvcc/fround.ptx:174")
+					}
 				}
 				// 175: div.rz.f64
 				v41 := isa.DivF64(r22[l], r21[l], isa.RZ)
@@ -3153,7 +3329,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 					runtime.Store64(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/nvcc/fround.ptx:176")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/nvcc/fround.ptx:176")
+					}
 				}
 				// 177: div.rp.f64
 				v43 := isa.DivF64(r22[l], r21[l], isa.RP)
@@ -3168,7 +3346,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 					runtime.Store64(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/nvcc/fround.ptx:176")
+					{
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/nvcc/fround.ptx:176")
+					}
 				}
 				// 177: div.rp.f64
 				v43 := isa.DivF64(r22[l], r21[l], isa.RP)
@@ -3196,7 +3376,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 					runtime.Store64(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/nvcc/fround.ptx:178")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/nvcc/fround.ptx:178")
+					}
 				}
 				// 179: div.rm.f64
 				v45 := isa.DivF64(r22[l], r21[l], isa.RM)
@@ -3211,7 +3393,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 					runtime.Store64(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/nvcc/fround.ptx:178")
+					{
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/nvcc/fround.ptx:178")
+					}
 				}
 				// 179: div.rm.f64
 				v45 := isa.DivF64(r22[l], r21[l], isa.RM)
@@ -3239,7 +3423,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/fround.ptx:180")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/fround.ptx:180")
+					}
 				}
 				// 181: rcp.rn.f64
 				v47 := isa.RcpF64(r22[l], isa.RN)
@@ -3254,7 +3440,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/fround.ptx:180")
+					{
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/fround.ptx:180")
+					}
 				}
 				// 181: rcp.rn.f64
 				v47 := isa.RcpF64(r22[l], isa.RN)
@@ -3282,7 +3470,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
 					runtime.Store64(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/nvcc/fround.ptx:182")
+					{
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/nvcc/fround.ptx:182")
+					}
 				}
 				// 183: rcp.rz.f64
 				v49 := isa.RcpF64(r22[l], isa.RZ)
@@ -3297,7 +3487,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
 					runtime.Store64(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/nvcc/fround.ptx:182")
+					{
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/nvcc/fround.ptx:182")
+					}
 				}
 				// 183: rcp.rz.f64
 				v49 := isa.RcpF64(r22[l], isa.RZ)
@@ -3325,7 +3517,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
 					runtime.Store64(s50w.Ptr, s50o, s50v)
 				} else {
-					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/nvcc/fround.ptx:184")
+					{
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/nvcc/fround.ptx:184")
+					}
 				}
 				// 185: rcp.rp.f64
 				v51 := isa.RcpF64(r22[l], isa.RP)
@@ -3340,7 +3534,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
 					runtime.Store64(s50w.Ptr, s50o, s50v)
 				} else {
-					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/nvcc/fround.ptx:184")
+					{
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/nvcc/fround.ptx:184")
+					}
 				}
 				// 185: rcp.rp.f64
 				v51 := isa.RcpF64(r22[l], isa.RP)
@@ -3368,7 +3564,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 					runtime.Store64(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/nvcc/fround.ptx:186")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/nvcc/fround.ptx:186")
+					}
 				}
 				// 187: rcp.rm.f64
 				v53 := isa.RcpF64(r22[l], isa.RM)
@@ -3383,7 +3581,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 					runtime.Store64(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/nvcc/fround.ptx:186")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/nvcc/fround.ptx:186")
+					}
 				}
 				// 187: rcp.rm.f64
 				v53 := isa.RcpF64(r22[l], isa.RM)
@@ -3411,7 +3611,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/nvcc/fround.ptx:188")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/nvcc/fround.ptx:188")
+					}
 				}
 				// 189: sqrt.rn.f64
 				v55 := isa.SqrtF64(r22[l], isa.RN)
@@ -3426,7 +3628,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/nvcc/fround.ptx:188")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/nvcc/fround.ptx:188")
+					}
 				}
 				// 189: sqrt.rn.f64
 				v55 := isa.SqrtF64(r22[l], isa.RN)
@@ -3454,7 +3658,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/nvcc/fround.ptx:190")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/nvcc/fround.ptx:190")
+					}
 				}
 				// 191: sqrt.rz.f64
 				v57 := isa.SqrtF64(r22[l], isa.RZ)
@@ -3469,7 +3675,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/nvcc/fround.ptx:190")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/nvcc/fround.ptx:190")
+					}
 				}
 				// 191: sqrt.rz.f64
 				v57 := isa.SqrtF64(r22[l], isa.RZ)
@@ -3497,7 +3705,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
 					runtime.Store64(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/nvcc/fround.ptx:192")
+					{
+						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/nvcc/fround.ptx:192")
+					}
 				}
 				// 193: sqrt.rp.f64
 				v59 := isa.SqrtF64(r22[l], isa.RP)
@@ -3512,7 +3722,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
 					runtime.Store64(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/nvcc/fround.ptx:192")
+					{
+						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/nvcc/fround.ptx:192")
+					}
 				}
 				// 193: sqrt.rp.f64
 				v59 := isa.SqrtF64(r22[l], isa.RP)
@@ -3540,7 +3752,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
 					runtime.Store64(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/nvcc/fround.ptx:194")
+					{
+						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/nvcc/fround.ptx:194")
+					}
 				}
 				// 195: sqrt.rm.f64
 				v61 := isa.SqrtF64(r22[l], isa.RM)
@@ -3555,7 +3769,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
 					runtime.Store64(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/nvcc/fround.ptx:194")
+					{
+						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/nvcc/fround.ptx:194")
+					}
 				}
 				// 195: sqrt.rm.f64
 				v61 := isa.SqrtF64(r22[l], isa.RM)
@@ -3583,7 +3799,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
 					runtime.Store64(s62w.Ptr, s62o, s62v)
 				} else {
-					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/nvcc/fround.ptx:196")
+					{
+						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/nvcc/fround.ptx:196")
+					}
 				}
 			}
 		} else {
@@ -3595,7 +3813,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
 					runtime.Store64(s62w.Ptr, s62o, s62v)
 				} else {
-					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/nvcc/fround.ptx:196")
+					{
+						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/nvcc/fround.ptx:196")
+					}
 				}
 			}
 		}

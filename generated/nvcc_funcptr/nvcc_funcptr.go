@@ -1306,12 +1306,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:47")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:47")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 48: ld.param.f32
 				v2a := uint64(0x4)
@@ -1319,12 +1321,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:48")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:48")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 49: add.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
@@ -1341,12 +1345,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:47")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:47")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 48: ld.param.f32
 				v2a := uint64(0x4)
@@ -1354,12 +1360,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:48")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:48")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 49: add.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) + math.Float32frombits(uint32(v2)))
@@ -1392,7 +1400,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:50")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:50")
+					}
 				}
 			}
 		} else {
@@ -1404,7 +1414,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:50")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:50")
+					}
 				}
 			}
 		}
@@ -1470,12 +1482,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:62")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:62")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 63: ld.param.f32
 				v2a := uint64(0x4)
@@ -1483,12 +1497,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:63")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:63")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 64: sub.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) - math.Float32frombits(uint32(v2)))
@@ -1505,12 +1521,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:62")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:62")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 63: ld.param.f32
 				v2a := uint64(0x4)
@@ -1518,12 +1536,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:63")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:63")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 64: sub.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) - math.Float32frombits(uint32(v2)))
@@ -1556,7 +1576,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:65")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -1568,7 +1590,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:65")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:65")
+					}
 				}
 			}
 		}
@@ -1634,12 +1658,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:77")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:77")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 78: ld.param.f32
 				v2a := uint64(0x4)
@@ -1647,12 +1673,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:78")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:78")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 79: mul.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v2)))
@@ -1669,12 +1697,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:77")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:77")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 78: ld.param.f32
 				v2a := uint64(0x4)
@@ -1682,12 +1712,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:78")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:78")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 79: mul.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v2)))
@@ -1720,7 +1752,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:80")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:80")
+					}
 				}
 			}
 		} else {
@@ -1732,7 +1766,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:80")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:80")
+					}
 				}
 			}
 		}
@@ -1800,12 +1836,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:93")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:93")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 94: ld.param.f32
 				v2a := uint64(0x4)
@@ -1813,12 +1851,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:94")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:94")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 95: setp.gt.f32
 				c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
@@ -1845,12 +1885,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:93")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:93")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 94: ld.param.f32
 				v2a := uint64(0x4)
@@ -1858,12 +1900,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:94")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:94")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 95: setp.gt.f32
 				c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
@@ -1907,7 +1951,9 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:97")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -1919,7 +1965,9 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:97")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:97")
+					}
 				}
 			}
 		}
@@ -1977,12 +2025,14 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:108")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:108")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 109: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -1997,12 +2047,14 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:108")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:108")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 109: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -2033,7 +2085,9 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:110")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -2045,7 +2099,9 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:110")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:110")
+					}
 				}
 			}
 		}
@@ -2102,12 +2158,14 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:121")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:121")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 122: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(v1))
@@ -2122,12 +2180,14 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:121")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:121")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 122: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(v1))
@@ -2158,7 +2218,9 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:123")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:123")
+					}
 				}
 			}
 		} else {
@@ -2170,7 +2232,9 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:123")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:123")
+					}
 				}
 			}
 		}
@@ -2227,12 +2291,14 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:134")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:134")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 135: neg.s32
 				v2 := uint64(-uint32(v1))
@@ -2247,12 +2313,14 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:134")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:134")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 135: neg.s32
 				v2 := uint64(-uint32(v1))
@@ -2283,7 +2351,9 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:136")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:136")
+					}
 				}
 			}
 		} else {
@@ -2295,7 +2365,9 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:136")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:136")
+					}
 				}
 			}
 		}
@@ -2383,12 +2455,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/funcptr.ptx:149")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/funcptr.ptx:149")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 150: ld.param.u32
@@ -2397,12 +2471,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:150")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:150")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -2415,12 +2491,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/funcptr.ptx:149")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/funcptr.ptx:149")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 150: ld.param.u32
@@ -2429,12 +2507,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:150")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:150")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -2463,7 +2543,9 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:154")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:154")
+					}
 				}
 			}
 		} else {
@@ -2475,7 +2557,9 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:154")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:154")
+					}
 				}
 			}
 		}
@@ -2509,12 +2593,14 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:163")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:163")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r4[l] = v1
 			}
@@ -2527,12 +2613,14 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:163")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:163")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r4[l] = v1
 			}
@@ -2561,7 +2649,9 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:168")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:168")
+					}
 				}
 			}
 		} else {
@@ -2573,7 +2663,9 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:168")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:168")
+					}
 				}
 			}
 		}
@@ -2607,12 +2699,14 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:177")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:177")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r5[l] = v1
 			}
@@ -2625,12 +2719,14 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:177")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:177")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r5[l] = v1
 			}
@@ -2659,7 +2755,9 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:179")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:179")
+					}
 				}
 			}
 		} else {
@@ -2671,7 +2769,9 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:179")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:179")
+					}
 				}
 			}
 		}
@@ -2915,12 +3015,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:213")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:213")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 214: shl.b64
 				v5 := uint64(uint64(v4) << uint32(k1))
@@ -2944,12 +3046,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:213")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:213")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 214: shl.b64
 				v5 := uint64(uint64(v4) << uint32(k1))
@@ -3005,12 +3109,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/funcptr.ptx:218")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/funcptr.ptx:218")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r17[l] = v9
 				// 219: cvta.to.global.u64
@@ -3023,12 +3129,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/funcptr.ptx:221")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/funcptr.ptx:221")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r20[l] = v12
 				// 222: cvta.to.global.u64
@@ -3041,12 +3149,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/funcptr.ptx:224")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/funcptr.ptx:224")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r23[l] = v15
 			}
@@ -3061,12 +3171,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/funcptr.ptx:218")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/funcptr.ptx:218")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r17[l] = v9
 				// 219: cvta.to.global.u64
@@ -3079,12 +3191,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/funcptr.ptx:221")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/funcptr.ptx:221")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r20[l] = v12
 				// 222: cvta.to.global.u64
@@ -3097,12 +3211,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/funcptr.ptx:224")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/funcptr.ptx:224")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r23[l] = v15
 			}
@@ -3131,7 +3247,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/funcptr.ptx:228")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/funcptr.ptx:228")
+					}
 				}
 			}
 		} else {
@@ -3143,7 +3261,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/funcptr.ptx:228")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/funcptr.ptx:228")
+					}
 				}
 			}
 		}
@@ -3170,7 +3290,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/funcptr.ptx:230")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/funcptr.ptx:230")
+					}
 				}
 			}
 		} else {
@@ -3182,7 +3304,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/funcptr.ptx:230")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/funcptr.ptx:230")
+					}
 				}
 			}
 		}
@@ -3219,12 +3343,14 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:240")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:240")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r26[l] = v1
 				// 242: cvta.to.global.u64
@@ -3242,12 +3368,14 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:240")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:240")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r26[l] = v1
 				// 242: cvta.to.global.u64
@@ -3279,7 +3407,9 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:244")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:244")
+					}
 				}
 			}
 		} else {
@@ -3291,7 +3421,9 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:244")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:244")
+					}
 				}
 			}
 		}
@@ -3519,12 +3651,14 @@ func funcptrTidBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:290")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:290")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r18[l] = v4
 			}
@@ -3544,12 +3678,14 @@ func funcptrTidBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:290")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:290")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r18[l] = v4
 			}
@@ -3578,7 +3714,9 @@ func funcptrTidBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:294")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:294")
+					}
 				}
 			}
 		} else {
@@ -3590,7 +3728,9 @@ func funcptrTidBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:294")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:294")
+					}
 				}
 			}
 		}
@@ -3617,7 +3757,9 @@ func funcptrTidBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/funcptr.ptx:296")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/funcptr.ptx:296")
+					}
 				}
 			}
 		} else {
@@ -3629,7 +3771,9 @@ func funcptrTidBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/funcptr.ptx:296")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/funcptr.ptx:296")
+					}
 				}
 			}
 		}
@@ -3803,12 +3947,14 @@ func funcptrTidBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:304")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:304")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r21[l] = v1
 				// 306: cvta.to.global.u64
@@ -3826,12 +3972,14 @@ func funcptrTidBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:304")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:304")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r21[l] = v1
 				// 306: cvta.to.global.u64
@@ -3863,7 +4011,9 @@ func funcptrTidBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:308")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:308")
+					}
 				}
 			}
 		} else {
@@ -3875,7 +4025,9 @@ func funcptrTidBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:308")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:308")
+					}
 				}
 			}
 		}

@@ -1019,12 +1019,14 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/grid_stride.ptx:47")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/grid_stride.ptx:47")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 48: cvt.rn.f32.s32
 				v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
@@ -1035,8 +1037,10 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
-					v5F = math.Float32frombits(uint32(v5))
+					{
+						v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
+						v5F = math.Float32frombits(uint32(v5))
+					}
 				}
 				_ = v5F
 				r16[l] = v5
@@ -1057,12 +1061,14 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/grid_stride.ptx:47")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/grid_stride.ptx:47")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 48: cvt.rn.f32.s32
 				v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
@@ -1073,8 +1079,10 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
-					v5F = math.Float32frombits(uint32(v5))
+					{
+						v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
+						v5F = math.Float32frombits(uint32(v5))
+					}
 				}
 				_ = v5F
 				r16[l] = v5
@@ -1107,7 +1115,9 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/grid_stride.ptx:51")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/grid_stride.ptx:51")
+					}
 				}
 				// 52: add.s32
 				v8 := uint64(uint32(r7[l]) + uint32(r9[l]))
@@ -1130,7 +1140,9 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/grid_stride.ptx:51")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/grid_stride.ptx:51")
+					}
 				}
 				// 52: add.s32
 				v8 := uint64(uint32(r7[l]) + uint32(r9[l]))
@@ -1672,12 +1684,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:127")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:127")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 128: add.s32
 				v2 := uint64(uint32(v1) + uint32(r15[l]))
@@ -1689,12 +1703,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/grid_stride.ptx:130")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/grid_stride.ptx:130")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 131: add.s32
 				v5 := uint64(uint32(v4) + uint32(v2))
@@ -1710,12 +1726,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/grid_stride.ptx:135")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/grid_stride.ptx:135")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 136: add.s32
 				v10 := uint64(uint32(v9) + uint32(v5))
@@ -1732,12 +1750,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/grid_stride.ptx:140")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/grid_stride.ptx:140")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 141: add.s32
 				v15 := uint64(uint32(v14) + uint32(v10))
@@ -1766,12 +1786,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:127")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:127")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 128: add.s32
 				v2 := uint64(uint32(v1) + uint32(r15[l]))
@@ -1783,12 +1805,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/grid_stride.ptx:130")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/grid_stride.ptx:130")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 131: add.s32
 				v5 := uint64(uint32(v4) + uint32(v2))
@@ -1804,12 +1828,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/grid_stride.ptx:135")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/grid_stride.ptx:135")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 136: add.s32
 				v10 := uint64(uint32(v9) + uint32(v5))
@@ -1826,12 +1852,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/grid_stride.ptx:140")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/grid_stride.ptx:140")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 141: add.s32
 				v15 := uint64(uint32(v14) + uint32(v10))
@@ -1926,12 +1954,14 @@ func gridStridePartialBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:157")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:157")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 158: add.s32
 				v2 := uint64(uint32(v1) + uint32(r15[l]))
@@ -1960,12 +1990,14 @@ func gridStridePartialBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:157")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:157")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 158: add.s32
 				v2 := uint64(uint32(v1) + uint32(r15[l]))
@@ -2024,7 +2056,9 @@ func gridStridePartialBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/grid_stride.ptx:168")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/grid_stride.ptx:168")
+					}
 				}
 			}
 		} else {
@@ -2042,7 +2076,9 @@ func gridStridePartialBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/grid_stride.ptx:168")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/grid_stride.ptx:168")
+					}
 				}
 			}
 		}

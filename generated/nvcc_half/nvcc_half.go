@@ -839,12 +839,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
 					v5 = runtime.Load16(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/half.ptx:50")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/half.ptx:50")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r15[l] = v5
 				// 51: cvta.to.global.u64
@@ -857,12 +859,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
 					v8 = runtime.Load16(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/half.ptx:53")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/half.ptx:53")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 54: cvta.to.global.u64
 				v9 := uint64(r4[l])
@@ -874,12 +878,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
 					v11 = runtime.Load16(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/half.ptx:56")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/half.ptx:56")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 58: add.f16
 				v12h0 := v5
@@ -935,12 +941,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
-					if !v23ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/half.ptx:92")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
+						if !v23ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/half.ptx:92")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 94: cvt.rn.f16.f32
 				v24s := v23
@@ -974,12 +982,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
 					v5 = runtime.Load16(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/half.ptx:50")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/half.ptx:50")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r15[l] = v5
 				// 51: cvta.to.global.u64
@@ -992,12 +1002,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
 					v8 = runtime.Load16(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/half.ptx:53")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/half.ptx:53")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 54: cvta.to.global.u64
 				v9 := uint64(r4[l])
@@ -1009,12 +1021,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
 					v11 = runtime.Load16(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/half.ptx:56")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/half.ptx:56")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 58: add.f16
 				v12h0 := v5
@@ -1070,12 +1084,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
-					if !v23ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/half.ptx:92")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
+						if !v23ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/half.ptx:92")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 94: cvt.rn.f16.f32
 				v24s := v23
@@ -1114,7 +1130,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
 					runtime.Store16(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/half.ptx:101")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/half.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -1126,7 +1144,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
 					runtime.Store16(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/half.ptx:101")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/half.ptx:101")
+					}
 				}
 			}
 		}
@@ -1151,7 +1171,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
 					runtime.Store16(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/half.ptx:102")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/half.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -1163,7 +1185,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
 					runtime.Store16(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/half.ptx:102")
+					{
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/half.ptx:102")
+					}
 				}
 			}
 		}
@@ -1188,7 +1212,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
 					runtime.Store16(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/half.ptx:103")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/half.ptx:103")
+					}
 				}
 			}
 		} else {
@@ -1200,7 +1226,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
 					runtime.Store16(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/half.ptx:103")
+					{
+						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/half.ptx:103")
+					}
 				}
 			}
 		}
@@ -1225,7 +1253,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
 					runtime.Store16(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/half.ptx:104")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/half.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -1237,7 +1267,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
 					runtime.Store16(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/half.ptx:104")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/half.ptx:104")
+					}
 				}
 			}
 		}
@@ -1262,7 +1294,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
 					runtime.Store16(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 2, s33v, l, "testdata/ptx/nvcc/half.ptx:105")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 2, s33v, l, "testdata/ptx/nvcc/half.ptx:105")
+					}
 				}
 			}
 		} else {
@@ -1274,7 +1308,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
 					runtime.Store16(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 2, s33v, l, "testdata/ptx/nvcc/half.ptx:105")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 2, s33v, l, "testdata/ptx/nvcc/half.ptx:105")
+					}
 				}
 			}
 		}
@@ -1299,7 +1335,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
 					runtime.Store16(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 2, s34v, l, "testdata/ptx/nvcc/half.ptx:106")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 2, s34v, l, "testdata/ptx/nvcc/half.ptx:106")
+					}
 				}
 			}
 		} else {
@@ -1311,7 +1349,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
 					runtime.Store16(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 2, s34v, l, "testdata/ptx/nvcc/half.ptx:106")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 2, s34v, l, "testdata/ptx/nvcc/half.ptx:106")
+					}
 				}
 			}
 		}
@@ -1336,7 +1376,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
 					runtime.Store16(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/nvcc/half.ptx:107")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/nvcc/half.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -1348,7 +1390,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
 					runtime.Store16(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/nvcc/half.ptx:107")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/nvcc/half.ptx:107")
+					}
 				}
 			}
 		}
@@ -1373,7 +1417,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
 					runtime.Store16(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/nvcc/half.ptx:108")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/nvcc/half.ptx:108")
+					}
 				}
 			}
 		} else {
@@ -1385,7 +1431,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
 					runtime.Store16(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/nvcc/half.ptx:108")
+					{
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/nvcc/half.ptx:108")
+					}
 				}
 			}
 		}
@@ -1410,7 +1458,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
 					runtime.Store16(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/nvcc/half.ptx:109")
+					{
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/nvcc/half.ptx:109")
+					}
 				}
 				// 111: cvt.f32.f16
 				v38s := r15[l]
@@ -1429,7 +1479,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
 					runtime.Store16(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/nvcc/half.ptx:109")
+					{
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/nvcc/half.ptx:109")
+					}
 				}
 				// 111: cvt.f32.f16
 				v38s := r15[l]
@@ -1461,7 +1513,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/half.ptx:115")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/half.ptx:115")
+					}
 				}
 			}
 		} else {
@@ -1473,7 +1527,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/half.ptx:115")
+					{
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/half.ptx:115")
+					}
 				}
 			}
 		}
@@ -1696,12 +1752,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/half.ptx:149")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/half.ptx:149")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 150: cvta.to.global.u64
 				v5 := uint64(r2[l])
@@ -1714,12 +1772,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/half.ptx:152")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/half.ptx:152")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 154: cvt.rn.f16x2.f32
 				v8 := uint64(isa.NarrowF32(uint32(v7), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v4), false, isa.RN, false, false))
@@ -1750,12 +1810,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/half.ptx:149")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/half.ptx:149")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 150: cvta.to.global.u64
 				v5 := uint64(r2[l])
@@ -1768,12 +1830,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/half.ptx:152")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/half.ptx:152")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 154: cvt.rn.f16x2.f32
 				v8 := uint64(isa.NarrowF32(uint32(v7), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v4), false, isa.RN, false, false))
@@ -1811,7 +1875,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/half.ptx:161")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/half.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -1823,7 +1889,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/half.ptx:161")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/half.ptx:161")
+					}
 				}
 			}
 		}
@@ -1859,12 +1927,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/half.ptx:162")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/half.ptx:162")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 163: ld.global.f32
 				v15a := uint64(r13[l]) + 0x0
@@ -1872,12 +1942,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/half.ptx:163")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/half.ptx:163")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 165: cvt.rn.bf16x2.f32
 				v16 := uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v14), true, isa.RN, false, false))
@@ -1892,12 +1964,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/half.ptx:162")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/half.ptx:162")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 163: ld.global.f32
 				v15a := uint64(r13[l]) + 0x0
@@ -1905,12 +1979,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/half.ptx:163")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/half.ptx:163")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 165: cvt.rn.bf16x2.f32
 				v16 := uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v14), true, isa.RN, false, false))
@@ -1939,7 +2015,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/half.ptx:168")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/half.ptx:168")
+					}
 				}
 			}
 		} else {
@@ -1951,7 +2029,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/half.ptx:168")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/half.ptx:168")
+					}
 				}
 			}
 		}

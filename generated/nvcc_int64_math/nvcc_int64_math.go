@@ -1386,7 +1386,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 					runtime.Store64(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:74")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:74")
+					}
 				}
 			}
 		} else {
@@ -1398,7 +1400,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 					runtime.Store64(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:74")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:74")
+					}
 				}
 			}
 		}
@@ -1481,7 +1485,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/nvcc/int64_math.ptx:93")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/nvcc/int64_math.ptx:93")
+					}
 				}
 				// 94: cvt.u32.u64
 				v3 := uint64(uint32(uint64(r13[l])))
@@ -1502,7 +1508,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/nvcc/int64_math.ptx:93")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/nvcc/int64_math.ptx:93")
+					}
 				}
 				// 94: cvt.u32.u64
 				v3 := uint64(uint32(uint64(r13[l])))
@@ -1536,7 +1544,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/nvcc/int64_math.ptx:97")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/nvcc/int64_math.ptx:97")
+					}
 				}
 				// 98: shr.s64
 				v7 := uint64(uint64(int64(r15[l]) >> uint32(r33[l])))
@@ -1551,7 +1561,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/nvcc/int64_math.ptx:97")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/nvcc/int64_math.ptx:97")
+					}
 				}
 				// 98: shr.s64
 				v7 := uint64(uint64(int64(r15[l]) >> uint32(r33[l])))
@@ -1579,7 +1591,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 8, s8v, l, "testdata/ptx/nvcc/int64_math.ptx:99")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 8, s8v, l, "testdata/ptx/nvcc/int64_math.ptx:99")
+					}
 				}
 				// 100: shr.u64
 				v9 := uint64(uint64(r15[l]) >> uint32(r33[l]))
@@ -1594,7 +1608,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 8, s8v, l, "testdata/ptx/nvcc/int64_math.ptx:99")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 8, s8v, l, "testdata/ptx/nvcc/int64_math.ptx:99")
+					}
 				}
 				// 100: shr.u64
 				v9 := uint64(uint64(r15[l]) >> uint32(r33[l]))
@@ -1622,7 +1638,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 8, s10v, l, "testdata/ptx/nvcc/int64_math.ptx:101")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 8, s10v, l, "testdata/ptx/nvcc/int64_math.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -1634,7 +1652,9 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 8, s10v, l, "testdata/ptx/nvcc/int64_math.ptx:101")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 8, s10v, l, "testdata/ptx/nvcc/int64_math.ptx:101")
+					}
 				}
 			}
 		}
@@ -1703,7 +1723,9 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 					runtime.Store64(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:119")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:119")
+					}
 				}
 			}
 		} else {
@@ -1715,7 +1737,9 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 					runtime.Store64(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:119")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:119")
+					}
 				}
 			}
 		}
@@ -1784,7 +1808,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 					runtime.Store64(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:136")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:136")
+					}
 				}
 				// 137: mul.hi.u64
 				v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
@@ -1799,7 +1825,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 					runtime.Store64(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:136")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:136")
+					}
 				}
 				// 137: mul.hi.u64
 				v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
@@ -1827,7 +1855,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/nvcc/int64_math.ptx:138")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/nvcc/int64_math.ptx:138")
+					}
 				}
 				// 139: mul.hi.s64
 				v4 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
@@ -1842,7 +1872,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/nvcc/int64_math.ptx:138")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/nvcc/int64_math.ptx:138")
+					}
 				}
 				// 139: mul.hi.s64
 				v4 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
@@ -1870,7 +1902,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 					runtime.Store64(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/nvcc/int64_math.ptx:140")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/nvcc/int64_math.ptx:140")
+					}
 				}
 			}
 		} else {
@@ -1882,7 +1916,9 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 					runtime.Store64(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/nvcc/int64_math.ptx:140")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/nvcc/int64_math.ptx:140")
+					}
 				}
 			}
 		}
@@ -1940,12 +1976,14 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/int64_math.ptx:43")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/int64_math.ptx:43")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r13[l] = v6
 			}
@@ -1969,12 +2007,14 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/int64_math.ptx:43")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/int64_math.ptx:43")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r13[l] = v6
 			}
@@ -2023,12 +2063,14 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/int64_math.ptx:46")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/int64_math.ptx:46")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r15[l] = v9
 				// 47: setp.eq.s64
@@ -2089,12 +2131,14 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/int64_math.ptx:46")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/int64_math.ptx:46")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r15[l] = v9
 				// 47: setp.eq.s64
@@ -2166,7 +2210,9 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/int64_math.ptx:55")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/int64_math.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -2178,7 +2224,9 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/int64_math.ptx:55")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/int64_math.ptx:55")
+					}
 				}
 			}
 		}
@@ -2683,7 +2731,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/int64_math.ptx:182")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/int64_math.ptx:182")
+					}
 				}
 			}
 		} else {
@@ -2723,7 +2773,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/int64_math.ptx:182")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/int64_math.ptx:182")
+					}
 				}
 			}
 		}

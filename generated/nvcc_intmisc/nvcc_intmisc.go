@@ -545,12 +545,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intmisc.ptx:47")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intmisc.ptx:47")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r16[l] = v8
 				// 48: shl.b32
@@ -568,12 +570,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/intmisc.ptx:52")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/intmisc.ptx:52")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r21[l] = v13
 				// 53: ld.global.u32
@@ -582,12 +586,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/intmisc.ptx:53")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/intmisc.ptx:53")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r22[l] = v14
 				// 54: mul.hi.s32
@@ -617,12 +623,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intmisc.ptx:47")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intmisc.ptx:47")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r16[l] = v8
 				// 48: shl.b32
@@ -640,12 +648,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/intmisc.ptx:52")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/intmisc.ptx:52")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r21[l] = v13
 				// 53: ld.global.u32
@@ -654,12 +664,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/intmisc.ptx:53")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/intmisc.ptx:53")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r22[l] = v14
 				// 54: mul.hi.s32
@@ -689,7 +701,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intmisc.ptx:55")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intmisc.ptx:55")
+					}
 				}
 				// 56: mul.hi.u32
 				v17 := uint64(uint32(isa.MulHi(r22[l], r21[l], 32, false)))
@@ -704,7 +718,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intmisc.ptx:55")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intmisc.ptx:55")
+					}
 				}
 				// 56: mul.hi.u32
 				v17 := uint64(uint32(isa.MulHi(r22[l], r21[l], 32, false)))
@@ -732,7 +748,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intmisc.ptx:57")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intmisc.ptx:57")
+					}
 				}
 				// 58: abs.s32
 				v19s := int32(r22[l])
@@ -748,7 +766,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intmisc.ptx:57")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intmisc.ptx:57")
+					}
 				}
 				// 58: abs.s32
 				v19s := int32(r22[l])
@@ -777,7 +797,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/intmisc.ptx:59")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/intmisc.ptx:59")
+					}
 				}
 				// 60: min.s32
 				v21 := uint64(uint32(min(int32(r22[l]), int32(r21[l]))))
@@ -792,7 +814,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/intmisc.ptx:59")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/intmisc.ptx:59")
+					}
 				}
 				// 60: min.s32
 				v21 := uint64(uint32(min(int32(r22[l]), int32(r21[l]))))
@@ -820,7 +844,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/intmisc.ptx:61")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/intmisc.ptx:61")
+					}
 				}
 				// 62: max.u32
 				v23 := uint64(max(uint32(r22[l]), uint32(r21[l])))
@@ -835,7 +861,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/intmisc.ptx:61")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/intmisc.ptx:61")
+					}
 				}
 				// 62: max.u32
 				v23 := uint64(max(uint32(r22[l]), uint32(r21[l])))
@@ -863,7 +891,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intmisc.ptx:63")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intmisc.ptx:63")
+					}
 				}
 				// 65: shf.r.wrap.b32
 				v25 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), false, false))
@@ -878,7 +908,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intmisc.ptx:63")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intmisc.ptx:63")
+					}
 				}
 				// 65: shf.r.wrap.b32
 				v25 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), false, false))
@@ -906,7 +938,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/intmisc.ptx:67")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/intmisc.ptx:67")
+					}
 				}
 				// 69: shf.l.wrap.b32
 				v27 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), true, false))
@@ -921,7 +955,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/intmisc.ptx:67")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/intmisc.ptx:67")
+					}
 				}
 				// 69: shf.l.wrap.b32
 				v27 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), true, false))
@@ -949,7 +985,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intmisc.ptx:71")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intmisc.ptx:71")
+					}
 				}
 				// 72: mul.wide.s32
 				v29 := uint64(uint64(int64(int32(r21[l])) * int64(int32(r22[l]))))
@@ -969,7 +1007,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intmisc.ptx:71")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intmisc.ptx:71")
+					}
 				}
 				// 72: mul.wide.s32
 				v29 := uint64(uint64(int64(int32(r21[l])) * int64(int32(r22[l]))))
@@ -1002,7 +1042,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/intmisc.ptx:75")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/intmisc.ptx:75")
+					}
 				}
 			}
 		} else {
@@ -1014,7 +1056,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/intmisc.ptx:75")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/intmisc.ptx:75")
+					}
 				}
 			}
 		}

@@ -930,12 +930,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:47")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:47")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 48: and.b32
 				v9 := uint64(uint32(v8) & uint32(k1))
@@ -945,12 +947,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:49")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:49")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 50: ld.global.u32
 				v11a := uint64(v3) + 0x0
@@ -958,12 +962,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:50")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:50")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 51: prmt.b32
 				v12 := uint64(isa.Prmt(uint32(v11), uint32(v10), uint32(v9), isa.PrmtGeneric))
@@ -997,12 +1003,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:47")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:47")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 48: and.b32
 				v9 := uint64(uint32(v8) & uint32(k1))
@@ -1012,12 +1020,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:49")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:49")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 50: ld.global.u32
 				v11a := uint64(v3) + 0x0
@@ -1025,12 +1035,14 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:50")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:50")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 51: prmt.b32
 				v12 := uint64(isa.Prmt(uint32(v11), uint32(v10), uint32(v9), isa.PrmtGeneric))
@@ -1064,7 +1076,9 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:54")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:54")
+					}
 				}
 			}
 		} else {
@@ -1076,7 +1090,9 @@ func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:54")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:54")
+					}
 				}
 			}
 		}
@@ -1341,12 +1357,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:93")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:93")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r16[l] = v8
 				// 94: ld.global.u32
@@ -1355,12 +1373,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/intops.ptx:94")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/intops.ptx:94")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r17[l] = v9
 				// 95: ld.global.u32
@@ -1369,12 +1389,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:95")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:95")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r18[l] = v10
 				// 96: sad.s32
@@ -1413,12 +1435,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:93")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:93")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r16[l] = v8
 				// 94: ld.global.u32
@@ -1427,12 +1451,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/intops.ptx:94")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/intops.ptx:94")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r17[l] = v9
 				// 95: ld.global.u32
@@ -1441,12 +1467,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:95")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:95")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r18[l] = v10
 				// 96: sad.s32
@@ -1485,7 +1513,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intops.ptx:101")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intops.ptx:101")
+					}
 				}
 				// 102: sad.u32
 				v17 := isa.Sad(r18[l], r17[l], r16[l], 32, false)
@@ -1500,7 +1530,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intops.ptx:101")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intops.ptx:101")
+					}
 				}
 				// 102: sad.u32
 				v17 := isa.Sad(r18[l], r17[l], r16[l], 32, false)
@@ -1528,7 +1560,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intops.ptx:103")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intops.ptx:103")
+					}
 				}
 				// 104: shl.b32
 				v19 := uint64(uint32(r18[l]) << uint32(k2))
@@ -1551,7 +1585,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intops.ptx:103")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intops.ptx:103")
+					}
 				}
 				// 104: shl.b32
 				v19 := uint64(uint32(r18[l]) << uint32(k2))
@@ -1587,7 +1623,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intops.ptx:109")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intops.ptx:109")
+					}
 				}
 				// 110: and.b32
 				v25 := uint64(uint32(r18[l]) & uint32(k3))
@@ -1606,7 +1644,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intops.ptx:109")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intops.ptx:109")
+					}
 				}
 				// 110: and.b32
 				v25 := uint64(uint32(r18[l]) & uint32(k3))
@@ -1638,7 +1678,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intops.ptx:113")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intops.ptx:113")
+					}
 				}
 			}
 		} else {
@@ -1650,7 +1692,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intops.ptx:113")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intops.ptx:113")
+					}
 				}
 			}
 		}
@@ -1903,12 +1947,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/intops.ptx:150")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/intops.ptx:150")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 151: and.b32
 				v7 := uint64(uint32(v6) & uint32(k1))
@@ -1922,12 +1968,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:154")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:154")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 155: ld.global.u32
 				v11a := uint64(v3) + 0x0
@@ -1935,12 +1983,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:155")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:155")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 156: fns.b32
 				v12 := uint64(isa.Fns(uint32(v11), uint32(v7), uint32(v10)))
@@ -1970,12 +2020,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/intops.ptx:150")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/intops.ptx:150")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 151: and.b32
 				v7 := uint64(uint32(v6) & uint32(k1))
@@ -1989,12 +2041,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:154")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:154")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 155: ld.global.u32
 				v11a := uint64(v3) + 0x0
@@ -2002,12 +2056,14 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:155")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:155")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 156: fns.b32
 				v12 := uint64(isa.Fns(uint32(v11), uint32(v7), uint32(v10)))
@@ -2041,7 +2097,9 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:159")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:159")
+					}
 				}
 			}
 		} else {
@@ -2053,7 +2111,9 @@ func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:159")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:159")
+					}
 				}
 			}
 		}

@@ -1348,12 +1348,14 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:46")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:46")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 47: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1368,12 +1370,14 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:46")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:46")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 47: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1402,7 +1406,9 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/its.ptx:48")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/its.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -1414,7 +1420,9 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/its.ptx:48")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/its.ptx:48")
+					}
 				}
 			}
 		}
@@ -1440,12 +1448,14 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:49")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:49")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 50: add.s32
 				v5 := uint64(uint32(r9[l]) + uint32(v4))
@@ -1460,12 +1470,14 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:49")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:49")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 50: add.s32
 				v5 := uint64(uint32(r9[l]) + uint32(v4))
@@ -1494,7 +1506,9 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/its.ptx:51")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/its.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -1506,7 +1520,9 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/its.ptx:51")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/its.ptx:51")
+					}
 				}
 			}
 		}
@@ -1755,12 +1771,14 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:86")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:86")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 87: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -1780,12 +1798,14 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:86")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:86")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 87: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -1830,7 +1850,9 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:98")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -1844,7 +1866,9 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:98")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:98")
+					}
 				}
 			}
 		}
@@ -1879,12 +1903,14 @@ func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:101")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:101")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 102: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -1904,12 +1930,14 @@ func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:101")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:101")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 102: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -1993,7 +2021,9 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:91")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:91")
+					}
 				}
 			}
 		} else {
@@ -2007,7 +2037,9 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:91")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:91")
+					}
 				}
 			}
 		}
@@ -2033,12 +2065,14 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/its.ptx:92")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/its.ptx:92")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r13[l] = v3
 			}
@@ -2051,12 +2085,14 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/its.ptx:92")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/its.ptx:92")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r13[l] = v3
 			}
@@ -2083,7 +2119,9 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/its.ptx:93")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/its.ptx:93")
+					}
 				}
 			}
 		} else {
@@ -2095,7 +2133,9 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/its.ptx:93")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/its.ptx:93")
+					}
 				}
 			}
 		}
@@ -2129,12 +2169,14 @@ func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:105")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:105")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r16[l] = v1
 			}
@@ -2147,12 +2189,14 @@ func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:105")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:105")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r16[l] = v1
 			}
@@ -2179,7 +2223,9 @@ func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:106")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:106")
+					}
 				}
 			}
 		} else {
@@ -2191,7 +2237,9 @@ func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:106")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:106")
+					}
 				}
 			}
 		}
@@ -2409,7 +2457,9 @@ func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:148")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:148")
+					}
 				}
 			}
 		} else {
@@ -2423,7 +2473,9 @@ func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:148")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:148")
+					}
 				}
 			}
 		}
@@ -2470,12 +2522,14 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:155")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:155")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r19[l] = v4
 				// 156: shl.b32
@@ -2498,12 +2552,14 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:155")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:155")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r19[l] = v4
 				// 156: shl.b32
@@ -2540,7 +2596,9 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8 < shEnd4 && s8&3 == 0 {
 					runtime.Store32(shp, s8, s8v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:159")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:159")
+					}
 				}
 			}
 		} else {
@@ -2554,7 +2612,9 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8 < shEnd4 && s8&3 == 0 {
 					runtime.Store32(shp, s8, s8v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:159")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:159")
+					}
 				}
 			}
 		}
@@ -2626,12 +2686,14 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/its.ptx:166")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/its.ptx:166")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 167: ld.shared.u32
 				v7a := uint64(uint64(uint32(v5))) + 0x0
@@ -2639,12 +2701,14 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/its.ptx:167")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/its.ptx:167")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 168: add.s32
 				v8 := uint64(uint32(v6) + uint32(v7))
@@ -2678,12 +2742,14 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/its.ptx:166")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/its.ptx:166")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 167: ld.shared.u32
 				v7a := uint64(uint64(uint32(v5))) + 0x0
@@ -2691,12 +2757,14 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/its.ptx:167")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/its.ptx:167")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 168: add.s32
 				v8 := uint64(uint32(v6) + uint32(v7))
@@ -2726,7 +2794,9 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/its.ptx:169")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/its.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -2738,7 +2808,9 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/its.ptx:169")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/its.ptx:169")
+					}
 				}
 			}
 		}
@@ -3020,12 +3092,14 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r11[l] = v13
 				// 200: shl.b32
@@ -3045,12 +3119,14 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r11[l] = v13
 				// 200: shl.b32
@@ -3087,7 +3163,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17 < shEnd4 && s17&3 == 0 {
 					runtime.Store32(shp, s17, s17v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
+					}
 				}
 			}
 		} else {
@@ -3101,7 +3179,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17 < shEnd4 && s17&3 == 0 {
 					runtime.Store32(shp, s17, s17v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
+					}
 				}
 			}
 		}
@@ -3200,12 +3280,14 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/its.ptx:219")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/its.ptx:219")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 220: add.s32
 				v4 := uint64(uint32(v3) + uint32(r15[l]))
@@ -3231,12 +3313,14 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3a < shEnd4 && v3a&3 == 0 {
 					v3 = runtime.Load32(shp, v3a)
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/its.ptx:219")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/its.ptx:219")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 220: add.s32
 				v4 := uint64(uint32(v3) + uint32(r15[l]))
@@ -3272,7 +3356,9 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:224")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:224")
+					}
 				}
 			}
 		} else {
@@ -3284,7 +3370,9 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:224")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:224")
+					}
 				}
 			}
 		}

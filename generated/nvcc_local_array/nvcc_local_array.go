@@ -2600,7 +2600,9 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:77")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:77")
+					}
 				}
 			}
 		} else {
@@ -2612,7 +2614,9 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:77")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:77")
+					}
 				}
 			}
 		}
@@ -2642,12 +2646,14 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:78")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:78")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r32[l] = v2
 				// 79: setp.le.s32
@@ -2671,12 +2677,14 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:78")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:78")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r32[l] = v2
 				// 79: setp.le.s32
@@ -2729,7 +2737,9 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:93")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:93")
+					}
 				}
 			}
 		} else {
@@ -2741,7 +2751,9 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:93")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:93")
+					}
 				}
 			}
 		}
@@ -2771,12 +2783,14 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:94")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:94")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r35[l] = v2
 				// 95: setp.le.s32
@@ -2800,12 +2814,14 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:94")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:94")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r35[l] = v2
 				// 95: setp.le.s32
@@ -2858,7 +2874,9 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:115")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:115")
+					}
 				}
 			}
 		} else {
@@ -2870,7 +2888,9 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:115")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:115")
+					}
 				}
 			}
 		}
@@ -2900,12 +2920,14 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:116")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:116")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r39[l] = v2
 				// 117: setp.le.s32
@@ -2929,12 +2951,14 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:116")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:116")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r39[l] = v2
 				// 117: setp.le.s32
@@ -2987,7 +3011,9 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:143")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:143")
+					}
 				}
 			}
 		} else {
@@ -2999,7 +3025,9 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:143")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:143")
+					}
 				}
 			}
 		}
@@ -3029,12 +3057,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:144")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:144")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r44[l] = v2
 				// 145: setp.le.s32
@@ -3058,12 +3088,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:144")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:144")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r44[l] = v2
 				// 145: setp.le.s32
@@ -3116,7 +3148,9 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:177")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:177")
+					}
 				}
 			}
 		} else {
@@ -3128,7 +3162,9 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:177")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:177")
+					}
 				}
 			}
 		}
@@ -3158,12 +3194,14 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:178")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:178")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r50[l] = v2
 				// 179: setp.le.s32
@@ -3187,12 +3225,14 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:178")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:178")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r50[l] = v2
 				// 179: setp.le.s32
@@ -3245,7 +3285,9 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:217")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:217")
+					}
 				}
 			}
 		} else {
@@ -3257,7 +3299,9 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:217")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:217")
+					}
 				}
 			}
 		}
@@ -3287,12 +3331,14 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:218")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:218")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r57[l] = v2
 				// 219: setp.le.s32
@@ -3316,12 +3362,14 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:218")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:218")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r57[l] = v2
 				// 219: setp.le.s32
@@ -3389,7 +3437,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:263")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:263")
+					}
 				}
 			}
 		} else {
@@ -3401,7 +3451,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:263")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:263")
+					}
 				}
 			}
 		}
@@ -3429,12 +3481,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:264")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:264")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r65[l] = v2
 				// 265: cvta.to.global.u64
@@ -3454,12 +3508,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:264")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:264")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r65[l] = v2
 				// 265: cvta.to.global.u64
@@ -3493,7 +3549,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/local_array.ptx:268")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/local_array.ptx:268")
+					}
 				}
 			}
 		} else {
@@ -3505,7 +3563,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/local_array.ptx:268")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/local_array.ptx:268")
+					}
 				}
 			}
 		}
@@ -3533,12 +3593,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v7a < lmEnd4 && v7a&3 == 0 {
 					v7 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v7a:]))
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceLocal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceLocal, v7a, 4, "testdata/ptx/nvcc/local_array.ptx:269")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceLocal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceLocal, v7a, 4, "testdata/ptx/nvcc/local_array.ptx:269")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r69[l] = v7
 			}
@@ -3551,12 +3613,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v7a < lmEnd4 && v7a&3 == 0 {
 					v7 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v7a:]))
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceLocal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceLocal, v7a, 4, "testdata/ptx/nvcc/local_array.ptx:269")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceLocal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceLocal, v7a, 4, "testdata/ptx/nvcc/local_array.ptx:269")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r69[l] = v7
 			}
@@ -3583,7 +3647,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/local_array.ptx:270")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/local_array.ptx:270")
+					}
 				}
 			}
 		} else {
@@ -3595,7 +3661,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/local_array.ptx:270")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/local_array.ptx:270")
+					}
 				}
 			}
 		}
@@ -3623,12 +3691,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v9a < lmEnd4 && v9a&3 == 0 {
 					v9 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v9a:]))
 				} else {
-					v9x, v9ok := w.TryLoad(nil, runtime.SpaceLocal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceLocal, v9a, 4, "testdata/ptx/nvcc/local_array.ptx:271")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(nil, runtime.SpaceLocal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceLocal, v9a, 4, "testdata/ptx/nvcc/local_array.ptx:271")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r70[l] = v9
 			}
@@ -3641,12 +3711,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v9a < lmEnd4 && v9a&3 == 0 {
 					v9 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v9a:]))
 				} else {
-					v9x, v9ok := w.TryLoad(nil, runtime.SpaceLocal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceLocal, v9a, 4, "testdata/ptx/nvcc/local_array.ptx:271")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(nil, runtime.SpaceLocal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceLocal, v9a, 4, "testdata/ptx/nvcc/local_array.ptx:271")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r70[l] = v9
 			}
@@ -3673,7 +3745,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/local_array.ptx:272")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/local_array.ptx:272")
+					}
 				}
 			}
 		} else {
@@ -3685,7 +3759,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/local_array.ptx:272")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/local_array.ptx:272")
+					}
 				}
 			}
 		}
@@ -3713,12 +3789,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v11a < lmEnd4 && v11a&3 == 0 {
 					v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
 				} else {
-					v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:273")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:273")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r71[l] = v11
 			}
@@ -3731,12 +3809,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v11a < lmEnd4 && v11a&3 == 0 {
 					v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
 				} else {
-					v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:273")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:273")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r71[l] = v11
 			}
@@ -3763,7 +3843,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/local_array.ptx:274")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/local_array.ptx:274")
+					}
 				}
 			}
 		} else {
@@ -3775,7 +3857,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/local_array.ptx:274")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/local_array.ptx:274")
+					}
 				}
 			}
 		}
@@ -3803,12 +3887,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v13a < lmEnd4 && v13a&3 == 0 {
 					v13 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v13a:]))
 				} else {
-					v13x, v13ok := w.TryLoad(nil, runtime.SpaceLocal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceLocal, v13a, 4, "testdata/ptx/nvcc/local_array.ptx:275")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(nil, runtime.SpaceLocal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceLocal, v13a, 4, "testdata/ptx/nvcc/local_array.ptx:275")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r72[l] = v13
 			}
@@ -3821,12 +3907,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v13a < lmEnd4 && v13a&3 == 0 {
 					v13 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v13a:]))
 				} else {
-					v13x, v13ok := w.TryLoad(nil, runtime.SpaceLocal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceLocal, v13a, 4, "testdata/ptx/nvcc/local_array.ptx:275")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(nil, runtime.SpaceLocal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceLocal, v13a, 4, "testdata/ptx/nvcc/local_array.ptx:275")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r72[l] = v13
 			}
@@ -3853,7 +3941,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/local_array.ptx:276")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/local_array.ptx:276")
+					}
 				}
 			}
 		} else {
@@ -3865,7 +3955,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/local_array.ptx:276")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/local_array.ptx:276")
+					}
 				}
 			}
 		}
@@ -3893,12 +3985,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v15a < lmEnd4 && v15a&3 == 0 {
 					v15 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v15a:]))
 				} else {
-					v15x, v15ok := w.TryLoad(nil, runtime.SpaceLocal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceLocal, v15a, 4, "testdata/ptx/nvcc/local_array.ptx:277")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(nil, runtime.SpaceLocal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceLocal, v15a, 4, "testdata/ptx/nvcc/local_array.ptx:277")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r73[l] = v15
 			}
@@ -3911,12 +4005,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v15a < lmEnd4 && v15a&3 == 0 {
 					v15 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v15a:]))
 				} else {
-					v15x, v15ok := w.TryLoad(nil, runtime.SpaceLocal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceLocal, v15a, 4, "testdata/ptx/nvcc/local_array.ptx:277")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(nil, runtime.SpaceLocal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceLocal, v15a, 4, "testdata/ptx/nvcc/local_array.ptx:277")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r73[l] = v15
 			}
@@ -3943,7 +4039,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/local_array.ptx:278")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/local_array.ptx:278")
+					}
 				}
 			}
 		} else {
@@ -3955,7 +4053,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/local_array.ptx:278")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/local_array.ptx:278")
+					}
 				}
 			}
 		}
@@ -3983,12 +4083,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v17a < lmEnd4 && v17a&3 == 0 {
 					v17 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v17a:]))
 				} else {
-					v17x, v17ok := w.TryLoad(nil, runtime.SpaceLocal, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceLocal, v17a, 4, "testdata/ptx/nvcc/local_array.ptx:279")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(nil, runtime.SpaceLocal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceLocal, v17a, 4, "testdata/ptx/nvcc/local_array.ptx:279")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r74[l] = v17
 			}
@@ -4001,12 +4103,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v17a < lmEnd4 && v17a&3 == 0 {
 					v17 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v17a:]))
 				} else {
-					v17x, v17ok := w.TryLoad(nil, runtime.SpaceLocal, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceLocal, v17a, 4, "testdata/ptx/nvcc/local_array.ptx:279")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(nil, runtime.SpaceLocal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceLocal, v17a, 4, "testdata/ptx/nvcc/local_array.ptx:279")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r74[l] = v17
 			}
@@ -4033,7 +4137,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/local_array.ptx:280")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/local_array.ptx:280")
+					}
 				}
 			}
 		} else {
@@ -4045,7 +4151,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/local_array.ptx:280")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/local_array.ptx:280")
+					}
 				}
 			}
 		}
@@ -4073,12 +4181,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v19a < lmEnd4 && v19a&3 == 0 {
 					v19 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v19a:]))
 				} else {
-					v19x, v19ok := w.TryLoad(nil, runtime.SpaceLocal, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceLocal, v19a, 4, "testdata/ptx/nvcc/local_array.ptx:281")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(nil, runtime.SpaceLocal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceLocal, v19a, 4, "testdata/ptx/nvcc/local_array.ptx:281")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r75[l] = v19
 			}
@@ -4091,12 +4201,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v19a < lmEnd4 && v19a&3 == 0 {
 					v19 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v19a:]))
 				} else {
-					v19x, v19ok := w.TryLoad(nil, runtime.SpaceLocal, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceLocal, v19a, 4, "testdata/ptx/nvcc/local_array.ptx:281")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(nil, runtime.SpaceLocal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceLocal, v19a, 4, "testdata/ptx/nvcc/local_array.ptx:281")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r75[l] = v19
 			}
@@ -4123,7 +4235,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:282")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:282")
+					}
 				}
 			}
 		} else {
@@ -4135,7 +4249,9 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:282")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:282")
+					}
 				}
 			}
 		}
@@ -4201,12 +4317,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:53")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:53")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r23[l] = v6
 			}
@@ -4231,12 +4349,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:53")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:53")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r23[l] = v6
 			}
@@ -4265,7 +4385,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s7 < lmEnd4 && s7&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/nvcc/local_array.ptx:54")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/nvcc/local_array.ptx:54")
+					}
 				}
 			}
 		} else {
@@ -4277,7 +4399,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s7 < lmEnd4 && s7&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/nvcc/local_array.ptx:54")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/nvcc/local_array.ptx:54")
+					}
 				}
 			}
 		}
@@ -4303,12 +4427,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/local_array.ptx:55")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/local_array.ptx:55")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r24[l] = v8
 			}
@@ -4321,12 +4447,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/local_array.ptx:55")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/local_array.ptx:55")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r24[l] = v8
 			}
@@ -4355,7 +4483,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd4 && s9&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/nvcc/local_array.ptx:56")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/nvcc/local_array.ptx:56")
+					}
 				}
 			}
 		} else {
@@ -4367,7 +4497,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd4 && s9&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/nvcc/local_array.ptx:56")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/nvcc/local_array.ptx:56")
+					}
 				}
 			}
 		}
@@ -4393,12 +4525,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/local_array.ptx:57")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/local_array.ptx:57")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r25[l] = v10
 			}
@@ -4411,12 +4545,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/local_array.ptx:57")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/local_array.ptx:57")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r25[l] = v10
 			}
@@ -4445,7 +4581,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s11 < lmEnd4 && s11&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s11, 4, s11v, l, "testdata/ptx/nvcc/local_array.ptx:58")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s11, 4, s11v, l, "testdata/ptx/nvcc/local_array.ptx:58")
+					}
 				}
 			}
 		} else {
@@ -4457,7 +4595,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s11 < lmEnd4 && s11&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s11, 4, s11v, l, "testdata/ptx/nvcc/local_array.ptx:58")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s11, 4, s11v, l, "testdata/ptx/nvcc/local_array.ptx:58")
+					}
 				}
 			}
 		}
@@ -4483,12 +4623,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/local_array.ptx:59")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/local_array.ptx:59")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r26[l] = v12
 			}
@@ -4501,12 +4643,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/local_array.ptx:59")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/local_array.ptx:59")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r26[l] = v12
 			}
@@ -4535,7 +4679,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s13 < lmEnd4 && s13&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:60")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:60")
+					}
 				}
 			}
 		} else {
@@ -4547,7 +4693,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s13 < lmEnd4 && s13&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:60")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:60")
+					}
 				}
 			}
 		}
@@ -4573,12 +4721,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/local_array.ptx:61")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/local_array.ptx:61")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r27[l] = v14
 			}
@@ -4591,12 +4741,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/local_array.ptx:61")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/local_array.ptx:61")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r27[l] = v14
 			}
@@ -4625,7 +4777,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s15 < lmEnd4 && s15&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s15, 4, s15v, l, "testdata/ptx/nvcc/local_array.ptx:62")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s15, 4, s15v, l, "testdata/ptx/nvcc/local_array.ptx:62")
+					}
 				}
 			}
 		} else {
@@ -4637,7 +4791,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s15 < lmEnd4 && s15&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s15, 4, s15v, l, "testdata/ptx/nvcc/local_array.ptx:62")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s15, 4, s15v, l, "testdata/ptx/nvcc/local_array.ptx:62")
+					}
 				}
 			}
 		}
@@ -4663,12 +4819,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/local_array.ptx:63")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/local_array.ptx:63")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r28[l] = v16
 			}
@@ -4681,12 +4839,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/local_array.ptx:63")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/local_array.ptx:63")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r28[l] = v16
 			}
@@ -4715,7 +4875,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s17 < lmEnd4 && s17&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s17:], uint32(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s17, 4, s17v, l, "testdata/ptx/nvcc/local_array.ptx:64")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s17, 4, s17v, l, "testdata/ptx/nvcc/local_array.ptx:64")
+					}
 				}
 			}
 		} else {
@@ -4727,7 +4889,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s17 < lmEnd4 && s17&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s17:], uint32(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s17, 4, s17v, l, "testdata/ptx/nvcc/local_array.ptx:64")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s17, 4, s17v, l, "testdata/ptx/nvcc/local_array.ptx:64")
+					}
 				}
 			}
 		}
@@ -4753,12 +4917,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:65")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:65")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r29[l] = v18
 			}
@@ -4771,12 +4937,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:65")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:65")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r29[l] = v18
 			}
@@ -4805,7 +4973,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s19 < lmEnd4 && s19&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s19:], uint32(s19v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s19, 4, s19v, l, "testdata/ptx/nvcc/local_array.ptx:66")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s19, 4, s19v, l, "testdata/ptx/nvcc/local_array.ptx:66")
+					}
 				}
 			}
 		} else {
@@ -4817,7 +4987,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s19 < lmEnd4 && s19&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s19:], uint32(s19v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s19, 4, s19v, l, "testdata/ptx/nvcc/local_array.ptx:66")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s19, 4, s19v, l, "testdata/ptx/nvcc/local_array.ptx:66")
+					}
 				}
 			}
 		}
@@ -4843,12 +5015,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/nvcc/local_array.ptx:67")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/nvcc/local_array.ptx:67")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r30[l] = v20
 			}
@@ -4861,12 +5035,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/nvcc/local_array.ptx:67")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/nvcc/local_array.ptx:67")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r30[l] = v20
 			}
@@ -4897,7 +5073,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s21 < lmEnd4 && s21&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s21:], uint32(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s21, 4, s21v, l, "testdata/ptx/nvcc/local_array.ptx:68")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s21, 4, s21v, l, "testdata/ptx/nvcc/local_array.ptx:68")
+					}
 				}
 				// 69: setp.le.s32
 				c22t := int32(r23[l]) <= int32(r24[l])
@@ -4920,7 +5098,9 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if s21 < lmEnd4 && s21&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s21:], uint32(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s21, 4, s21v, l, "testdata/ptx/nvcc/local_array.ptx:68")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s21, 4, s21v, l, "testdata/ptx/nvcc/local_array.ptx:68")
+					}
 				}
 				// 69: setp.le.s32
 				c22t := int32(r23[l]) <= int32(r24[l])
@@ -4968,7 +5148,9 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:73")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:73")
+					}
 				}
 				// 74: mov.u64
 				v2 := uint64(r6[l])
@@ -4983,7 +5165,9 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:73")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:73")
+					}
 				}
 				// 74: mov.u64
 				v2 := uint64(r6[l])
@@ -5025,7 +5209,9 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:83")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:83")
+					}
 				}
 			}
 		} else {
@@ -5037,7 +5223,9 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:83")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:83")
+					}
 				}
 			}
 		}
@@ -5067,12 +5255,14 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:84")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:84")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r34[l] = v2
 				// 85: setp.le.s32
@@ -5096,12 +5286,14 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:84")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:84")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r34[l] = v2
 				// 85: setp.le.s32
@@ -5151,7 +5343,9 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:89")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:89")
+					}
 				}
 				// 90: mov.u64
 				v2 := uint64(r6[l])
@@ -5166,7 +5360,9 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:89")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:89")
+					}
 				}
 				// 90: mov.u64
 				v2 := uint64(r6[l])
@@ -5208,7 +5404,9 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:99")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:99")
+					}
 				}
 			}
 		} else {
@@ -5220,7 +5418,9 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:99")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:99")
+					}
 				}
 			}
 		}
@@ -5250,12 +5450,14 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:100")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:100")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r37[l] = v2
 				// 101: setp.le.s32
@@ -5279,12 +5481,14 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:100")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:100")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r37[l] = v2
 				// 101: setp.le.s32
@@ -5337,7 +5541,9 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:105")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:105")
+					}
 				}
 			}
 		} else {
@@ -5349,7 +5555,9 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:105")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:105")
+					}
 				}
 			}
 		}
@@ -5379,12 +5587,14 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:106")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:106")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r38[l] = v2
 				// 107: setp.le.s32
@@ -5408,12 +5618,14 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:106")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:106")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r38[l] = v2
 				// 107: setp.le.s32
@@ -5463,7 +5675,9 @@ func sort8Block15(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:111")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:111")
+					}
 				}
 				// 112: mov.u64
 				v2 := uint64(r6[l])
@@ -5478,7 +5692,9 @@ func sort8Block15(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:111")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:111")
+					}
 				}
 				// 112: mov.u64
 				v2 := uint64(r6[l])
@@ -5520,7 +5736,9 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:121")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:121")
+					}
 				}
 			}
 		} else {
@@ -5532,7 +5750,9 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:121")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:121")
+					}
 				}
 			}
 		}
@@ -5562,12 +5782,14 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:122")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:122")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r41[l] = v2
 				// 123: setp.le.s32
@@ -5591,12 +5813,14 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:122")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:122")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r41[l] = v2
 				// 123: setp.le.s32
@@ -5649,7 +5873,9 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:127")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -5661,7 +5887,9 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:127")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:127")
+					}
 				}
 			}
 		}
@@ -5691,12 +5919,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:128")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:128")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r42[l] = v2
 				// 129: setp.le.s32
@@ -5720,12 +5950,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:128")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:128")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r42[l] = v2
 				// 129: setp.le.s32
@@ -5778,7 +6010,9 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:133")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:133")
+					}
 				}
 			}
 		} else {
@@ -5790,7 +6024,9 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:133")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:133")
+					}
 				}
 			}
 		}
@@ -5820,12 +6056,14 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:134")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:134")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r43[l] = v2
 				// 135: setp.le.s32
@@ -5849,12 +6087,14 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:134")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:134")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r43[l] = v2
 				// 135: setp.le.s32
@@ -5904,7 +6144,9 @@ func sort8Block19(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:139")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:139")
+					}
 				}
 				// 140: mov.u64
 				v2 := uint64(r6[l])
@@ -5919,7 +6161,9 @@ func sort8Block19(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:139")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:139")
+					}
 				}
 				// 140: mov.u64
 				v2 := uint64(r6[l])
@@ -5961,7 +6205,9 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:149")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:149")
+					}
 				}
 			}
 		} else {
@@ -5973,7 +6219,9 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:149")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:149")
+					}
 				}
 			}
 		}
@@ -6003,12 +6251,14 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:150")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:150")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r46[l] = v2
 				// 151: setp.le.s32
@@ -6032,12 +6282,14 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:150")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:150")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r46[l] = v2
 				// 151: setp.le.s32
@@ -6090,7 +6342,9 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:155")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:155")
+					}
 				}
 			}
 		} else {
@@ -6102,7 +6356,9 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:155")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:155")
+					}
 				}
 			}
 		}
@@ -6132,12 +6388,14 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:156")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:156")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r47[l] = v2
 				// 157: setp.le.s32
@@ -6161,12 +6419,14 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:156")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:156")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r47[l] = v2
 				// 157: setp.le.s32
@@ -6219,7 +6479,9 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:161")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -6231,7 +6493,9 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:161")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:161")
+					}
 				}
 			}
 		}
@@ -6261,12 +6525,14 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:162")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:162")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r48[l] = v2
 				// 163: setp.le.s32
@@ -6290,12 +6556,14 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:162")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:162")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r48[l] = v2
 				// 163: setp.le.s32
@@ -6348,7 +6616,9 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:167")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:167")
+					}
 				}
 			}
 		} else {
@@ -6360,7 +6630,9 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:167")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:167")
+					}
 				}
 			}
 		}
@@ -6390,12 +6662,14 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:168")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:168")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r49[l] = v2
 				// 169: setp.le.s32
@@ -6419,12 +6693,14 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:168")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:168")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r49[l] = v2
 				// 169: setp.le.s32
@@ -6474,7 +6750,9 @@ func sort8Block24(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:173")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:173")
+					}
 				}
 				// 174: mov.u64
 				v2 := uint64(r6[l])
@@ -6489,7 +6767,9 @@ func sort8Block24(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:173")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:173")
+					}
 				}
 				// 174: mov.u64
 				v2 := uint64(r6[l])
@@ -6531,7 +6811,9 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:183")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:183")
+					}
 				}
 			}
 		} else {
@@ -6543,7 +6825,9 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:183")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:183")
+					}
 				}
 			}
 		}
@@ -6573,12 +6857,14 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:184")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:184")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r52[l] = v2
 				// 185: setp.le.s32
@@ -6602,12 +6888,14 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:184")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:184")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r52[l] = v2
 				// 185: setp.le.s32
@@ -6660,7 +6948,9 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:189")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:189")
+					}
 				}
 			}
 		} else {
@@ -6672,7 +6962,9 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:189")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:189")
+					}
 				}
 			}
 		}
@@ -6702,12 +6994,14 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:190")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:190")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r53[l] = v2
 				// 191: setp.le.s32
@@ -6731,12 +7025,14 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:190")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:190")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r53[l] = v2
 				// 191: setp.le.s32
@@ -6789,7 +7085,9 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:195")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:195")
+					}
 				}
 			}
 		} else {
@@ -6801,7 +7099,9 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:195")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:195")
+					}
 				}
 			}
 		}
@@ -6831,12 +7131,14 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:196")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:196")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r54[l] = v2
 				// 197: setp.le.s32
@@ -6860,12 +7162,14 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:196")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:196")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r54[l] = v2
 				// 197: setp.le.s32
@@ -6918,7 +7222,9 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:201")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:201")
+					}
 				}
 			}
 		} else {
@@ -6930,7 +7236,9 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:201")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:201")
+					}
 				}
 			}
 		}
@@ -6960,12 +7268,14 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:202")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:202")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r55[l] = v2
 				// 203: setp.le.s32
@@ -6989,12 +7299,14 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:202")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:202")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r55[l] = v2
 				// 203: setp.le.s32
@@ -7047,7 +7359,9 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:207")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:207")
+					}
 				}
 			}
 		} else {
@@ -7059,7 +7373,9 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:207")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:207")
+					}
 				}
 			}
 		}
@@ -7089,12 +7405,14 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:208")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:208")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r56[l] = v2
 				// 209: setp.le.s32
@@ -7118,12 +7436,14 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:208")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:208")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r56[l] = v2
 				// 209: setp.le.s32
@@ -7173,7 +7493,9 @@ func sort8Block30(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:213")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:213")
+					}
 				}
 				// 214: mov.u64
 				v2 := uint64(r6[l])
@@ -7188,7 +7510,9 @@ func sort8Block30(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:213")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:213")
+					}
 				}
 				// 214: mov.u64
 				v2 := uint64(r6[l])
@@ -7230,7 +7554,9 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:223")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:223")
+					}
 				}
 			}
 		} else {
@@ -7242,7 +7568,9 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:223")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:223")
+					}
 				}
 			}
 		}
@@ -7272,12 +7600,14 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:224")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:224")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r59[l] = v2
 				// 225: setp.le.s32
@@ -7301,12 +7631,14 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:224")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:224")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r59[l] = v2
 				// 225: setp.le.s32
@@ -7359,7 +7691,9 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:229")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:229")
+					}
 				}
 			}
 		} else {
@@ -7371,7 +7705,9 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:229")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:229")
+					}
 				}
 			}
 		}
@@ -7401,12 +7737,14 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:230")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:230")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r60[l] = v2
 				// 231: setp.le.s32
@@ -7430,12 +7768,14 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:230")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:230")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r60[l] = v2
 				// 231: setp.le.s32
@@ -7488,7 +7828,9 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:235")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:235")
+					}
 				}
 			}
 		} else {
@@ -7500,7 +7842,9 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:235")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:235")
+					}
 				}
 			}
 		}
@@ -7530,12 +7874,14 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:236")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:236")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r61[l] = v2
 				// 237: setp.le.s32
@@ -7559,12 +7905,14 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:236")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:236")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r61[l] = v2
 				// 237: setp.le.s32
@@ -7617,7 +7965,9 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:241")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:241")
+					}
 				}
 			}
 		} else {
@@ -7629,7 +7979,9 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:241")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:241")
+					}
 				}
 			}
 		}
@@ -7659,12 +8011,14 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:242")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:242")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r62[l] = v2
 				// 243: setp.le.s32
@@ -7688,12 +8042,14 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:242")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:242")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r62[l] = v2
 				// 243: setp.le.s32
@@ -7746,7 +8102,9 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:247")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:247")
+					}
 				}
 			}
 		} else {
@@ -7758,7 +8116,9 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:247")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:247")
+					}
 				}
 			}
 		}
@@ -7788,12 +8148,14 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:248")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:248")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r63[l] = v2
 				// 249: setp.le.s32
@@ -7817,12 +8179,14 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:248")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:248")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r63[l] = v2
 				// 249: setp.le.s32
@@ -7875,7 +8239,9 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:253")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:253")
+					}
 				}
 			}
 		} else {
@@ -7887,7 +8253,9 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:253")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:253")
+					}
 				}
 			}
 		}
@@ -7917,12 +8285,14 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:254")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:254")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r64[l] = v2
 				// 255: setp.le.s32
@@ -7946,12 +8316,14 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:254")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:254")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r64[l] = v2
 				// 255: setp.le.s32
@@ -8001,7 +8373,9 @@ func sort8Block37(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:259")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:259")
+					}
 				}
 				// 260: mov.u64
 				v2 := uint64(r6[l])
@@ -8016,7 +8390,9 @@ func sort8Block37(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd4 && s1&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:259")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:259")
+					}
 				}
 				// 260: mov.u64
 				v2 := uint64(r6[l])
@@ -8340,12 +8716,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:323")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:323")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r15[l] = v6
 				// 324: shl.b32
@@ -8363,12 +8741,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11a < lmEnd4 && v11a&3 == 0 {
 					v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
 				} else {
-					v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:328")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:328")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 329: add.s32
 				v12 := uint64(uint32(v11) + uint32(k4))
@@ -8387,12 +8767,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:323")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:323")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r15[l] = v6
 				// 324: shl.b32
@@ -8410,12 +8792,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11a < lmEnd4 && v11a&3 == 0 {
 					v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
 				} else {
-					v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:328")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:328")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 329: add.s32
 				v12 := uint64(uint32(v11) + uint32(k4))
@@ -8446,7 +8830,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13 < lmEnd4 && s13&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:330")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:330")
+					}
 				}
 				// 331: shr.u32
 				v14 := uint64(uint32(r15[l]) >> uint32(k2))
@@ -8467,7 +8853,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13 < lmEnd4 && s13&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:330")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:330")
+					}
 				}
 				// 331: shr.u32
 				v14 := uint64(uint32(r15[l]) >> uint32(k2))
@@ -8504,12 +8892,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18a < lmEnd4 && v18a&3 == 0 {
 					v18 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v18a:]))
 				} else {
-					v18x, v18ok := w.TryLoad(nil, runtime.SpaceLocal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceLocal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:335")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(nil, runtime.SpaceLocal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceLocal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:335")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 336: add.s32
 				v19 := uint64(uint32(v18) + uint32(k4))
@@ -8524,12 +8914,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18a < lmEnd4 && v18a&3 == 0 {
 					v18 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v18a:]))
 				} else {
-					v18x, v18ok := w.TryLoad(nil, runtime.SpaceLocal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceLocal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:335")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(nil, runtime.SpaceLocal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceLocal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:335")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 336: add.s32
 				v19 := uint64(uint32(v18) + uint32(k4))
@@ -8560,7 +8952,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20 < lmEnd4 && s20&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s20:], uint32(s20v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:337")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:337")
+					}
 				}
 				// 338: shr.u32
 				v21 := uint64(uint32(r15[l]) >> uint32(k5))
@@ -8581,7 +8975,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20 < lmEnd4 && s20&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s20:], uint32(s20v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:337")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:337")
+					}
 				}
 				// 338: shr.u32
 				v21 := uint64(uint32(r15[l]) >> uint32(k5))
@@ -8618,12 +9014,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25a < lmEnd4 && v25a&3 == 0 {
 					v25 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v25a:]))
 				} else {
-					v25x, v25ok := w.TryLoad(nil, runtime.SpaceLocal, v25a, 4, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceLocal, v25a, 4, "testdata/ptx/nvcc/local_array.ptx:342")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(nil, runtime.SpaceLocal, v25a, 4, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceLocal, v25a, 4, "testdata/ptx/nvcc/local_array.ptx:342")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 343: add.s32
 				v26 := uint64(uint32(v25) + uint32(k4))
@@ -8638,12 +9036,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25a < lmEnd4 && v25a&3 == 0 {
 					v25 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v25a:]))
 				} else {
-					v25x, v25ok := w.TryLoad(nil, runtime.SpaceLocal, v25a, 4, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceLocal, v25a, 4, "testdata/ptx/nvcc/local_array.ptx:342")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(nil, runtime.SpaceLocal, v25a, 4, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceLocal, v25a, 4, "testdata/ptx/nvcc/local_array.ptx:342")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 343: add.s32
 				v26 := uint64(uint32(v25) + uint32(k4))
@@ -8674,7 +9074,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27 < lmEnd4 && s27&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s27:], uint32(s27v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s27, 4, s27v, l, "testdata/ptx/nvcc/local_array.ptx:344")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s27, 4, s27v, l, "testdata/ptx/nvcc/local_array.ptx:344")
+					}
 				}
 				// 345: shr.u32
 				v28 := uint64(uint32(r15[l]) >> uint32(k6))
@@ -8695,7 +9097,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27 < lmEnd4 && s27&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s27:], uint32(s27v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s27, 4, s27v, l, "testdata/ptx/nvcc/local_array.ptx:344")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s27, 4, s27v, l, "testdata/ptx/nvcc/local_array.ptx:344")
+					}
 				}
 				// 345: shr.u32
 				v28 := uint64(uint32(r15[l]) >> uint32(k6))
@@ -8732,12 +9136,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32a < lmEnd4 && v32a&3 == 0 {
 					v32 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v32a:]))
 				} else {
-					v32x, v32ok := w.TryLoad(nil, runtime.SpaceLocal, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceLocal, v32a, 4, "testdata/ptx/nvcc/local_array.ptx:349")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(nil, runtime.SpaceLocal, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceLocal, v32a, 4, "testdata/ptx/nvcc/local_array.ptx:349")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 350: add.s32
 				v33 := uint64(uint32(v32) + uint32(k4))
@@ -8752,12 +9158,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32a < lmEnd4 && v32a&3 == 0 {
 					v32 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v32a:]))
 				} else {
-					v32x, v32ok := w.TryLoad(nil, runtime.SpaceLocal, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceLocal, v32a, 4, "testdata/ptx/nvcc/local_array.ptx:349")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(nil, runtime.SpaceLocal, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceLocal, v32a, 4, "testdata/ptx/nvcc/local_array.ptx:349")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 350: add.s32
 				v33 := uint64(uint32(v32) + uint32(k4))
@@ -8788,7 +9196,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34 < lmEnd4 && s34&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s34:], uint32(s34v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s34, 4, s34v, l, "testdata/ptx/nvcc/local_array.ptx:351")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s34, 4, s34v, l, "testdata/ptx/nvcc/local_array.ptx:351")
+					}
 				}
 				// 352: shr.u32
 				v35 := uint64(uint32(r15[l]) >> uint32(k7))
@@ -8809,7 +9219,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34 < lmEnd4 && s34&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s34:], uint32(s34v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s34, 4, s34v, l, "testdata/ptx/nvcc/local_array.ptx:351")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s34, 4, s34v, l, "testdata/ptx/nvcc/local_array.ptx:351")
+					}
 				}
 				// 352: shr.u32
 				v35 := uint64(uint32(r15[l]) >> uint32(k7))
@@ -8846,12 +9258,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39a < lmEnd4 && v39a&3 == 0 {
 					v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
 				} else {
-					v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/nvcc/local_array.ptx:356")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/nvcc/local_array.ptx:356")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 357: add.s32
 				v40 := uint64(uint32(v39) + uint32(k4))
@@ -8866,12 +9280,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39a < lmEnd4 && v39a&3 == 0 {
 					v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
 				} else {
-					v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/nvcc/local_array.ptx:356")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/nvcc/local_array.ptx:356")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 357: add.s32
 				v40 := uint64(uint32(v39) + uint32(k4))
@@ -8902,7 +9318,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s41 < lmEnd4 && s41&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/nvcc/local_array.ptx:358")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/nvcc/local_array.ptx:358")
+					}
 				}
 				// 359: shr.u32
 				v42 := uint64(uint32(r15[l]) >> uint32(k8))
@@ -8923,7 +9341,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s41 < lmEnd4 && s41&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/nvcc/local_array.ptx:358")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/nvcc/local_array.ptx:358")
+					}
 				}
 				// 359: shr.u32
 				v42 := uint64(uint32(r15[l]) >> uint32(k8))
@@ -8960,12 +9380,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v46a < lmEnd4 && v46a&3 == 0 {
 					v46 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v46a:]))
 				} else {
-					v46x, v46ok := w.TryLoad(nil, runtime.SpaceLocal, v46a, 4, l)
-					if !v46ok {
-						flt.Note(0, l, runtime.SpaceLocal, v46a, 4, "testdata/ptx/nvcc/local_array.ptx:363")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(nil, runtime.SpaceLocal, v46a, 4, l)
+						if !v46ok {
+							flt.Note(0, l, runtime.SpaceLocal, v46a, 4, "testdata/ptx/nvcc/local_array.ptx:363")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 364: add.s32
 				v47 := uint64(uint32(v46) + uint32(k4))
@@ -8980,12 +9402,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v46a < lmEnd4 && v46a&3 == 0 {
 					v46 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v46a:]))
 				} else {
-					v46x, v46ok := w.TryLoad(nil, runtime.SpaceLocal, v46a, 4, l)
-					if !v46ok {
-						flt.Note(0, l, runtime.SpaceLocal, v46a, 4, "testdata/ptx/nvcc/local_array.ptx:363")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(nil, runtime.SpaceLocal, v46a, 4, l)
+						if !v46ok {
+							flt.Note(0, l, runtime.SpaceLocal, v46a, 4, "testdata/ptx/nvcc/local_array.ptx:363")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 364: add.s32
 				v47 := uint64(uint32(v46) + uint32(k4))
@@ -9016,7 +9440,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s48 < lmEnd4 && s48&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s48:], uint32(s48v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s48, 4, s48v, l, "testdata/ptx/nvcc/local_array.ptx:365")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s48, 4, s48v, l, "testdata/ptx/nvcc/local_array.ptx:365")
+					}
 				}
 				// 366: shr.u32
 				v49 := uint64(uint32(r15[l]) >> uint32(k9))
@@ -9037,7 +9463,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s48 < lmEnd4 && s48&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s48:], uint32(s48v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s48, 4, s48v, l, "testdata/ptx/nvcc/local_array.ptx:365")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s48, 4, s48v, l, "testdata/ptx/nvcc/local_array.ptx:365")
+					}
 				}
 				// 366: shr.u32
 				v49 := uint64(uint32(r15[l]) >> uint32(k9))
@@ -9074,12 +9502,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v53a < lmEnd4 && v53a&3 == 0 {
 					v53 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v53a:]))
 				} else {
-					v53x, v53ok := w.TryLoad(nil, runtime.SpaceLocal, v53a, 4, l)
-					if !v53ok {
-						flt.Note(0, l, runtime.SpaceLocal, v53a, 4, "testdata/ptx/nvcc/local_array.ptx:370")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(nil, runtime.SpaceLocal, v53a, 4, l)
+						if !v53ok {
+							flt.Note(0, l, runtime.SpaceLocal, v53a, 4, "testdata/ptx/nvcc/local_array.ptx:370")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				// 371: add.s32
 				v54 := uint64(uint32(v53) + uint32(k4))
@@ -9094,12 +9524,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v53a < lmEnd4 && v53a&3 == 0 {
 					v53 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v53a:]))
 				} else {
-					v53x, v53ok := w.TryLoad(nil, runtime.SpaceLocal, v53a, 4, l)
-					if !v53ok {
-						flt.Note(0, l, runtime.SpaceLocal, v53a, 4, "testdata/ptx/nvcc/local_array.ptx:370")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(nil, runtime.SpaceLocal, v53a, 4, l)
+						if !v53ok {
+							flt.Note(0, l, runtime.SpaceLocal, v53a, 4, "testdata/ptx/nvcc/local_array.ptx:370")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				// 371: add.s32
 				v54 := uint64(uint32(v53) + uint32(k4))
@@ -9130,7 +9562,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s55 < lmEnd4 && s55&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s55:], uint32(s55v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s55, 4, s55v, l, "testdata/ptx/nvcc/local_array.ptx:372")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s55, 4, s55v, l, "testdata/ptx/nvcc/local_array.ptx:372")
+					}
 				}
 				// 373: shr.u32
 				v56 := uint64(uint32(r15[l]) >> uint32(k10))
@@ -9149,7 +9583,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s55 < lmEnd4 && s55&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s55:], uint32(s55v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s55, 4, s55v, l, "testdata/ptx/nvcc/local_array.ptx:372")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s55, 4, s55v, l, "testdata/ptx/nvcc/local_array.ptx:372")
+					}
 				}
 				// 373: shr.u32
 				v56 := uint64(uint32(r15[l]) >> uint32(k10))
@@ -9184,12 +9620,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v59a < lmEnd4 && v59a&3 == 0 {
 					v59 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v59a:]))
 				} else {
-					v59x, v59ok := w.TryLoad(nil, runtime.SpaceLocal, v59a, 4, l)
-					if !v59ok {
-						flt.Note(0, l, runtime.SpaceLocal, v59a, 4, "testdata/ptx/nvcc/local_array.ptx:376")
-						continue
+					{
+						v59x, v59ok := w.TryLoad(nil, runtime.SpaceLocal, v59a, 4, l)
+						if !v59ok {
+							flt.Note(0, l, runtime.SpaceLocal, v59a, 4, "testdata/ptx/nvcc/local_array.ptx:376")
+							continue
+						}
+						v59 = v59x
 					}
-					v59 = v59x
 				}
 				// 377: add.s32
 				v60 := uint64(uint32(v59) + uint32(k4))
@@ -9204,12 +9642,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v59a < lmEnd4 && v59a&3 == 0 {
 					v59 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v59a:]))
 				} else {
-					v59x, v59ok := w.TryLoad(nil, runtime.SpaceLocal, v59a, 4, l)
-					if !v59ok {
-						flt.Note(0, l, runtime.SpaceLocal, v59a, 4, "testdata/ptx/nvcc/local_array.ptx:376")
-						continue
+					{
+						v59x, v59ok := w.TryLoad(nil, runtime.SpaceLocal, v59a, 4, l)
+						if !v59ok {
+							flt.Note(0, l, runtime.SpaceLocal, v59a, 4, "testdata/ptx/nvcc/local_array.ptx:376")
+							continue
+						}
+						v59 = v59x
 					}
-					v59 = v59x
 				}
 				// 377: add.s32
 				v60 := uint64(uint32(v59) + uint32(k4))
@@ -9240,7 +9680,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s61 < lmEnd4 && s61&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s61:], uint32(s61v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s61, 4, s61v, l, "testdata/ptx/nvcc/local_array.ptx:378")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s61, 4, s61v, l, "testdata/ptx/nvcc/local_array.ptx:378")
+					}
 				}
 			}
 		} else {
@@ -9252,7 +9694,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s61 < lmEnd4 && s61&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s61:], uint32(s61v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s61, 4, s61v, l, "testdata/ptx/nvcc/local_array.ptx:378")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s61, 4, s61v, l, "testdata/ptx/nvcc/local_array.ptx:378")
+					}
 				}
 			}
 		}
@@ -9297,7 +9741,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 					runtime.Store32(s66w.Ptr, s66o, s66v)
 				} else {
-					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/nvcc/local_array.ptx:384")
+					{
+						w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/nvcc/local_array.ptx:384")
+					}
 				}
 			}
 		} else {
@@ -9318,7 +9764,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 					runtime.Store32(s66w.Ptr, s66o, s66v)
 				} else {
-					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/nvcc/local_array.ptx:384")
+					{
+						w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/nvcc/local_array.ptx:384")
+					}
 				}
 			}
 		}
@@ -9343,7 +9791,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
 					runtime.Store32(s67w.Ptr, s67o, s67v)
 				} else {
-					w.StoreLane(s67w, runtime.SpaceGlobal, s67, 4, s67v, l, "testdata/ptx/nvcc/local_array.ptx:385")
+					{
+						w.StoreLane(s67w, runtime.SpaceGlobal, s67, 4, s67v, l, "testdata/ptx/nvcc/local_array.ptx:385")
+					}
 				}
 			}
 		} else {
@@ -9355,7 +9805,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
 					runtime.Store32(s67w.Ptr, s67o, s67v)
 				} else {
-					w.StoreLane(s67w, runtime.SpaceGlobal, s67, 4, s67v, l, "testdata/ptx/nvcc/local_array.ptx:385")
+					{
+						w.StoreLane(s67w, runtime.SpaceGlobal, s67, 4, s67v, l, "testdata/ptx/nvcc/local_array.ptx:385")
+					}
 				}
 			}
 		}
@@ -9380,7 +9832,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
 					runtime.Store32(s68w.Ptr, s68o, s68v)
 				} else {
-					w.StoreLane(s68w, runtime.SpaceGlobal, s68, 4, s68v, l, "testdata/ptx/nvcc/local_array.ptx:386")
+					{
+						w.StoreLane(s68w, runtime.SpaceGlobal, s68, 4, s68v, l, "testdata/ptx/nvcc/local_array.ptx:386")
+					}
 				}
 			}
 		} else {
@@ -9392,7 +9846,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
 					runtime.Store32(s68w.Ptr, s68o, s68v)
 				} else {
-					w.StoreLane(s68w, runtime.SpaceGlobal, s68, 4, s68v, l, "testdata/ptx/nvcc/local_array.ptx:386")
+					{
+						w.StoreLane(s68w, runtime.SpaceGlobal, s68, 4, s68v, l, "testdata/ptx/nvcc/local_array.ptx:386")
+					}
 				}
 			}
 		}
@@ -9417,7 +9873,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
 					runtime.Store32(s69w.Ptr, s69o, s69v)
 				} else {
-					w.StoreLane(s69w, runtime.SpaceGlobal, s69, 4, s69v, l, "testdata/ptx/nvcc/local_array.ptx:387")
+					{
+						w.StoreLane(s69w, runtime.SpaceGlobal, s69, 4, s69v, l, "testdata/ptx/nvcc/local_array.ptx:387")
+					}
 				}
 			}
 		} else {
@@ -9429,7 +9887,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
 					runtime.Store32(s69w.Ptr, s69o, s69v)
 				} else {
-					w.StoreLane(s69w, runtime.SpaceGlobal, s69, 4, s69v, l, "testdata/ptx/nvcc/local_array.ptx:387")
+					{
+						w.StoreLane(s69w, runtime.SpaceGlobal, s69, 4, s69v, l, "testdata/ptx/nvcc/local_array.ptx:387")
+					}
 				}
 			}
 		}
@@ -9465,7 +9925,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 					runtime.Store32(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/nvcc/local_array.ptx:389")
+					{
+						w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/nvcc/local_array.ptx:389")
+					}
 				}
 			}
 		} else {
@@ -9477,7 +9939,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 					runtime.Store32(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/nvcc/local_array.ptx:389")
+					{
+						w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/nvcc/local_array.ptx:389")
+					}
 				}
 			}
 		}
@@ -9502,7 +9966,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s71o := s71 - s71w.Base; s71o < s71w.End && s71&3 == 0 {
 					runtime.Store32(s71w.Ptr, s71o, s71v)
 				} else {
-					w.StoreLane(s71w, runtime.SpaceGlobal, s71, 4, s71v, l, "testdata/ptx/nvcc/local_array.ptx:390")
+					{
+						w.StoreLane(s71w, runtime.SpaceGlobal, s71, 4, s71v, l, "testdata/ptx/nvcc/local_array.ptx:390")
+					}
 				}
 			}
 		} else {
@@ -9514,7 +9980,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s71o := s71 - s71w.Base; s71o < s71w.End && s71&3 == 0 {
 					runtime.Store32(s71w.Ptr, s71o, s71v)
 				} else {
-					w.StoreLane(s71w, runtime.SpaceGlobal, s71, 4, s71v, l, "testdata/ptx/nvcc/local_array.ptx:390")
+					{
+						w.StoreLane(s71w, runtime.SpaceGlobal, s71, 4, s71v, l, "testdata/ptx/nvcc/local_array.ptx:390")
+					}
 				}
 			}
 		}
@@ -9539,7 +10007,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
 					runtime.Store32(s72w.Ptr, s72o, s72v)
 				} else {
-					w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/nvcc/local_array.ptx:391")
+					{
+						w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/nvcc/local_array.ptx:391")
+					}
 				}
 			}
 		} else {
@@ -9551,7 +10021,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
 					runtime.Store32(s72w.Ptr, s72o, s72v)
 				} else {
-					w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/nvcc/local_array.ptx:391")
+					{
+						w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/nvcc/local_array.ptx:391")
+					}
 				}
 			}
 		}
@@ -9576,7 +10048,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
 					runtime.Store32(s73w.Ptr, s73o, s73v)
 				} else {
-					w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/nvcc/local_array.ptx:392")
+					{
+						w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/nvcc/local_array.ptx:392")
+					}
 				}
 			}
 		} else {
@@ -9588,7 +10062,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
 					runtime.Store32(s73w.Ptr, s73o, s73v)
 				} else {
-					w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/nvcc/local_array.ptx:392")
+					{
+						w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/nvcc/local_array.ptx:392")
+					}
 				}
 			}
 		}
@@ -9624,7 +10100,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/nvcc/local_array.ptx:394")
+					{
+						w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/nvcc/local_array.ptx:394")
+					}
 				}
 			}
 		} else {
@@ -9636,7 +10114,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/nvcc/local_array.ptx:394")
+					{
+						w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/nvcc/local_array.ptx:394")
+					}
 				}
 			}
 		}
@@ -9661,7 +10141,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s75o := s75 - s75w.Base; s75o < s75w.End && s75&3 == 0 {
 					runtime.Store32(s75w.Ptr, s75o, s75v)
 				} else {
-					w.StoreLane(s75w, runtime.SpaceGlobal, s75, 4, s75v, l, "testdata/ptx/nvcc/local_array.ptx:395")
+					{
+						w.StoreLane(s75w, runtime.SpaceGlobal, s75, 4, s75v, l, "testdata/ptx/nvcc/local_array.ptx:395")
+					}
 				}
 			}
 		} else {
@@ -9673,7 +10155,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s75o := s75 - s75w.Base; s75o < s75w.End && s75&3 == 0 {
 					runtime.Store32(s75w.Ptr, s75o, s75v)
 				} else {
-					w.StoreLane(s75w, runtime.SpaceGlobal, s75, 4, s75v, l, "testdata/ptx/nvcc/local_array.ptx:395")
+					{
+						w.StoreLane(s75w, runtime.SpaceGlobal, s75, 4, s75v, l, "testdata/ptx/nvcc/local_array.ptx:395")
+					}
 				}
 			}
 		}
@@ -9701,12 +10185,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v76a < lmEnd4 && v76a&3 == 0 {
 					v76 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v76a:]))
 				} else {
-					v76x, v76ok := w.TryLoad(nil, runtime.SpaceLocal, v76a, 4, l)
-					if !v76ok {
-						flt.Note(0, l, runtime.SpaceLocal, v76a, 4, "testdata/ptx/nvcc/local_array.ptx:396")
-						continue
+					{
+						v76x, v76ok := w.TryLoad(nil, runtime.SpaceLocal, v76a, 4, l)
+						if !v76ok {
+							flt.Note(0, l, runtime.SpaceLocal, v76a, 4, "testdata/ptx/nvcc/local_array.ptx:396")
+							continue
+						}
+						v76 = v76x
 					}
-					v76 = v76x
 				}
 				r79[l] = v76
 			}
@@ -9719,12 +10205,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v76a < lmEnd4 && v76a&3 == 0 {
 					v76 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v76a:]))
 				} else {
-					v76x, v76ok := w.TryLoad(nil, runtime.SpaceLocal, v76a, 4, l)
-					if !v76ok {
-						flt.Note(0, l, runtime.SpaceLocal, v76a, 4, "testdata/ptx/nvcc/local_array.ptx:396")
-						continue
+					{
+						v76x, v76ok := w.TryLoad(nil, runtime.SpaceLocal, v76a, 4, l)
+						if !v76ok {
+							flt.Note(0, l, runtime.SpaceLocal, v76a, 4, "testdata/ptx/nvcc/local_array.ptx:396")
+							continue
+						}
+						v76 = v76x
 					}
-					v76 = v76x
 				}
 				r79[l] = v76
 			}
@@ -9751,7 +10239,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
 					runtime.Store32(s77w.Ptr, s77o, s77v)
 				} else {
-					w.StoreLane(s77w, runtime.SpaceGlobal, s77, 4, s77v, l, "testdata/ptx/nvcc/local_array.ptx:397")
+					{
+						w.StoreLane(s77w, runtime.SpaceGlobal, s77, 4, s77v, l, "testdata/ptx/nvcc/local_array.ptx:397")
+					}
 				}
 			}
 		} else {
@@ -9763,7 +10253,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
 					runtime.Store32(s77w.Ptr, s77o, s77v)
 				} else {
-					w.StoreLane(s77w, runtime.SpaceGlobal, s77, 4, s77v, l, "testdata/ptx/nvcc/local_array.ptx:397")
+					{
+						w.StoreLane(s77w, runtime.SpaceGlobal, s77, 4, s77v, l, "testdata/ptx/nvcc/local_array.ptx:397")
+					}
 				}
 			}
 		}
@@ -9788,7 +10280,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
 					runtime.Store32(s78w.Ptr, s78o, s78v)
 				} else {
-					w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/nvcc/local_array.ptx:398")
+					{
+						w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/nvcc/local_array.ptx:398")
+					}
 				}
 			}
 		} else {
@@ -9800,7 +10294,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
 					runtime.Store32(s78w.Ptr, s78o, s78v)
 				} else {
-					w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/nvcc/local_array.ptx:398")
+					{
+						w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/nvcc/local_array.ptx:398")
+					}
 				}
 			}
 		}
@@ -9836,7 +10332,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s79o := s79 - s79w.Base; s79o < s79w.End && s79&3 == 0 {
 					runtime.Store32(s79w.Ptr, s79o, s79v)
 				} else {
-					w.StoreLane(s79w, runtime.SpaceGlobal, s79, 4, s79v, l, "testdata/ptx/nvcc/local_array.ptx:400")
+					{
+						w.StoreLane(s79w, runtime.SpaceGlobal, s79, 4, s79v, l, "testdata/ptx/nvcc/local_array.ptx:400")
+					}
 				}
 			}
 		} else {
@@ -9848,7 +10346,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s79o := s79 - s79w.Base; s79o < s79w.End && s79&3 == 0 {
 					runtime.Store32(s79w.Ptr, s79o, s79v)
 				} else {
-					w.StoreLane(s79w, runtime.SpaceGlobal, s79, 4, s79v, l, "testdata/ptx/nvcc/local_array.ptx:400")
+					{
+						w.StoreLane(s79w, runtime.SpaceGlobal, s79, 4, s79v, l, "testdata/ptx/nvcc/local_array.ptx:400")
+					}
 				}
 			}
 		}
@@ -9873,7 +10373,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 					runtime.Store32(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/nvcc/local_array.ptx:401")
+					{
+						w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/nvcc/local_array.ptx:401")
+					}
 				}
 			}
 		} else {
@@ -9885,7 +10387,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 					runtime.Store32(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/nvcc/local_array.ptx:401")
+					{
+						w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/nvcc/local_array.ptx:401")
+					}
 				}
 			}
 		}
@@ -9910,7 +10414,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s81o := s81 - s81w.Base; s81o < s81w.End && s81&3 == 0 {
 					runtime.Store32(s81w.Ptr, s81o, s81v)
 				} else {
-					w.StoreLane(s81w, runtime.SpaceGlobal, s81, 4, s81v, l, "testdata/ptx/nvcc/local_array.ptx:402")
+					{
+						w.StoreLane(s81w, runtime.SpaceGlobal, s81, 4, s81v, l, "testdata/ptx/nvcc/local_array.ptx:402")
+					}
 				}
 			}
 		} else {
@@ -9922,7 +10428,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s81o := s81 - s81w.Base; s81o < s81w.End && s81&3 == 0 {
 					runtime.Store32(s81w.Ptr, s81o, s81v)
 				} else {
-					w.StoreLane(s81w, runtime.SpaceGlobal, s81, 4, s81v, l, "testdata/ptx/nvcc/local_array.ptx:402")
+					{
+						w.StoreLane(s81w, runtime.SpaceGlobal, s81, 4, s81v, l, "testdata/ptx/nvcc/local_array.ptx:402")
+					}
 				}
 			}
 		}
@@ -9947,7 +10455,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 					runtime.Store32(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/nvcc/local_array.ptx:403")
+					{
+						w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/nvcc/local_array.ptx:403")
+					}
 				}
 			}
 		} else {
@@ -9959,7 +10469,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 					runtime.Store32(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/nvcc/local_array.ptx:403")
+					{
+						w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/nvcc/local_array.ptx:403")
+					}
 				}
 			}
 		}

@@ -1929,137 +1929,293 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v4s [32]uint64
 				var v7Fs [32]float32
 				var v8s [32]uint64
-				for l := range 32 {
-					// 74: ld.global.f32
-					v1a := uint64(r22[l]) + 0x0
-					var v1 uint64
-					if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-						v1 = runtime.Load32(v1aw.Ptr, v1ao)
-					} else {
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:74")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 74: ld.global.f32
+						v1a := uint64(r22[l]) + 0x0
+						var v1 uint64
+						if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+							v1 = runtime.Load32(v1aw.Ptr, v1ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v1 = v1x
-					}
-					// 75: ld.global.f32
-					v2a := uint64(r26[l]) + 0xfffffffffffffff8
-					var v2 uint64
-					if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-						v2 = runtime.Load32(v2aw.Ptr, v2ao)
-					} else {
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:75")
-							continue
+						// 75: ld.global.f32
+						v2a := uint64(r26[l]) + 0xfffffffffffffff8
+						var v2 uint64
+						if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+							v2 = runtime.Load32(v2aw.Ptr, v2ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v2 = v2x
+						// 76: fma.rn.f32
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v3F
+						_ = v3
+						v3Fs[l] = v3F
 					}
-					// 76: fma.rn.f32
-					var v3 uint64
-					var v3F float32
-					if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
-						v3F = float32(v3f)
-						v3 = uint64(math.Float32bits(v3F))
-					} else {
-						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
-						v3F = math.Float32frombits(uint32(v3))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 74: ld.global.f32
+						v1a := uint64(r22[l]) + 0x0
+						var v1 uint64
+						if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+							v1 = runtime.Load32(v1aw.Ptr, v1ao)
+						} else {
+							{
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:74")
+									continue
+								}
+								v1 = v1x
+							}
+						}
+						// 75: ld.global.f32
+						v2a := uint64(r26[l]) + 0xfffffffffffffff8
+						var v2 uint64
+						if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+							v2 = runtime.Load32(v2aw.Ptr, v2ao)
+						} else {
+							{
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:75")
+									continue
+								}
+								v2 = v2x
+							}
+						}
+						// 76: fma.rn.f32
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
+							{
+								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+								v3F = math.Float32frombits(uint32(v3))
+							}
+						}
+						_ = v3F
+						_ = v3
+						v3Fs[l] = v3F
 					}
-					_ = v3F
-					_ = v3
-					v3Fs[l] = v3F
 				}
-				for l := range 32 {
-					v3F := v3Fs[l]
-					// 77: add.s64
-					v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
-					// 78: ld.global.f32
-					v5a := uint64(v4) + 0x0
-					var v5 uint64
-					if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-						v5 = runtime.Load32(v5aw.Ptr, v5ao)
-					} else {
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-						if !v5ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:78")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v3F := v3Fs[l]
+						// 77: add.s64
+						v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
+						// 78: ld.global.f32
+						v5a := uint64(v4) + 0x0
+						var v5 uint64
+						if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+							v5 = runtime.Load32(v5aw.Ptr, v5ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v5 = v5x
-					}
-					// 79: ld.global.f32
-					v6a := uint64(r26[l]) + 0xfffffffffffffffc
-					var v6 uint64
-					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-						v6 = runtime.Load32(v6aw.Ptr, v6ao)
-					} else {
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-						if !v6ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:79")
-							continue
+						// 79: ld.global.f32
+						v6a := uint64(r26[l]) + 0xfffffffffffffffc
+						var v6 uint64
+						if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+							v6 = runtime.Load32(v6aw.Ptr, v6ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v6 = v6x
+						// 80: fma.rn.f32
+						var v7 uint64
+						var v7F float32
+						if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v7f) {
+							v7F = float32(v7f)
+							v7 = uint64(math.Float32bits(v7F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v7F
+						_ = v7
+						v4s[l] = v4
+						v7Fs[l] = v7F
 					}
-					// 80: fma.rn.f32
-					var v7 uint64
-					var v7F float32
-					if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v7f) {
-						v7F = float32(v7f)
-						v7 = uint64(math.Float32bits(v7F))
-					} else {
-						v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
-						v7F = math.Float32frombits(uint32(v7))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v3F := v3Fs[l]
+						// 77: add.s64
+						v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
+						// 78: ld.global.f32
+						v5a := uint64(v4) + 0x0
+						var v5 uint64
+						if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+							v5 = runtime.Load32(v5aw.Ptr, v5ao)
+						} else {
+							{
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:78")
+									continue
+								}
+								v5 = v5x
+							}
+						}
+						// 79: ld.global.f32
+						v6a := uint64(r26[l]) + 0xfffffffffffffffc
+						var v6 uint64
+						if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+							v6 = runtime.Load32(v6aw.Ptr, v6ao)
+						} else {
+							{
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:79")
+									continue
+								}
+								v6 = v6x
+							}
+						}
+						// 80: fma.rn.f32
+						var v7 uint64
+						var v7F float32
+						if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v7f) {
+							v7F = float32(v7f)
+							v7 = uint64(math.Float32bits(v7F))
+						} else {
+							{
+								v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
+								v7F = math.Float32frombits(uint32(v7))
+							}
+						}
+						_ = v7F
+						_ = v7
+						v4s[l] = v4
+						v7Fs[l] = v7F
 					}
-					_ = v7F
-					_ = v7
-					v4s[l] = v4
-					v7Fs[l] = v7F
 				}
-				for l := range 32 {
-					v4 := v4s[l]
-					v7F := v7Fs[l]
-					// 81: add.s64
-					v8 := uint64(uint64(v4) + uint64(r27[l]))
-					// 82: ld.global.f32
-					v9a := uint64(v8) + 0x0
-					var v9 uint64
-					if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-						v9 = runtime.Load32(v9aw.Ptr, v9ao)
-					} else {
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-						if !v9ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:82")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v4 := v4s[l]
+						v7F := v7Fs[l]
+						// 81: add.s64
+						v8 := uint64(uint64(v4) + uint64(r27[l]))
+						// 82: ld.global.f32
+						v9a := uint64(v8) + 0x0
+						var v9 uint64
+						if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+							v9 = runtime.Load32(v9aw.Ptr, v9ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v9 = v9x
-					}
-					// 83: ld.global.f32
-					v10a := uint64(r26[l]) + 0x0
-					var v10 uint64
-					if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-						v10 = runtime.Load32(v10aw.Ptr, v10ao)
-					} else {
-						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-						if !v10ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:83")
-							continue
+						// 83: ld.global.f32
+						v10a := uint64(r26[l]) + 0x0
+						var v10 uint64
+						if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+							v10 = runtime.Load32(v10aw.Ptr, v10ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v10 = v10x
+						// 84: fma.rn.f32
+						var v11 uint64
+						var v11F float32
+						if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Direct(v11f) {
+							v11F = float32(v11f)
+							v11 = uint64(math.Float32bits(v11F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v11F
+						_ = v11
+						v8s[l] = v8
+						v11Fs[l] = v11F
 					}
-					// 84: fma.rn.f32
-					var v11 uint64
-					var v11F float32
-					if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Direct(v11f) {
-						v11F = float32(v11f)
-						v11 = uint64(math.Float32bits(v11F))
-					} else {
-						v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(uint64(math.Float32bits(v7F)))))
-						v11F = math.Float32frombits(uint32(v11))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v4 := v4s[l]
+						v7F := v7Fs[l]
+						// 81: add.s64
+						v8 := uint64(uint64(v4) + uint64(r27[l]))
+						// 82: ld.global.f32
+						v9a := uint64(v8) + 0x0
+						var v9 uint64
+						if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+							v9 = runtime.Load32(v9aw.Ptr, v9ao)
+						} else {
+							{
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(4, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:82")
+									continue
+								}
+								v9 = v9x
+							}
+						}
+						// 83: ld.global.f32
+						v10a := uint64(r26[l]) + 0x0
+						var v10 uint64
+						if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+							v10 = runtime.Load32(v10aw.Ptr, v10ao)
+						} else {
+							{
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(5, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:83")
+									continue
+								}
+								v10 = v10x
+							}
+						}
+						// 84: fma.rn.f32
+						var v11 uint64
+						var v11F float32
+						if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Direct(v11f) {
+							v11F = float32(v11f)
+							v11 = uint64(math.Float32bits(v11F))
+						} else {
+							{
+								v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(uint64(math.Float32bits(v7F)))))
+								v11F = math.Float32frombits(uint32(v11))
+							}
+						}
+						_ = v11F
+						_ = v11
+						v8s[l] = v8
+						v11Fs[l] = v11F
 					}
-					_ = v11F
-					_ = v11
-					v8s[l] = v8
-					v11Fs[l] = v11F
 				}
 				for l := range 32 {
 					v8 := v8s[l]
@@ -2075,12 +2231,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 						v14 = runtime.Load32(v14aw.Ptr, v14ao)
 					} else {
-						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-						if !v14ok {
-							flt.Note(6, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:87")
-							continue
+						{
+							v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+							if !v14ok {
+								flt.Note(6, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:87")
+								continue
+							}
+							v14 = v14x
 						}
-						v14 = v14x
 					}
 					// 88: ld.global.f32
 					v15a := uint64(r26[l]) + 0x4
@@ -2088,12 +2246,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 						v15 = runtime.Load32(v15aw.Ptr, v15ao)
 					} else {
-						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-						if !v15ok {
-							flt.Note(7, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:88")
-							continue
+						{
+							v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+							if !v15ok {
+								flt.Note(7, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:88")
+								continue
+							}
+							v15 = v15x
 						}
-						v15 = v15x
 					}
 					// 89: fma.rn.f32
 					var v16 uint64
@@ -2102,8 +2262,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						v16F = float32(v16f)
 						v16 = uint64(math.Float32bits(v16F))
 					} else {
-						v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(uint64(math.Float32bits(v11F)))))
-						v16F = math.Float32frombits(uint32(v16))
+						{
+							v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(uint64(math.Float32bits(v11F)))))
+							v16F = math.Float32frombits(uint32(v16))
+						}
 					}
 					_ = v16F
 					r16[l] = v16
@@ -2135,12 +2297,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:74")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:74")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 75: ld.global.f32
 				v2a := uint64(r26[l]) + 0xfffffffffffffff8
@@ -2148,12 +2312,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:75")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:75")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 76: fma.rn.f32
 				var v3 uint64
@@ -2162,8 +2328,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				_ = v3
@@ -2175,12 +2343,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:78")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:78")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 79: ld.global.f32
 				v6a := uint64(r26[l]) + 0xfffffffffffffffc
@@ -2188,12 +2358,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:79")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:79")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 80: fma.rn.f32
 				var v7 uint64
@@ -2202,8 +2374,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
-					v7F = math.Float32frombits(uint32(v7))
+					{
+						v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
+						v7F = math.Float32frombits(uint32(v7))
+					}
 				}
 				_ = v7F
 				_ = v7
@@ -2215,12 +2389,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(4, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:82")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(4, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:82")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 83: ld.global.f32
 				v10a := uint64(r26[l]) + 0x0
@@ -2228,12 +2404,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(5, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:83")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(5, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:83")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 84: fma.rn.f32
 				var v11 uint64
@@ -2242,8 +2420,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(uint64(math.Float32bits(v7F)))))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(uint64(math.Float32bits(v7F)))))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				_ = v11
@@ -2258,12 +2438,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(6, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:87")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(6, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:87")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 88: ld.global.f32
 				v15a := uint64(r26[l]) + 0x4
@@ -2271,12 +2453,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(7, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:88")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(7, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:88")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 89: fma.rn.f32
 				var v16 uint64
@@ -2285,8 +2469,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
-					v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(uint64(math.Float32bits(v11F)))))
-					v16F = math.Float32frombits(uint32(v16))
+					{
+						v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(uint64(math.Float32bits(v11F)))))
+						v16F = math.Float32frombits(uint32(v16))
+					}
 				}
 				_ = v16F
 				r16[l] = v16
@@ -2395,12 +2581,14 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:110")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:110")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 111: ld.global.f32
 				v2a := uint64(r48[l]) + 0x0
@@ -2408,12 +2596,14 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:111")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:111")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 112: fma.rn.f32
 				var v3 uint64
@@ -2422,8 +2612,10 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				r16[l] = v3
@@ -2454,12 +2646,14 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:110")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:110")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 111: ld.global.f32
 				v2a := uint64(r48[l]) + 0x0
@@ -2467,12 +2661,14 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:111")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:111")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 112: fma.rn.f32
 				var v3 uint64
@@ -2481,8 +2677,10 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				r16[l] = v3
@@ -2547,7 +2745,9 @@ func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:124")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -2567,7 +2767,9 @@ func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:124")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:124")
+					}
 				}
 			}
 		}
@@ -3411,7 +3613,9 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:204")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:204")
+					}
 				}
 				// 205: add.s32
 				v2 := uint64(uint32(r31[l]) + uint32(r8[l]))
@@ -3449,7 +3653,9 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:204")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:204")
+					}
 				}
 				// 205: add.s32
 				v2 := uint64(uint32(r31[l]) + uint32(r8[l]))
@@ -3512,7 +3718,9 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:217")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:217")
+					}
 				}
 			}
 		} else {
@@ -3524,7 +3732,9 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1 < shEnd4 && s1&3 == 0 {
 					runtime.Store32(shp, s1, s1v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:217")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:217")
+					}
 				}
 			}
 		}
@@ -3666,130 +3876,279 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				var v3Fs [32]float32
 				var v6Fs [32]float32
 				var v9Fs [32]float32
-				for l := range 32 {
-					// 233: ld.shared.f32
-					v1a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffff80
-					var v1 uint64
-					if v1a < shEnd4 && v1a&3 == 0 {
-						v1 = runtime.Load32(shp, v1a)
-					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:233")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 233: ld.shared.f32
+						v1a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffff80
+						var v1 uint64
+						if v1a < shEnd4 && v1a&3 == 0 {
+							v1 = runtime.Load32(shp, v1a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v1 = v1x
-					}
-					// 234: ld.shared.f32
-					v2a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffff8
-					var v2 uint64
-					if v2a < shEnd4 && v2a&3 == 0 {
-						v2 = runtime.Load32(shp, v2a)
-					} else {
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:234")
-							continue
+						// 234: ld.shared.f32
+						v2a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffff8
+						var v2 uint64
+						if v2a < shEnd4 && v2a&3 == 0 {
+							v2 = runtime.Load32(shp, v2a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v2 = v2x
+						// 235: fma.rn.f32
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v3F
+						_ = v3
+						v3Fs[l] = v3F
 					}
-					// 235: fma.rn.f32
-					var v3 uint64
-					var v3F float32
-					if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
-						v3F = float32(v3f)
-						v3 = uint64(math.Float32bits(v3F))
-					} else {
-						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-						v3F = math.Float32frombits(uint32(v3))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 233: ld.shared.f32
+						v1a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffff80
+						var v1 uint64
+						if v1a < shEnd4 && v1a&3 == 0 {
+							v1 = runtime.Load32(shp, v1a)
+						} else {
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:233")
+									continue
+								}
+								v1 = v1x
+							}
+						}
+						// 234: ld.shared.f32
+						v2a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffff8
+						var v2 uint64
+						if v2a < shEnd4 && v2a&3 == 0 {
+							v2 = runtime.Load32(shp, v2a)
+						} else {
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:234")
+									continue
+								}
+								v2 = v2x
+							}
+						}
+						// 235: fma.rn.f32
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
+							{
+								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+								v3F = math.Float32frombits(uint32(v3))
+							}
+						}
+						_ = v3F
+						_ = v3
+						v3Fs[l] = v3F
 					}
-					_ = v3F
-					_ = v3
-					v3Fs[l] = v3F
 				}
-				for l := range 32 {
-					v3F := v3Fs[l]
-					// 236: ld.shared.f32
-					v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
-					var v4 uint64
-					if v4a < shEnd4 && v4a&3 == 0 {
-						v4 = runtime.Load32(shp, v4a)
-					} else {
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:236")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v3F := v3Fs[l]
+						// 236: ld.shared.f32
+						v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
+						var v4 uint64
+						if v4a < shEnd4 && v4a&3 == 0 {
+							v4 = runtime.Load32(shp, v4a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v4 = v4x
-					}
-					// 237: ld.shared.f32
-					v5a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffffc
-					var v5 uint64
-					if v5a < shEnd4 && v5a&3 == 0 {
-						v5 = runtime.Load32(shp, v5a)
-					} else {
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-						if !v5ok {
-							flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:237")
-							continue
+						// 237: ld.shared.f32
+						v5a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffffc
+						var v5 uint64
+						if v5a < shEnd4 && v5a&3 == 0 {
+							v5 = runtime.Load32(shp, v5a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v5 = v5x
+						// 238: fma.rn.f32
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Direct(v6f) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v6F
+						_ = v6
+						v6Fs[l] = v6F
 					}
-					// 238: fma.rn.f32
-					var v6 uint64
-					var v6F float32
-					if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Direct(v6f) {
-						v6F = float32(v6f)
-						v6 = uint64(math.Float32bits(v6F))
-					} else {
-						v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
-						v6F = math.Float32frombits(uint32(v6))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v3F := v3Fs[l]
+						// 236: ld.shared.f32
+						v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
+						var v4 uint64
+						if v4a < shEnd4 && v4a&3 == 0 {
+							v4 = runtime.Load32(shp, v4a)
+						} else {
+							{
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:236")
+									continue
+								}
+								v4 = v4x
+							}
+						}
+						// 237: ld.shared.f32
+						v5a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffffc
+						var v5 uint64
+						if v5a < shEnd4 && v5a&3 == 0 {
+							v5 = runtime.Load32(shp, v5a)
+						} else {
+							{
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:237")
+									continue
+								}
+								v5 = v5x
+							}
+						}
+						// 238: fma.rn.f32
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Direct(v6f) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
+							{
+								v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
+								v6F = math.Float32frombits(uint32(v6))
+							}
+						}
+						_ = v6F
+						_ = v6
+						v6Fs[l] = v6F
 					}
-					_ = v6F
-					_ = v6
-					v6Fs[l] = v6F
 				}
-				for l := range 32 {
-					v6F := v6Fs[l]
-					// 239: ld.shared.f32
-					v7a := uint64(uint64(uint32(r51[l]))) + 0x0
-					var v7 uint64
-					if v7a < shEnd4 && v7a&3 == 0 {
-						v7 = runtime.Load32(shp, v7a)
-					} else {
-						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-						if !v7ok {
-							flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:239")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v6F := v6Fs[l]
+						// 239: ld.shared.f32
+						v7a := uint64(uint64(uint32(r51[l]))) + 0x0
+						var v7 uint64
+						if v7a < shEnd4 && v7a&3 == 0 {
+							v7 = runtime.Load32(shp, v7a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v7 = v7x
-					}
-					// 240: ld.shared.f32
-					v8a := uint64(uint64(uint32(r50[l]))) + 0x0
-					var v8 uint64
-					if v8a < shEnd4 && v8a&3 == 0 {
-						v8 = runtime.Load32(shp, v8a)
-					} else {
-						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-						if !v8ok {
-							flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:240")
-							continue
+						// 240: ld.shared.f32
+						v8a := uint64(uint64(uint32(r50[l]))) + 0x0
+						var v8 uint64
+						if v8a < shEnd4 && v8a&3 == 0 {
+							v8 = runtime.Load32(shp, v8a)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v8 = v8x
+						// 241: fma.rn.f32
+						var v9 uint64
+						var v9F float32
+						if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Direct(v9f) {
+							v9F = float32(v9f)
+							v9 = uint64(math.Float32bits(v9F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v9F
+						_ = v9
+						v9Fs[l] = v9F
 					}
-					// 241: fma.rn.f32
-					var v9 uint64
-					var v9F float32
-					if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Direct(v9f) {
-						v9F = float32(v9f)
-						v9 = uint64(math.Float32bits(v9F))
-					} else {
-						v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
-						v9F = math.Float32frombits(uint32(v9))
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v6F := v6Fs[l]
+						// 239: ld.shared.f32
+						v7a := uint64(uint64(uint32(r51[l]))) + 0x0
+						var v7 uint64
+						if v7a < shEnd4 && v7a&3 == 0 {
+							v7 = runtime.Load32(shp, v7a)
+						} else {
+							{
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:239")
+									continue
+								}
+								v7 = v7x
+							}
+						}
+						// 240: ld.shared.f32
+						v8a := uint64(uint64(uint32(r50[l]))) + 0x0
+						var v8 uint64
+						if v8a < shEnd4 && v8a&3 == 0 {
+							v8 = runtime.Load32(shp, v8a)
+						} else {
+							{
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+								if !v8ok {
+									flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:240")
+									continue
+								}
+								v8 = v8x
+							}
+						}
+						// 241: fma.rn.f32
+						var v9 uint64
+						var v9F float32
+						if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Direct(v9f) {
+							v9F = float32(v9f)
+							v9 = uint64(math.Float32bits(v9F))
+						} else {
+							{
+								v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
+								v9F = math.Float32frombits(uint32(v9))
+							}
+						}
+						_ = v9F
+						_ = v9
+						v9Fs[l] = v9F
 					}
-					_ = v9F
-					_ = v9
-					v9Fs[l] = v9F
 				}
 				for l := range 32 {
 					v9F := v9Fs[l]
@@ -3799,12 +4158,14 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					if v10a < shEnd4 && v10a&3 == 0 {
 						v10 = runtime.Load32(shp, v10a)
 					} else {
-						v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-						if !v10ok {
-							flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:242")
-							continue
+						{
+							v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+							if !v10ok {
+								flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:242")
+								continue
+							}
+							v10 = v10x
 						}
-						v10 = v10x
 					}
 					// 243: ld.shared.f32
 					v11a := uint64(uint64(uint32(r50[l]))) + 0x4
@@ -3812,12 +4173,14 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					if v11a < shEnd4 && v11a&3 == 0 {
 						v11 = runtime.Load32(shp, v11a)
 					} else {
-						v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
-						if !v11ok {
-							flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:243")
-							continue
+						{
+							v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
+							if !v11ok {
+								flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:243")
+								continue
+							}
+							v11 = v11x
 						}
-						v11 = v11x
 					}
 					// 244: fma.rn.f32
 					var v12 uint64
@@ -3826,8 +4189,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						v12F = float32(v12f)
 						v12 = uint64(math.Float32bits(v12F))
 					} else {
-						v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
-						v12F = math.Float32frombits(uint32(v12))
+						{
+							v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
+							v12F = math.Float32frombits(uint32(v12))
+						}
 					}
 					_ = v12F
 					r14[l] = v12
@@ -3862,12 +4227,14 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:233")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:233")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 234: ld.shared.f32
 				v2a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffff8
@@ -3875,12 +4242,14 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:234")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:234")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 235: fma.rn.f32
 				var v3 uint64
@@ -3889,8 +4258,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				_ = v3
@@ -3900,12 +4271,14 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v4a < shEnd4 && v4a&3 == 0 {
 					v4 = runtime.Load32(shp, v4a)
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:236")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:236")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 237: ld.shared.f32
 				v5a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffffc
@@ -3913,12 +4286,14 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:237")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:237")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 238: fma.rn.f32
 				var v6 uint64
@@ -3927,8 +4302,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
-					v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
-					v6F = math.Float32frombits(uint32(v6))
+					{
+						v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
+						v6F = math.Float32frombits(uint32(v6))
+					}
 				}
 				_ = v6F
 				_ = v6
@@ -3938,12 +4315,14 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:239")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:239")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 240: ld.shared.f32
 				v8a := uint64(uint64(uint32(r50[l]))) + 0x0
@@ -3951,12 +4330,14 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v8a < shEnd4 && v8a&3 == 0 {
 					v8 = runtime.Load32(shp, v8a)
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-					if !v8ok {
-						flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:240")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:240")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 241: fma.rn.f32
 				var v9 uint64
@@ -3965,8 +4346,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				_ = v9
@@ -3976,12 +4359,14 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v10a < shEnd4 && v10a&3 == 0 {
 					v10 = runtime.Load32(shp, v10a)
 				} else {
-					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-					if !v10ok {
-						flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:242")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+						if !v10ok {
+							flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:242")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 243: ld.shared.f32
 				v11a := uint64(uint64(uint32(r50[l]))) + 0x4
@@ -3989,12 +4374,14 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v11a < shEnd4 && v11a&3 == 0 {
 					v11 = runtime.Load32(shp, v11a)
 				} else {
-					v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
-					if !v11ok {
-						flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:243")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
+						if !v11ok {
+							flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:243")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 244: fma.rn.f32
 				var v12 uint64
@@ -4003,8 +4390,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				r14[l] = v12
@@ -4383,12 +4772,14 @@ func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:201")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:201")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r38[l] = v4
 			}
@@ -4407,12 +4798,14 @@ func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:201")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:201")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r38[l] = v4
 			}
@@ -4457,12 +4850,14 @@ func matmulTiledBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:214")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:214")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r37[l] = v4
 			}
@@ -4481,12 +4876,14 @@ func matmulTiledBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:214")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:214")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r37[l] = v4
 			}
@@ -4651,12 +5048,14 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd4 && v6a&3 == 0 {
 					v6 = runtime.Load32(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:261")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:261")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 262: ld.shared.f32
 				v7a := uint64(uint64(uint32(v2))) + 0x0
@@ -4664,12 +5063,14 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:262")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:262")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 263: fma.rn.f32
 				var v8 uint64
@@ -4678,8 +5079,10 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				r14[l] = v8
@@ -4713,12 +5116,14 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v6a < shEnd4 && v6a&3 == 0 {
 					v6 = runtime.Load32(shp, v6a)
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:261")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:261")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 262: ld.shared.f32
 				v7a := uint64(uint64(uint32(v2))) + 0x0
@@ -4726,12 +5131,14 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v7a < shEnd4 && v7a&3 == 0 {
 					v7 = runtime.Load32(shp, v7a)
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:262")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:262")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 263: fma.rn.f32
 				var v8 uint64
@@ -4740,8 +5147,10 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				r14[l] = v8
@@ -4802,12 +5211,14 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:267")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:267")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 268: ld.shared.f32
 				v2a := uint64(uint64(uint32(r64[l]))) + 0x4
@@ -4815,12 +5226,14 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:268")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:268")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 269: fma.rn.f32
 				var v3 uint64
@@ -4829,8 +5242,10 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				r14[l] = v3
@@ -4852,12 +5267,14 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:267")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:267")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 268: ld.shared.f32
 				v2a := uint64(uint64(uint32(r64[l]))) + 0x4
@@ -4865,12 +5282,14 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:268")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:268")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 269: fma.rn.f32
 				var v3 uint64
@@ -4879,8 +5298,10 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				r14[l] = v3
@@ -4937,12 +5358,14 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:273")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:273")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 274: ld.shared.f32
 				v2a := uint64(uint64(uint32(r64[l]))) + 0x8
@@ -4950,12 +5373,14 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:274")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:274")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 275: fma.rn.f32
 				var v3 uint64
@@ -4964,8 +5389,10 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				r14[l] = v3
@@ -4979,12 +5406,14 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:273")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:273")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 274: ld.shared.f32
 				v2a := uint64(uint64(uint32(r64[l]))) + 0x8
@@ -4992,12 +5421,14 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:274")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:274")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 275: fma.rn.f32
 				var v3 uint64
@@ -5006,8 +5437,10 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-					v3F = math.Float32frombits(uint32(v3))
+					{
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+						v3F = math.Float32frombits(uint32(v3))
+					}
 				}
 				_ = v3F
 				r14[l] = v3
@@ -5054,7 +5487,9 @@ func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:294")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:294")
+					}
 				}
 			}
 		} else {
@@ -5074,7 +5509,9 @@ func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:294")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:294")
+					}
 				}
 			}
 		}

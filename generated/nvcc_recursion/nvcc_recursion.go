@@ -1207,12 +1207,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 23: setp.lt.s32
@@ -1233,12 +1235,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 23: setp.lt.s32
@@ -1282,7 +1286,9 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
+					}
 				}
 			}
 		} else {
@@ -1294,7 +1300,9 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
+					}
 				}
 			}
 		}
@@ -1330,7 +1338,9 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
+					}
 				}
 			}
 		} else {
@@ -1344,7 +1354,9 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
+					}
 				}
 			}
 		}
@@ -1381,12 +1393,14 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r4[l] = v1
 				// 45: add.s32
@@ -1402,12 +1416,14 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r4[l] = v1
 				// 45: add.s32
@@ -1439,7 +1455,9 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -1451,7 +1469,9 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
+					}
 				}
 			}
 		}
@@ -1486,12 +1506,14 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 58: add.s32
 				v2 := uint64(uint32(v1) + uint32(r4[l]))
@@ -1506,12 +1528,14 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 58: add.s32
 				v2 := uint64(uint32(v1) + uint32(r4[l]))
@@ -1542,7 +1566,9 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -1554,7 +1580,9 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
+					}
 				}
 			}
 		}
@@ -1658,12 +1686,14 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 73: setp.lt.u32
@@ -1684,12 +1714,14 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 73: setp.lt.u32
@@ -1735,7 +1767,9 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
+					}
 				}
 			}
 		} else {
@@ -1747,7 +1781,9 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
+					}
 				}
 			}
 		}
@@ -1783,7 +1819,9 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
+					}
 				}
 			}
 		} else {
@@ -1797,7 +1835,9 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
+					}
 				}
 			}
 		}
@@ -1835,12 +1875,14 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r5[l] = v1
 				// 96: mul.wide.u32
@@ -1860,12 +1902,14 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r5[l] = v1
 				// 96: mul.wide.u32
@@ -1901,7 +1945,9 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -1913,7 +1959,9 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
+					}
 				}
 			}
 		}
@@ -1949,12 +1997,14 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 111: max.s32
 				v2 := uint64(uint32(max(int32(r5[l]), int32(v1))))
@@ -1971,12 +2021,14 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 111: max.s32
 				v2 := uint64(uint32(max(int32(r5[l]), int32(v1))))
@@ -2009,7 +2061,9 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
+					}
 				}
 			}
 		} else {
@@ -2021,7 +2075,9 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
+					}
 				}
 			}
 		}
@@ -2144,12 +2200,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 127: ld.param.u32
@@ -2158,12 +2216,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 				// 128: setp.eq.s32
@@ -2184,12 +2244,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 127: ld.param.u32
@@ -2198,12 +2260,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 				// 128: setp.eq.s32
@@ -2304,7 +2368,9 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
+					}
 				}
 			}
 		} else {
@@ -2316,7 +2382,9 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
+					}
 				}
 			}
 		}
@@ -2617,12 +2685,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/recursion.ptx:176")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/recursion.ptx:176")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r13[l] = v4
 			}
@@ -2643,12 +2713,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/recursion.ptx:176")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/recursion.ptx:176")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r13[l] = v4
 			}
@@ -2677,7 +2749,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
+					}
 				}
 			}
 		} else {
@@ -2689,7 +2763,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
+					}
 				}
 			}
 		}
@@ -2728,12 +2804,14 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r16[l] = v1
 				// 189: cvta.to.global.u64
@@ -2751,12 +2829,14 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r16[l] = v1
 				// 189: cvta.to.global.u64
@@ -2788,7 +2868,9 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:191")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:191")
+					}
 				}
 			}
 		} else {
@@ -2800,7 +2882,9 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:191")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:191")
+					}
 				}
 			}
 		}
@@ -2826,12 +2910,14 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/recursion.ptx:192")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/recursion.ptx:192")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r19[l] = v5
 			}
@@ -2844,12 +2930,14 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/recursion.ptx:192")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/recursion.ptx:192")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r19[l] = v5
 			}
@@ -2878,7 +2966,9 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
+					}
 				}
 			}
 		} else {
@@ -2890,7 +2980,9 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
+					}
 				}
 			}
 		}
@@ -2932,12 +3024,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r20[l] = v1
 				// 205: cvta.to.global.u64
@@ -2955,12 +3049,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r20[l] = v1
 				// 205: cvta.to.global.u64
@@ -2992,7 +3088,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:207")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:207")
+					}
 				}
 				// 208: cvta.to.global.u64
 				v5 := uint64(r4[l])
@@ -3009,7 +3107,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:207")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:207")
+					}
 				}
 				// 208: cvta.to.global.u64
 				v5 := uint64(r4[l])
@@ -3050,12 +3150,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/recursion.ptx:210")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/recursion.ptx:210")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r25[l] = v7
 				// 211: ld.global.u32
@@ -3064,12 +3166,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/recursion.ptx:211")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/recursion.ptx:211")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r26[l] = v8
 			}
@@ -3082,12 +3186,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/recursion.ptx:210")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/recursion.ptx:210")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r25[l] = v7
 				// 211: ld.global.u32
@@ -3096,12 +3202,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/recursion.ptx:211")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/recursion.ptx:211")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r26[l] = v8
 			}
@@ -3130,7 +3238,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
+					}
 				}
 			}
 		} else {
@@ -3142,7 +3252,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
+					}
 				}
 			}
 		}
@@ -3169,7 +3281,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
+					}
 				}
 			}
 		} else {
@@ -3181,7 +3295,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
+					}
 				}
 			}
 		}
@@ -3218,12 +3334,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r27[l] = v1
 				// 227: cvta.to.global.u64
@@ -3241,12 +3359,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r27[l] = v1
 				// 227: cvta.to.global.u64
@@ -3278,7 +3398,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:229")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:229")
+					}
 				}
 			}
 		} else {
@@ -3290,7 +3412,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:229")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:229")
+					}
 				}
 			}
 		}

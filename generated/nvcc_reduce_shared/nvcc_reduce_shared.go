@@ -2249,7 +2249,9 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:49")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -2264,7 +2266,9 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:49")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:49")
+					}
 				}
 			}
 		}
@@ -2601,12 +2605,14 @@ func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:43")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:43")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r7[l] = v4
 			}
@@ -2625,12 +2631,14 @@ func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:43")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:43")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r7[l] = v4
 			}
@@ -2676,12 +2684,14 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:54")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:54")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 55: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x200
@@ -2689,12 +2699,14 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:55")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:55")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 56: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -2709,12 +2721,14 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:54")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:54")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 55: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x200
@@ -2722,12 +2736,14 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:55")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:55")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 56: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -2758,7 +2774,9 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:57")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:57")
+					}
 				}
 			}
 		} else {
@@ -2770,7 +2788,9 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:57")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:57")
+					}
 				}
 			}
 		}
@@ -2814,12 +2834,14 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:64")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:64")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 65: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x100
@@ -2827,12 +2849,14 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:65")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:65")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 66: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -2847,12 +2871,14 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:64")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:64")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 65: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x100
@@ -2860,12 +2886,14 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:65")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:65")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 66: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -2896,7 +2924,9 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:67")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:67")
+					}
 				}
 			}
 		} else {
@@ -2908,7 +2938,9 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:67")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:67")
+					}
 				}
 			}
 		}
@@ -2952,12 +2984,14 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:74")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:74")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 75: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x80
@@ -2965,12 +2999,14 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:75")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:75")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 76: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -2985,12 +3021,14 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:74")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:74")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 75: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x80
@@ -2998,12 +3036,14 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:75")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:75")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 76: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -3034,7 +3074,9 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:77")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:77")
+					}
 				}
 			}
 		} else {
@@ -3046,7 +3088,9 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:77")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:77")
+					}
 				}
 			}
 		}
@@ -3090,12 +3134,14 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:84")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:84")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 85: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x40
@@ -3103,12 +3149,14 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:85")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:85")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 86: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -3123,12 +3171,14 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:84")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:84")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 85: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x40
@@ -3136,12 +3186,14 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:85")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:85")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 86: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -3172,7 +3224,9 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:87")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:87")
+					}
 				}
 			}
 		} else {
@@ -3184,7 +3238,9 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:87")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:87")
+					}
 				}
 			}
 		}
@@ -3228,12 +3284,14 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:94")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:94")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 95: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x20
@@ -3241,12 +3299,14 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:95")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:95")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 96: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -3261,12 +3321,14 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:94")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:94")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 95: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x20
@@ -3274,12 +3336,14 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:95")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:95")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 96: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -3310,7 +3374,9 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:97")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -3322,7 +3388,9 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:97")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:97")
+					}
 				}
 			}
 		}
@@ -3366,12 +3434,14 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:104")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:104")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 105: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x10
@@ -3379,12 +3449,14 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:105")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:105")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 106: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -3399,12 +3471,14 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:104")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:104")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 105: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x10
@@ -3412,12 +3486,14 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:105")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:105")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 106: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -3448,7 +3524,9 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:107")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -3460,7 +3538,9 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:107")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:107")
+					}
 				}
 			}
 		}
@@ -3504,12 +3584,14 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:114")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:114")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 115: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x8
@@ -3517,12 +3599,14 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:115")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:115")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 116: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -3537,12 +3621,14 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:114")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:114")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 115: ld.shared.u32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x8
@@ -3550,12 +3636,14 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:115")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:115")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 116: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -3586,7 +3674,9 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:117")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -3598,7 +3688,9 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:117")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:117")
+					}
 				}
 			}
 		}
@@ -3644,12 +3736,14 @@ func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:125")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:125")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 126: add.s32
 				v3 := uint64(uint32(v2) + uint32(u1))
@@ -3664,12 +3758,14 @@ func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:125")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:125")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 126: add.s32
 				v3 := uint64(uint32(v2) + uint32(u1))
@@ -3700,7 +3796,9 @@ func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:127")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -3712,7 +3810,9 @@ func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:127")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:127")
+					}
 				}
 			}
 		}
@@ -3762,7 +3862,9 @@ func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:137")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:137")
+					}
 				}
 			}
 		} else {
@@ -3780,7 +3882,9 @@ func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:137")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:137")
+					}
 				}
 			}
 		}
@@ -4213,7 +4317,9 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:177")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:177")
+					}
 				}
 			}
 		} else {
@@ -4228,7 +4334,9 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:177")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:177")
+					}
 				}
 			}
 		}
@@ -4565,12 +4673,14 @@ func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:171")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:171")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r7[l] = v4
 			}
@@ -4589,12 +4699,14 @@ func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:171")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:171")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r7[l] = v4
 			}
@@ -4640,12 +4752,14 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:182")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:182")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 183: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x200
@@ -4653,12 +4767,14 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:183")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:183")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 184: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4673,12 +4789,14 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:182")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:182")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 183: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x200
@@ -4686,12 +4804,14 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:183")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:183")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 184: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4722,7 +4842,9 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:185")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:185")
+					}
 				}
 			}
 		} else {
@@ -4734,7 +4856,9 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:185")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:185")
+					}
 				}
 			}
 		}
@@ -4778,12 +4902,14 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:192")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:192")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 193: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x100
@@ -4791,12 +4917,14 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:193")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:193")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 194: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4811,12 +4939,14 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:192")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:192")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 193: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x100
@@ -4824,12 +4954,14 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:193")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:193")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 194: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4860,7 +4992,9 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:195")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:195")
+					}
 				}
 			}
 		} else {
@@ -4872,7 +5006,9 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:195")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:195")
+					}
 				}
 			}
 		}
@@ -4916,12 +5052,14 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:202")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:202")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 203: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x80
@@ -4929,12 +5067,14 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:203")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:203")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 204: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4949,12 +5089,14 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:202")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:202")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 203: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x80
@@ -4962,12 +5104,14 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:203")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:203")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 204: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4998,7 +5142,9 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:205")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:205")
+					}
 				}
 			}
 		} else {
@@ -5010,7 +5156,9 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:205")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:205")
+					}
 				}
 			}
 		}
@@ -5054,12 +5202,14 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:212")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:212")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 213: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x40
@@ -5067,12 +5217,14 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:213")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:213")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 214: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5087,12 +5239,14 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:212")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:212")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 213: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x40
@@ -5100,12 +5254,14 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:213")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:213")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 214: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5136,7 +5292,9 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:215")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:215")
+					}
 				}
 			}
 		} else {
@@ -5148,7 +5306,9 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:215")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:215")
+					}
 				}
 			}
 		}
@@ -5192,12 +5352,14 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:222")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:222")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 223: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x20
@@ -5205,12 +5367,14 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:223")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:223")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 224: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5225,12 +5389,14 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:222")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:222")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 223: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x20
@@ -5238,12 +5404,14 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:223")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:223")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 224: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5274,7 +5442,9 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:225")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:225")
+					}
 				}
 			}
 		} else {
@@ -5286,7 +5456,9 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:225")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:225")
+					}
 				}
 			}
 		}
@@ -5330,12 +5502,14 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:232")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:232")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 233: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x10
@@ -5343,12 +5517,14 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:233")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:233")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 234: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5363,12 +5539,14 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:232")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:232")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 233: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x10
@@ -5376,12 +5554,14 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:233")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:233")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 234: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5412,7 +5592,9 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:235")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:235")
+					}
 				}
 			}
 		} else {
@@ -5424,7 +5606,9 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:235")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:235")
+					}
 				}
 			}
 		}
@@ -5468,12 +5652,14 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:242")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:242")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 243: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x8
@@ -5481,12 +5667,14 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:243")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:243")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 244: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5501,12 +5689,14 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:242")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:242")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 243: ld.shared.f32
 				v2a := uint64(uint64(uint32(r13[l]))) + 0x8
@@ -5514,12 +5704,14 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:243")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:243")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 244: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5550,7 +5742,9 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:245")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:245")
+					}
 				}
 			}
 		} else {
@@ -5562,7 +5756,9 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:245")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:245")
+					}
 				}
 			}
 		}
@@ -5597,12 +5793,14 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:252")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:252")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r35[l] = v1
 			}
@@ -5615,12 +5813,14 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:252")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:252")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r35[l] = v1
 			}
@@ -5662,7 +5862,9 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:255")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:255")
+					}
 				}
 			}
 		} else {
@@ -5676,7 +5878,9 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:255")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:255")
+					}
 				}
 			}
 		}
@@ -5726,7 +5930,9 @@ func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:265")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:265")
+					}
 				}
 			}
 		} else {
@@ -5744,7 +5950,9 @@ func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:265")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:265")
+					}
 				}
 			}
 		}

@@ -706,12 +706,14 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:44")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:44")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 45: ld.global.nc.f32
 				v7a := uint64(v4) + 0x0
@@ -719,12 +721,14 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:45")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:45")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 46: fma.rn.f32
 				var v8 uint64
@@ -733,8 +737,10 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				r15[l] = v8
@@ -759,12 +765,14 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:44")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:44")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 45: ld.global.nc.f32
 				v7a := uint64(v4) + 0x0
@@ -772,12 +780,14 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:45")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:45")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 46: fma.rn.f32
 				var v8 uint64
@@ -786,8 +796,10 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				r15[l] = v8
@@ -815,7 +827,9 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/saxpy_math.ptx:47")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/saxpy_math.ptx:47")
+					}
 				}
 			}
 		} else {
@@ -827,7 +841,9 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/saxpy_math.ptx:47")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/saxpy_math.ptx:47")
+					}
 				}
 			}
 		}
@@ -1123,12 +1139,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:89")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:89")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r16[l] = v6
 				// 90: ld.global.f32
@@ -1137,12 +1155,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:90")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:90")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r17[l] = v7
 				// 91: abs.f32
@@ -1176,12 +1196,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:89")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:89")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r16[l] = v6
 				// 90: ld.global.f32
@@ -1190,12 +1212,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:90")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:90")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r17[l] = v7
 				// 91: abs.f32
@@ -1232,7 +1256,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/saxpy_math.ptx:95")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/saxpy_math.ptx:95")
+					}
 				}
 				// 96: min.f32
 				v13 := uint64(isa.MinF32(uint32(r17[l]), uint32(r16[l]), false))
@@ -1247,8 +1273,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
-					v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
-					v15F = math.Float32frombits(uint32(v15))
+					{
+						v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
+						v15F = math.Float32frombits(uint32(v15))
+					}
 				}
 				_ = v15F
 				r24[l] = v15
@@ -1262,7 +1290,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/saxpy_math.ptx:95")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/saxpy_math.ptx:95")
+					}
 				}
 				// 96: min.f32
 				v13 := uint64(isa.MinF32(uint32(r17[l]), uint32(r16[l]), false))
@@ -1277,8 +1307,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
-					v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
-					v15F = math.Float32frombits(uint32(v15))
+					{
+						v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
+						v15F = math.Float32frombits(uint32(v15))
+					}
 				}
 				_ = v15F
 				r24[l] = v15
@@ -1325,7 +1357,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 						runtime.Store32(s21w.Ptr, s21o, s21v)
 					} else {
-						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/saxpy_math.ptx:104")
+						{
+							w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/saxpy_math.ptx:104")
+						}
 					}
 					// 105: mul.f32
 					v22F := isa.CanonF32(math.Float32frombits(uint32(r17[l])) * math.Float32frombits(uint32(r17[l])))
@@ -1371,7 +1405,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/saxpy_math.ptx:104")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/saxpy_math.ptx:104")
+					}
 				}
 				// 105: mul.f32
 				v22F := isa.CanonF32(math.Float32frombits(uint32(r17[l])) * math.Float32frombits(uint32(r17[l])))
@@ -1414,7 +1450,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/saxpy_math.ptx:112")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/saxpy_math.ptx:112")
+					}
 				}
 			}
 		} else {
@@ -1426,7 +1464,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/saxpy_math.ptx:112")
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/saxpy_math.ptx:112")
+					}
 				}
 			}
 		}
@@ -1444,8 +1484,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v29F = float32(v29f)
 					v29 = uint64(math.Float32bits(v29F))
 				} else {
-					v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
-					v29F = math.Float32frombits(uint32(v29))
+					{
+						v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
+						v29F = math.Float32frombits(uint32(v29))
+					}
 				}
 				_ = v29F
 				r36[l] = v29
@@ -1460,8 +1502,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v29F = float32(v29f)
 					v29 = uint64(math.Float32bits(v29F))
 				} else {
-					v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
-					v29F = math.Float32frombits(uint32(v29))
+					{
+						v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
+						v29F = math.Float32frombits(uint32(v29))
+					}
 				}
 				_ = v29F
 				r36[l] = v29
@@ -1498,7 +1542,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/saxpy_math.ptx:120")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/saxpy_math.ptx:120")
+					}
 				}
 			}
 		} else {
@@ -1518,7 +1564,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/saxpy_math.ptx:120")
+					{
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/saxpy_math.ptx:120")
+					}
 				}
 			}
 		}

@@ -1142,113 +1142,233 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v4s [32]uint64
 				var v7Fs [32]float32
 				var v8Fs [32]float32
-				for l := range 32 {
-					// 22: ld.param.f32
-					v1a := uint64(0x14)
-					var v1 uint64
-					if v1a < pmEnd4 {
-						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 22: ld.param.f32
+						v1a := uint64(0x14)
+						var v1 uint64
+						if v1a < pmEnd4 {
+							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v1 = v1x
-					}
-					// 23: ld.param.f32
-					v2a := uint64(0x8)
-					var v2 uint64
-					if v2a < pmEnd4 {
-						v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-					} else {
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
-							continue
+						// 23: ld.param.f32
+						v2a := uint64(0x8)
+						var v2 uint64
+						if v2a < pmEnd4 {
+							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v2 = v2x
-					}
-					// 24: ld.param.f32
-					v3a := uint64(0xc)
-					var v3 uint64
-					if v3a < pmEnd4 {
-						v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-					} else {
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
-							continue
+						// 24: ld.param.f32
+						v3a := uint64(0xc)
+						var v3 uint64
+						if v3a < pmEnd4 {
+							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v3 = v3x
-					}
-					// 25: ld.param.f32
-					v4a := uint64(0x0)
-					var v4 uint64
-					if v4a < pmEnd4 {
-						v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-					} else {
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
-							continue
+						// 25: ld.param.f32
+						v4a := uint64(0x0)
+						var v4 uint64
+						if v4a < pmEnd4 {
+							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v4 = v4x
-					}
-					// 26: ld.param.f32
-					v5a := uint64(0x10)
-					var v5 uint64
-					if v5a < pmEnd4 {
-						v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-					} else {
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-						if !v5ok {
-							flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
-							continue
+						// 26: ld.param.f32
+						v5a := uint64(0x10)
+						var v5 uint64
+						if v5a < pmEnd4 {
+							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v5 = v5x
-					}
-					// 27: ld.param.f32
-					v6a := uint64(0x4)
-					var v6 uint64
-					if v6a < pmEnd4 {
-						v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-					} else {
-						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-						if !v6ok {
-							flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
-							continue
+						// 27: ld.param.f32
+						v6a := uint64(0x4)
+						var v6 uint64
+						if v6a < pmEnd4 {
+							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v6 = v6x
+						// 28: mul.f32
+						v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
+						v7 := uint64(math.Float32bits(v7F))
+						_ = v7F
+						_ = v7
+						v3s[l] = v3
+						v4s[l] = v4
+						v7Fs[l] = v7F
+						v1s[l] = v1
+						v2s[l] = v2
 					}
-					// 28: mul.f32
-					v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
-					v7 := uint64(math.Float32bits(v7F))
-					_ = v7F
-					_ = v7
-					v3s[l] = v3
-					v4s[l] = v4
-					v7Fs[l] = v7F
-					v1s[l] = v1
-					v2s[l] = v2
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 22: ld.param.f32
+						v1a := uint64(0x14)
+						var v1 uint64
+						if v1a < pmEnd4 {
+							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+						} else {
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
+									continue
+								}
+								v1 = v1x
+							}
+						}
+						// 23: ld.param.f32
+						v2a := uint64(0x8)
+						var v2 uint64
+						if v2a < pmEnd4 {
+							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+						} else {
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
+									continue
+								}
+								v2 = v2x
+							}
+						}
+						// 24: ld.param.f32
+						v3a := uint64(0xc)
+						var v3 uint64
+						if v3a < pmEnd4 {
+							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+						} else {
+							{
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
+									continue
+								}
+								v3 = v3x
+							}
+						}
+						// 25: ld.param.f32
+						v4a := uint64(0x0)
+						var v4 uint64
+						if v4a < pmEnd4 {
+							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+						} else {
+							{
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
+									continue
+								}
+								v4 = v4x
+							}
+						}
+						// 26: ld.param.f32
+						v5a := uint64(0x10)
+						var v5 uint64
+						if v5a < pmEnd4 {
+							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+						} else {
+							{
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
+									continue
+								}
+								v5 = v5x
+							}
+						}
+						// 27: ld.param.f32
+						v6a := uint64(0x4)
+						var v6 uint64
+						if v6a < pmEnd4 {
+							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+						} else {
+							{
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
+									continue
+								}
+								v6 = v6x
+							}
+						}
+						// 28: mul.f32
+						v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
+						v7 := uint64(math.Float32bits(v7F))
+						_ = v7F
+						_ = v7
+						v3s[l] = v3
+						v4s[l] = v4
+						v7Fs[l] = v7F
+						v1s[l] = v1
+						v2s[l] = v2
+					}
 				}
-				for l := range 32 {
-					v3 := v3s[l]
-					v4 := v4s[l]
-					v7F := v7Fs[l]
-					// 29: fma.rn.f32
-					var v8 uint64
-					var v8F float32
-					if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Direct(v8f) {
-						v8F = float32(v8f)
-						v8 = uint64(math.Float32bits(v8F))
-					} else {
-						v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(uint64(math.Float32bits(v7F)))))
-						v8F = math.Float32frombits(uint32(v8))
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v3 := v3s[l]
+						v4 := v4s[l]
+						v7F := v7Fs[l]
+						// 29: fma.rn.f32
+						var v8 uint64
+						var v8F float32
+						if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Direct(v8f) {
+							v8F = float32(v8f)
+							v8 = uint64(math.Float32bits(v8F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v8F
+						_ = v8
+						v8Fs[l] = v8F
 					}
-					_ = v8F
-					_ = v8
-					v8Fs[l] = v8F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v3 := v3s[l]
+						v4 := v4s[l]
+						v7F := v7Fs[l]
+						// 29: fma.rn.f32
+						var v8 uint64
+						var v8F float32
+						if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Direct(v8f) {
+							v8F = float32(v8f)
+							v8 = uint64(math.Float32bits(v8F))
+						} else {
+							{
+								v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(uint64(math.Float32bits(v7F)))))
+								v8F = math.Float32frombits(uint32(v8))
+							}
+						}
+						_ = v8F
+						_ = v8
+						v8Fs[l] = v8F
+					}
 				}
 				for l := range 32 {
 					v1 := v1s[l]
@@ -1261,8 +1381,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
-						v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(uint64(math.Float32bits(v8F)))))
-						v9F = math.Float32frombits(uint32(v9))
+						{
+							v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(uint64(math.Float32bits(v8F)))))
+							v9F = math.Float32frombits(uint32(v9))
+						}
 					}
 					_ = v9F
 					r8[l] = v9
@@ -1277,12 +1399,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 23: ld.param.f32
 				v2a := uint64(0x8)
@@ -1290,12 +1414,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 24: ld.param.f32
 				v3a := uint64(0xc)
@@ -1303,12 +1429,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 25: ld.param.f32
 				v4a := uint64(0x0)
@@ -1316,12 +1444,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 26: ld.param.f32
 				v5a := uint64(0x10)
@@ -1329,12 +1459,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v5a < pmEnd4 {
 					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-					if !v5ok {
-						flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+						if !v5ok {
+							flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 27: ld.param.f32
 				v6a := uint64(0x4)
@@ -1342,12 +1474,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v6a < pmEnd4 {
 					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-					if !v6ok {
-						flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+						if !v6ok {
+							flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 28: mul.f32
 				v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
@@ -1361,8 +1495,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(uint64(math.Float32bits(v7F)))))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(uint64(math.Float32bits(v7F)))))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				_ = v8
@@ -1373,8 +1509,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(uint64(math.Float32bits(v8F)))))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(uint64(math.Float32bits(v8F)))))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				r8[l] = v9
@@ -1404,7 +1542,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
+					}
 				}
 			}
 		} else {
@@ -1416,7 +1556,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
+					}
 				}
 			}
 		}
@@ -1520,121 +1662,241 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v7Fs [32]float32
 				var v8Fs [32]float32
 				var v9Fs [32]float32
-				for l := range 32 {
-					// 43: ld.param.f32
-					v1a := uint64(0x0)
-					var v1 uint64
-					if v1a < pmEnd4 {
-						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 43: ld.param.f32
+						v1a := uint64(0x0)
+						var v1 uint64
+						if v1a < pmEnd4 {
+							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v1 = v1x
-					}
-					// 44: ld.param.f32
-					v2a := uint64(0xc)
-					var v2 uint64
-					if v2a < pmEnd4 {
-						v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-					} else {
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
-							continue
+						// 44: ld.param.f32
+						v2a := uint64(0xc)
+						var v2 uint64
+						if v2a < pmEnd4 {
+							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v2 = v2x
-					}
-					// 45: ld.param.f32
-					v3a := uint64(0x10)
-					var v3 uint64
-					if v3a < pmEnd4 {
-						v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-					} else {
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
-							continue
+						// 45: ld.param.f32
+						v3a := uint64(0x10)
+						var v3 uint64
+						if v3a < pmEnd4 {
+							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v3 = v3x
-					}
-					// 46: ld.param.f32
-					v4a := uint64(0x8)
-					var v4 uint64
-					if v4a < pmEnd4 {
-						v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-					} else {
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
-							continue
+						// 46: ld.param.f32
+						v4a := uint64(0x8)
+						var v4 uint64
+						if v4a < pmEnd4 {
+							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v4 = v4x
-					}
-					// 47: ld.param.f32
-					v5a := uint64(0x14)
-					var v5 uint64
-					if v5a < pmEnd4 {
-						v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-					} else {
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-						if !v5ok {
-							flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
-							continue
+						// 47: ld.param.f32
+						v5a := uint64(0x14)
+						var v5 uint64
+						if v5a < pmEnd4 {
+							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v5 = v5x
-					}
-					// 48: ld.param.f32
-					v6a := uint64(0x4)
-					var v6 uint64
-					if v6a < pmEnd4 {
-						v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-					} else {
-						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-						if !v6ok {
-							flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
-							continue
+						// 48: ld.param.f32
+						v6a := uint64(0x4)
+						var v6 uint64
+						if v6a < pmEnd4 {
+							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v6 = v6x
+						// 49: mul.f32
+						v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
+						v7 := uint64(math.Float32bits(v7F))
+						_ = v7F
+						_ = v7
+						// 50: mul.f32
+						v8F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v3)))
+						v8 := uint64(math.Float32bits(v8F))
+						_ = v8F
+						_ = v8
+						// 51: mul.f32
+						v9F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v2)))
+						v9 := uint64(math.Float32bits(v9F))
+						_ = v9F
+						_ = v9
+						// 52: mul.f32
+						v10F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v5)))
+						v10 := uint64(math.Float32bits(v10F))
+						_ = v10F
+						_ = v10
+						// 53: mul.f32
+						v11F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v3)))
+						v11 := uint64(math.Float32bits(v11F))
+						_ = v11F
+						_ = v11
+						// 54: mul.f32
+						v12F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v2)))
+						v12 := uint64(math.Float32bits(v12F))
+						_ = v12F
+						_ = v12
+						v11Fs[l] = v11F
+						v12Fs[l] = v12F
+						v10Fs[l] = v10F
+						v9Fs[l] = v9F
+						v7Fs[l] = v7F
+						v8Fs[l] = v8F
 					}
-					// 49: mul.f32
-					v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
-					v7 := uint64(math.Float32bits(v7F))
-					_ = v7F
-					_ = v7
-					// 50: mul.f32
-					v8F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v3)))
-					v8 := uint64(math.Float32bits(v8F))
-					_ = v8F
-					_ = v8
-					// 51: mul.f32
-					v9F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v2)))
-					v9 := uint64(math.Float32bits(v9F))
-					_ = v9F
-					_ = v9
-					// 52: mul.f32
-					v10F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v5)))
-					v10 := uint64(math.Float32bits(v10F))
-					_ = v10F
-					_ = v10
-					// 53: mul.f32
-					v11F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v3)))
-					v11 := uint64(math.Float32bits(v11F))
-					_ = v11F
-					_ = v11
-					// 54: mul.f32
-					v12F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v2)))
-					v12 := uint64(math.Float32bits(v12F))
-					_ = v12F
-					_ = v12
-					v11Fs[l] = v11F
-					v12Fs[l] = v12F
-					v10Fs[l] = v10F
-					v9Fs[l] = v9F
-					v7Fs[l] = v7F
-					v8Fs[l] = v8F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 43: ld.param.f32
+						v1a := uint64(0x0)
+						var v1 uint64
+						if v1a < pmEnd4 {
+							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+						} else {
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
+									continue
+								}
+								v1 = v1x
+							}
+						}
+						// 44: ld.param.f32
+						v2a := uint64(0xc)
+						var v2 uint64
+						if v2a < pmEnd4 {
+							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+						} else {
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
+									continue
+								}
+								v2 = v2x
+							}
+						}
+						// 45: ld.param.f32
+						v3a := uint64(0x10)
+						var v3 uint64
+						if v3a < pmEnd4 {
+							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+						} else {
+							{
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
+									continue
+								}
+								v3 = v3x
+							}
+						}
+						// 46: ld.param.f32
+						v4a := uint64(0x8)
+						var v4 uint64
+						if v4a < pmEnd4 {
+							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+						} else {
+							{
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
+									continue
+								}
+								v4 = v4x
+							}
+						}
+						// 47: ld.param.f32
+						v5a := uint64(0x14)
+						var v5 uint64
+						if v5a < pmEnd4 {
+							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+						} else {
+							{
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
+									continue
+								}
+								v5 = v5x
+							}
+						}
+						// 48: ld.param.f32
+						v6a := uint64(0x4)
+						var v6 uint64
+						if v6a < pmEnd4 {
+							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+						} else {
+							{
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
+									continue
+								}
+								v6 = v6x
+							}
+						}
+						// 49: mul.f32
+						v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
+						v7 := uint64(math.Float32bits(v7F))
+						_ = v7F
+						_ = v7
+						// 50: mul.f32
+						v8F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v3)))
+						v8 := uint64(math.Float32bits(v8F))
+						_ = v8F
+						_ = v8
+						// 51: mul.f32
+						v9F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v2)))
+						v9 := uint64(math.Float32bits(v9F))
+						_ = v9F
+						_ = v9
+						// 52: mul.f32
+						v10F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v5)))
+						v10 := uint64(math.Float32bits(v10F))
+						_ = v10F
+						_ = v10
+						// 53: mul.f32
+						v11F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v3)))
+						v11 := uint64(math.Float32bits(v11F))
+						_ = v11F
+						_ = v11
+						// 54: mul.f32
+						v12F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v2)))
+						v12 := uint64(math.Float32bits(v12F))
+						_ = v12F
+						_ = v12
+						v11Fs[l] = v11F
+						v12Fs[l] = v12F
+						v10Fs[l] = v10F
+						v9Fs[l] = v9F
+						v7Fs[l] = v7F
+						v8Fs[l] = v8F
+					}
 				}
 				for l := range 32 {
 					v11F := v11Fs[l]
@@ -1669,12 +1931,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 44: ld.param.f32
 				v2a := uint64(0xc)
@@ -1682,12 +1946,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 45: ld.param.f32
 				v3a := uint64(0x10)
@@ -1695,12 +1961,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 46: ld.param.f32
 				v4a := uint64(0x8)
@@ -1708,12 +1976,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 47: ld.param.f32
 				v5a := uint64(0x14)
@@ -1721,12 +1991,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v5a < pmEnd4 {
 					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-					if !v5ok {
-						flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+						if !v5ok {
+							flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 48: ld.param.f32
 				v6a := uint64(0x4)
@@ -1734,12 +2006,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v6a < pmEnd4 {
 					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-					if !v6ok {
-						flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+						if !v6ok {
+							flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 49: mul.f32
 				v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
@@ -1812,7 +2086,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
+					}
 				}
 			}
 		} else {
@@ -1824,7 +2100,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
+					}
 				}
 			}
 		}
@@ -1851,7 +2129,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -1863,7 +2143,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
+					}
 				}
 			}
 		}
@@ -1890,7 +2172,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
+					}
 				}
 			}
 		} else {
@@ -1902,7 +2186,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
+					}
 				}
 			}
 		}
@@ -2165,7 +2451,9 @@ func affineBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:110")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -2183,7 +2471,9 @@ func affineBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:110")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:110")
+					}
 				}
 			}
 		}
@@ -2240,12 +2530,14 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:94")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:94")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 95: fma.rn.f32
 				var v6 uint64
@@ -2254,8 +2546,10 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
-					v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
-					v6F = math.Float32frombits(uint32(v6))
+					{
+						v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
+						v6F = math.Float32frombits(uint32(v6))
+					}
 				}
 				_ = v6F
 				r15[l] = v6
@@ -2309,12 +2603,14 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:94")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:94")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 95: fma.rn.f32
 				var v6 uint64
@@ -2323,8 +2619,10 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
-					v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
-					v6F = math.Float32frombits(uint32(v6))
+					{
+						v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
+						v6F = math.Float32frombits(uint32(v6))
+					}
 				}
 				_ = v6F
 				r15[l] = v6
@@ -2704,12 +3002,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:149")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:149")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r15[l] = v5
 				// 150: ld.global.f32
@@ -2718,12 +3018,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:150")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:150")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r16[l] = v6
 				// 151: ld.global.f32
@@ -2732,12 +3034,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:151")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:151")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r17[l] = v7
 			}
@@ -2761,12 +3065,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:149")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:149")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r15[l] = v5
 				// 150: ld.global.f32
@@ -2775,12 +3081,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:150")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:150")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r16[l] = v6
 				// 151: ld.global.f32
@@ -2789,12 +3097,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:151")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:151")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r17[l] = v7
 			}
@@ -2823,7 +3133,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
+					}
 				}
 			}
 		} else {
@@ -2835,7 +3147,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
+					}
 				}
 			}
 		}
@@ -2862,7 +3176,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
+					}
 				}
 			}
 		} else {
@@ -2874,7 +3190,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
+					}
 				}
 			}
 		}
@@ -2901,7 +3219,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -2913,7 +3233,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
+					}
 				}
 			}
 		}
@@ -2940,7 +3262,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
+					}
 				}
 			}
 		} else {
@@ -2952,7 +3276,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
+					}
 				}
 			}
 		}
@@ -2979,7 +3305,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -2991,7 +3319,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
+					}
 				}
 			}
 		}
@@ -3018,7 +3348,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -3030,7 +3362,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
+					}
 				}
 			}
 		}
@@ -3075,12 +3409,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r20[l] = v1
 				// 171: mul.wide.s32
@@ -3098,12 +3434,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r20[l] = v1
 				// 171: mul.wide.s32
@@ -3135,7 +3473,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:173")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:173")
+					}
 				}
 			}
 		} else {
@@ -3147,7 +3487,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:173")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:173")
+					}
 				}
 			}
 		}
@@ -3193,12 +3535,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:174")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:174")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 				// 175: ld.global.f32
@@ -3207,12 +3551,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:175")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:175")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r24[l] = v6
 				// 176: ld.global.f32
@@ -3221,12 +3567,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:176")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:176")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r25[l] = v7
 			}
@@ -3239,12 +3587,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:174")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:174")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 				// 175: ld.global.f32
@@ -3253,12 +3603,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:175")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:175")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r24[l] = v6
 				// 176: ld.global.f32
@@ -3267,12 +3619,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:176")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:176")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r25[l] = v7
 			}
@@ -3301,7 +3655,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
+					}
 				}
 			}
 		} else {
@@ -3313,7 +3669,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
+					}
 				}
 			}
 		}
@@ -3340,7 +3698,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
+					}
 				}
 			}
 		} else {
@@ -3352,7 +3712,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
+					}
 				}
 			}
 		}
@@ -3379,7 +3741,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
+					}
 				}
 			}
 		} else {
@@ -3391,7 +3755,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
+					}
 				}
 			}
 		}
@@ -3418,7 +3784,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
+					}
 				}
 			}
 		} else {
@@ -3430,7 +3798,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
+					}
 				}
 			}
 		}
@@ -3457,7 +3827,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
+					}
 				}
 			}
 		} else {
@@ -3469,7 +3841,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
+					}
 				}
 			}
 		}
@@ -3496,7 +3870,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
+					}
 				}
 			}
 		} else {
@@ -3508,7 +3884,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
+					}
 				}
 			}
 		}
@@ -3565,12 +3943,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r26[l] = v1
 				// 195: ld.param.f32
@@ -3579,12 +3959,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r27[l] = v2
 				// 196: ld.param.f32
@@ -3593,12 +3975,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r28[l] = v3
 				// 198: cvta.to.global.u64
@@ -3616,12 +4000,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r26[l] = v1
 				// 195: ld.param.f32
@@ -3630,12 +4016,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r27[l] = v2
 				// 196: ld.param.f32
@@ -3644,12 +4032,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r28[l] = v3
 				// 198: cvta.to.global.u64
@@ -3681,7 +4071,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/struct_byval.ptx:200")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/struct_byval.ptx:200")
+					}
 				}
 			}
 		} else {
@@ -3693,7 +4085,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/struct_byval.ptx:200")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/struct_byval.ptx:200")
+					}
 				}
 			}
 		}
@@ -3718,7 +4112,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/struct_byval.ptx:201")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/struct_byval.ptx:201")
+					}
 				}
 			}
 		} else {
@@ -3730,7 +4126,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/struct_byval.ptx:201")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/struct_byval.ptx:201")
+					}
 				}
 			}
 		}
@@ -3755,7 +4153,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:202")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:202")
+					}
 				}
 			}
 		} else {
@@ -3767,7 +4167,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:202")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:202")
+					}
 				}
 			}
 		}
@@ -4038,12 +4440,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:241")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:241")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 242: cvt.rn.f64.s32
 				v6 := math.Float64bits(float64(int32(v5)))
@@ -4085,12 +4489,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:241")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:241")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 242: cvt.rn.f64.s32
 				v6 := math.Float64bits(float64(int32(v5)))
@@ -4138,7 +4544,9 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:252")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:252")
+					}
 				}
 			}
 		} else {
@@ -4150,7 +4558,9 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:252")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:252")
+					}
 				}
 			}
 		}

@@ -426,12 +426,14 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/vecadd.ptx:44")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/vecadd.ptx:44")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 45: ld.global.f32
 				v7a := uint64(v3) + 0x0
@@ -439,12 +441,14 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/vecadd.ptx:45")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/vecadd.ptx:45")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 46: add.f32
 				v8F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v6)))
@@ -476,12 +480,14 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/vecadd.ptx:44")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/vecadd.ptx:44")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 45: ld.global.f32
 				v7a := uint64(v3) + 0x0
@@ -489,12 +495,14 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/vecadd.ptx:45")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/vecadd.ptx:45")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 46: add.f32
 				v8F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v6)))
@@ -530,7 +538,9 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/vecadd.ptx:49")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/vecadd.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -542,7 +552,9 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/vecadd.ptx:49")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/vecadd.ptx:49")
+					}
 				}
 			}
 		}

@@ -685,8 +685,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				r24[l] = v8
@@ -697,8 +699,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				r25[l] = v9
@@ -709,8 +713,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
-					v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
-					v10F = math.Float32frombits(uint32(v10))
+					{
+						v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
+						v10F = math.Float32frombits(uint32(v10))
+					}
 				}
 				_ = v10F
 				r26[l] = v10
@@ -721,8 +727,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				r27[l] = v11
@@ -742,8 +750,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				r24[l] = v8
@@ -754,8 +764,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				r25[l] = v9
@@ -766,8 +778,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
-					v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
-					v10F = math.Float32frombits(uint32(v10))
+					{
+						v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
+						v10F = math.Float32frombits(uint32(v10))
+					}
 				}
 				_ = v10F
 				r26[l] = v10
@@ -778,8 +792,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				r27[l] = v11

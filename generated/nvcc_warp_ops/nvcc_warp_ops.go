@@ -1617,12 +1617,14 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r9[l] = v10
 			}
@@ -1645,12 +1647,14 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r9[l] = v10
 			}
@@ -1899,7 +1903,9 @@ func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/warp_ops.ptx:63")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/warp_ops.ptx:63")
+					}
 				}
 			}
 		} else {
@@ -1925,7 +1931,9 @@ func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/warp_ops.ptx:63")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/warp_ops.ptx:63")
+					}
 				}
 			}
 		}
@@ -2074,12 +2082,14 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r9[l] = v10
 				// 91: mov.b32
@@ -2104,12 +2114,14 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r9[l] = v10
 				// 91: mov.b32
@@ -2347,7 +2359,9 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:120")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:120")
+					}
 				}
 			}
 		} else {
@@ -2367,7 +2381,9 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:120")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:120")
+					}
 				}
 			}
 		}
@@ -2520,12 +2536,14 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 			}
@@ -2550,12 +2568,14 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 			}
@@ -2889,7 +2909,9 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/warp_ops.ptx:175")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/warp_ops.ptx:175")
+					}
 				}
 			}
 		} else {
@@ -2920,7 +2942,9 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/warp_ops.ptx:175")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/warp_ops.ptx:175")
+					}
 				}
 			}
 		}
@@ -3042,12 +3066,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 				// 201: and.b32
@@ -3072,12 +3098,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 				// 201: and.b32
@@ -3128,7 +3156,9 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_ops.ptx:206")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_ops.ptx:206")
+					}
 				}
 			}
 		} else {
@@ -3142,7 +3172,9 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_ops.ptx:206")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_ops.ptx:206")
+					}
 				}
 			}
 		}
@@ -3371,12 +3403,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 238: setp.gt.s32
 				c15t := int32(v14) > int32(k1)
@@ -3400,12 +3434,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 238: setp.gt.s32
 				c15t := int32(v14) > int32(k1)
@@ -3518,7 +3554,9 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:261")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:261")
+					}
 				}
 			}
 		} else {
@@ -3542,7 +3580,9 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:261")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:261")
+					}
 				}
 			}
 		}
@@ -3592,7 +3632,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/warp_ops.ptx:266")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/warp_ops.ptx:266")
+					}
 				}
 				// 268: mov.u32
 				v5 := uint64(runtime.LanemaskLt(l))
@@ -3625,7 +3667,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/warp_ops.ptx:266")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/warp_ops.ptx:266")
+					}
 				}
 				// 268: mov.u32
 				v5 := uint64(runtime.LanemaskLt(l))
@@ -3662,7 +3706,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/warp_ops.ptx:274")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/warp_ops.ptx:274")
+					}
 				}
 			}
 		} else {
@@ -3674,7 +3720,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/warp_ops.ptx:274")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/warp_ops.ptx:274")
+					}
 				}
 			}
 		}
@@ -3727,7 +3775,9 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/warp_ops.ptx:253")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/warp_ops.ptx:253")
+					}
 				}
 			}
 		} else {
@@ -3755,7 +3805,9 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/warp_ops.ptx:253")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/warp_ops.ptx:253")
+					}
 				}
 			}
 		}

@@ -2192,7 +2192,9 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:39")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -2207,7 +2209,9 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:39")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:39")
+					}
 				}
 			}
 		}
@@ -2226,7 +2230,9 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:40")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -2241,7 +2247,9 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:40")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:40")
+					}
 				}
 			}
 		}
@@ -2260,7 +2268,9 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:41")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:41")
+					}
 				}
 			}
 		} else {
@@ -2275,7 +2285,9 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:41")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:41")
+					}
 				}
 			}
 		}
@@ -2294,7 +2306,9 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:42")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -2309,7 +2323,9 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:42")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:42")
+					}
 				}
 			}
 		}
@@ -2339,7 +2355,9 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:48")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -2358,7 +2376,9 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:48")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:48")
+					}
 				}
 			}
 		}
@@ -2381,12 +2401,14 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:49")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:49")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 50: ld.u32
 				v22a := uint64(u2) + 0x20
@@ -2397,12 +2419,14 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:50")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:50")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 51: setp.ge.s32
 				c23t := int32(v21) >= int32(v22)
@@ -2425,12 +2449,14 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:49")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:49")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 50: ld.u32
 				v22a := uint64(u2) + 0x20
@@ -2441,12 +2467,14 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:50")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:50")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 51: setp.ge.s32
 				c23t := int32(v21) >= int32(v22)
@@ -2492,12 +2520,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:55")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:55")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 56: ld.u64
 				v2a := uint64(r0[l]) + 0x18
@@ -2508,12 +2538,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:56")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:56")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 57: ld.s32
 				v3a := uint64(r0[l]) + 0x28
@@ -2524,12 +2556,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:57")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:57")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 58: shl.b64
@@ -2545,12 +2579,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:60")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:60")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 61: ld.u32
 				v7a := uint64(r0[l]) + 0x24
@@ -2561,12 +2597,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:61")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:61")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 62: rem.u32
 				v8 := isa.Rem(v6, v7, 32, false)
@@ -2590,12 +2628,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:55")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:55")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 56: ld.u64
 				v2a := uint64(r0[l]) + 0x18
@@ -2606,12 +2646,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:56")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:56")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 57: ld.s32
 				v3a := uint64(r0[l]) + 0x28
@@ -2622,12 +2664,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:57")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:57")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 58: shl.b64
@@ -2643,12 +2687,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:60")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:60")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 61: ld.u32
 				v7a := uint64(r0[l]) + 0x24
@@ -2659,12 +2705,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:61")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:61")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 62: rem.u32
 				v8 := isa.Rem(v6, v7, 32, false)
@@ -2693,7 +2741,9 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:66")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:66")
+					}
 				}
 			}
 		} else {
@@ -2708,7 +2758,9 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:66")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:66")
+					}
 				}
 			}
 		}
@@ -2729,7 +2781,9 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:68")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:68")
+					}
 				}
 			}
 		} else {
@@ -2744,7 +2798,9 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:68")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:68")
+					}
 				}
 			}
 		}
@@ -2765,12 +2821,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/atomics.ptx:69")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/atomics.ptx:69")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r29[l] = v15
 				// 70: ld.u32
@@ -2782,12 +2840,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:70")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:70")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r30[l] = v16
 			}
@@ -2803,12 +2863,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/atomics.ptx:69")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/atomics.ptx:69")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r29[l] = v15
 				// 70: ld.u32
@@ -2820,12 +2882,14 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:70")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:70")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r30[l] = v16
 			}
@@ -3011,7 +3075,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:110")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -3026,7 +3092,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:110")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:110")
+					}
 				}
 			}
 		}
@@ -3045,7 +3113,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:111")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:111")
+					}
 				}
 			}
 		} else {
@@ -3060,7 +3130,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:111")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:111")
+					}
 				}
 			}
 		}
@@ -3079,7 +3151,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:112")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:112")
+					}
 				}
 			}
 		} else {
@@ -3094,7 +3168,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:112")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:112")
+					}
 				}
 			}
 		}
@@ -3113,7 +3189,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:113")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:113")
+					}
 				}
 			}
 		} else {
@@ -3128,7 +3206,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:113")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:113")
+					}
 				}
 			}
 		}
@@ -3147,7 +3227,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:114")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:114")
+					}
 				}
 			}
 		} else {
@@ -3162,7 +3244,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:114")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:114")
+					}
 				}
 			}
 		}
@@ -3192,7 +3276,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:120")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:120")
+					}
 				}
 			}
 		} else {
@@ -3211,7 +3297,9 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:120")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:120")
+					}
 				}
 			}
 		}
@@ -3234,12 +3322,14 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:121")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:121")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 122: ld.u32
 				v28a := uint64(u2) + 0x40
@@ -3250,12 +3340,14 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:122")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:122")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 123: setp.ge.s32
 				c29t := int32(v27) >= int32(v28)
@@ -3278,12 +3370,14 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:121")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:121")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 122: ld.u32
 				v28a := uint64(u2) + 0x40
@@ -3294,12 +3388,14 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:122")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:122")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 123: setp.ge.s32
 				c29t := int32(v27) >= int32(v28)
@@ -3349,12 +3445,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:127")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:127")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r22[l] = v1
 				// 128: ld.u64
@@ -3366,12 +3464,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:128")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:128")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 129: ld.s32
 				v3a := uint64(r0[l]) + 0x44
@@ -3382,12 +3482,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:129")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:129")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 130: shl.b64
@@ -3403,12 +3505,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:132")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:132")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r27[l] = v6
 			}
@@ -3424,12 +3528,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:127")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:127")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r22[l] = v1
 				// 128: ld.u64
@@ -3441,12 +3547,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:128")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:128")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 129: ld.s32
 				v3a := uint64(r0[l]) + 0x44
@@ -3457,12 +3565,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:129")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:129")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 130: shl.b64
@@ -3478,12 +3588,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:132")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:132")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r27[l] = v6
 			}
@@ -3504,7 +3616,9 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 					runtime.Store64(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/atomics.ptx:133")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/atomics.ptx:133")
+					}
 				}
 			}
 		} else {
@@ -3519,7 +3633,9 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 					runtime.Store64(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/atomics.ptx:133")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/atomics.ptx:133")
+					}
 				}
 			}
 		}
@@ -3538,7 +3654,9 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:134")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:134")
+					}
 				}
 			}
 		} else {
@@ -3553,7 +3671,9 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:134")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:134")
+					}
 				}
 			}
 		}
@@ -3574,12 +3694,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:135")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:135")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r28[l] = v9
 				// 136: ld.u32
@@ -3591,12 +3713,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:136")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:136")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r29[l] = v10
 			}
@@ -3612,12 +3736,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:135")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:135")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r28[l] = v9
 				// 136: ld.u32
@@ -3629,12 +3755,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:136")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:136")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r29[l] = v10
 			}
@@ -3672,12 +3800,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:138")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:138")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 				// 139: ld.u64
@@ -3689,12 +3819,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/atomics.ptx:139")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/atomics.ptx:139")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 140: ld.s32
 				v13a := uint64(r0[l]) + 0x44
@@ -3705,12 +3837,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/atomics.ptx:140")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/atomics.ptx:140")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				v13 = uint64(uint64(int64(int32(v13))))
 				// 141: shl.b64
@@ -3726,12 +3860,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:143")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:143")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r36[l] = v16
 			}
@@ -3747,12 +3883,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:138")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:138")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 				// 139: ld.u64
@@ -3764,12 +3902,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/atomics.ptx:139")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/atomics.ptx:139")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 140: ld.s32
 				v13a := uint64(r0[l]) + 0x44
@@ -3780,12 +3920,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/atomics.ptx:140")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/atomics.ptx:140")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				v13 = uint64(uint64(int64(int32(v13))))
 				// 141: shl.b64
@@ -3801,12 +3943,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:143")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:143")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r36[l] = v16
 			}
@@ -3827,7 +3971,9 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:144")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:144")
+					}
 				}
 			}
 		} else {
@@ -3842,7 +3988,9 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:144")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:144")
+					}
 				}
 			}
 		}
@@ -3861,7 +4009,9 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:145")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:145")
+					}
 				}
 			}
 		} else {
@@ -3876,7 +4026,9 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:145")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:145")
+					}
 				}
 			}
 		}
@@ -3897,12 +4049,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/atomics.ptx:146")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/atomics.ptx:146")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r37[l] = v19
 				// 147: ld.f32
@@ -3914,12 +4068,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:147")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:147")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r38[l] = v20
 			}
@@ -3935,12 +4091,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/atomics.ptx:146")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/atomics.ptx:146")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r37[l] = v19
 				// 147: ld.f32
@@ -3952,12 +4110,14 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:147")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:147")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r38[l] = v20
 			}
@@ -4143,7 +4303,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:186")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:186")
+					}
 				}
 			}
 		} else {
@@ -4158,7 +4320,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:186")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:186")
+					}
 				}
 			}
 		}
@@ -4177,7 +4341,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:187")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:187")
+					}
 				}
 			}
 		} else {
@@ -4192,7 +4358,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:187")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:187")
+					}
 				}
 			}
 		}
@@ -4211,7 +4379,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:188")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:188")
+					}
 				}
 			}
 		} else {
@@ -4226,7 +4396,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:188")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:188")
+					}
 				}
 			}
 		}
@@ -4245,7 +4417,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:189")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:189")
+					}
 				}
 			}
 		} else {
@@ -4260,7 +4434,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:189")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:189")
+					}
 				}
 			}
 		}
@@ -4279,7 +4455,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:190")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:190")
+					}
 				}
 			}
 		} else {
@@ -4294,7 +4472,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:190")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:190")
+					}
 				}
 			}
 		}
@@ -4324,7 +4504,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:196")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:196")
+					}
 				}
 			}
 		} else {
@@ -4343,7 +4525,9 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:196")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:196")
+					}
 				}
 			}
 		}
@@ -4366,12 +4550,14 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:197")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:197")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 198: ld.u32
 				v28a := uint64(u2) + 0x40
@@ -4382,12 +4568,14 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:198")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:198")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 199: setp.ge.s32
 				c29t := int32(v27) >= int32(v28)
@@ -4410,12 +4598,14 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:197")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:197")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 198: ld.u32
 				v28a := uint64(u2) + 0x40
@@ -4426,12 +4616,14 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:198")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:198")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 199: setp.ge.s32
 				c29t := int32(v27) >= int32(v28)
@@ -4483,12 +4675,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:203")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:203")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 204: ld.u64
 				v2a := uint64(r0[l]) + 0x30
@@ -4499,12 +4693,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:204")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:204")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 205: ld.s32
 				v3a := uint64(r0[l]) + 0x44
@@ -4515,12 +4711,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:205")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:205")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 206: shl.b64
@@ -4536,12 +4734,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:208")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:208")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 209: shl.b64
@@ -4558,12 +4758,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:211")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:211")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 212: add.s64
 				v10 := uint64(uint64(v9) + uint64(v4))
@@ -4576,12 +4778,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:213")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:213")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r32[l] = v11
 			}
@@ -4597,12 +4801,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:203")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:203")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 204: ld.u64
 				v2a := uint64(r0[l]) + 0x30
@@ -4613,12 +4819,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:204")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:204")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 205: ld.s32
 				v3a := uint64(r0[l]) + 0x44
@@ -4629,12 +4837,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:205")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:205")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 206: shl.b64
@@ -4650,12 +4860,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:208")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:208")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 209: shl.b64
@@ -4672,12 +4884,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:211")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:211")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 212: add.s64
 				v10 := uint64(uint64(v9) + uint64(v4))
@@ -4690,12 +4904,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:213")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:213")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r32[l] = v11
 			}
@@ -4716,7 +4932,9 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:214")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:214")
+					}
 				}
 			}
 		} else {
@@ -4731,7 +4949,9 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:214")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:214")
+					}
 				}
 			}
 		}
@@ -4750,7 +4970,9 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:215")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:215")
+					}
 				}
 			}
 		} else {
@@ -4765,7 +4987,9 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:215")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:215")
+					}
 				}
 			}
 		}
@@ -4786,12 +5010,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/atomics.ptx:216")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/atomics.ptx:216")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r33[l] = v14
 				// 217: ld.u32
@@ -4803,12 +5029,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/atomics.ptx:217")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/atomics.ptx:217")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r34[l] = v15
 			}
@@ -4824,12 +5052,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/atomics.ptx:216")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/atomics.ptx:216")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r33[l] = v14
 				// 217: ld.u32
@@ -4841,12 +5071,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/atomics.ptx:217")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/atomics.ptx:217")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r34[l] = v15
 			}
@@ -4886,12 +5118,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/atomics.ptx:219")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/atomics.ptx:219")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 220: ld.u64
 				v17a := uint64(r0[l]) + 0x30
@@ -4902,12 +5136,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/atomics.ptx:220")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/atomics.ptx:220")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 221: ld.s32
 				v18a := uint64(r0[l]) + 0x44
@@ -4918,12 +5154,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/atomics.ptx:221")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/atomics.ptx:221")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 222: shl.b64
@@ -4939,12 +5177,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:224")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:224")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				v21 = uint64(uint64(int64(int32(v21))))
 				// 225: shl.b64
@@ -4961,12 +5201,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-					if !v24ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/atomics.ptx:227")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+						if !v24ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/atomics.ptx:227")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 228: add.s64
 				v25 := uint64(uint64(v24) + uint64(v19))
@@ -4979,12 +5221,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/atomics.ptx:229")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/atomics.ptx:229")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r46[l] = v26
 			}
@@ -5000,12 +5244,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/atomics.ptx:219")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/atomics.ptx:219")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 220: ld.u64
 				v17a := uint64(r0[l]) + 0x30
@@ -5016,12 +5262,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/atomics.ptx:220")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/atomics.ptx:220")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 221: ld.s32
 				v18a := uint64(r0[l]) + 0x44
@@ -5032,12 +5280,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/atomics.ptx:221")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/atomics.ptx:221")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 222: shl.b64
@@ -5053,12 +5303,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:224")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:224")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				v21 = uint64(uint64(int64(int32(v21))))
 				// 225: shl.b64
@@ -5075,12 +5327,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-					if !v24ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/atomics.ptx:227")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+						if !v24ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/atomics.ptx:227")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 228: add.s64
 				v25 := uint64(uint64(v24) + uint64(v19))
@@ -5093,12 +5347,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/atomics.ptx:229")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/atomics.ptx:229")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r46[l] = v26
 			}
@@ -5119,7 +5375,9 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/atomics.ptx:230")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/atomics.ptx:230")
+					}
 				}
 			}
 		} else {
@@ -5134,7 +5392,9 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/atomics.ptx:230")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/atomics.ptx:230")
+					}
 				}
 			}
 		}
@@ -5153,7 +5413,9 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/atomics.ptx:231")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/atomics.ptx:231")
+					}
 				}
 			}
 		} else {
@@ -5168,7 +5430,9 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/atomics.ptx:231")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/atomics.ptx:231")
+					}
 				}
 			}
 		}
@@ -5189,12 +5453,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
 					v29 = runtime.Load64(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/atomics.ptx:232")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/atomics.ptx:232")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				r47[l] = v29
 				// 233: ld.u32
@@ -5206,12 +5472,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/atomics.ptx:233")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/atomics.ptx:233")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r48[l] = v30
 			}
@@ -5227,12 +5495,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
 					v29 = runtime.Load64(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/atomics.ptx:232")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/atomics.ptx:232")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				r47[l] = v29
 				// 233: ld.u32
@@ -5244,12 +5514,14 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/atomics.ptx:233")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/atomics.ptx:233")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r48[l] = v30
 			}
@@ -5469,7 +5741,9 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:266")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:266")
+					}
 				}
 			}
 		} else {
@@ -5484,7 +5758,9 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:266")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:266")
+					}
 				}
 			}
 		}
@@ -5503,7 +5779,9 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:267")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:267")
+					}
 				}
 			}
 		} else {
@@ -5518,7 +5796,9 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:267")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:267")
+					}
 				}
 			}
 		}
@@ -5537,7 +5817,9 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:268")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:268")
+					}
 				}
 			}
 		} else {
@@ -5552,7 +5834,9 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:268")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:268")
+					}
 				}
 			}
 		}
@@ -5571,7 +5855,9 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:269")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:269")
+					}
 				}
 			}
 		} else {
@@ -5586,7 +5872,9 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:269")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:269")
+					}
 				}
 			}
 		}
@@ -5616,7 +5904,9 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:275")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:275")
+					}
 				}
 			}
 		} else {
@@ -5635,7 +5925,9 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:275")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:275")
+					}
 				}
 			}
 		}
@@ -5658,12 +5950,14 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:276")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:276")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 277: ld.u32
 				v22a := uint64(u2) + 0x20
@@ -5674,12 +5968,14 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:277")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:277")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 278: setp.lt.s32
 				c23t := int32(v21) < int32(v22)
@@ -5702,12 +5998,14 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:276")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:276")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 277: ld.u32
 				v22a := uint64(u2) + 0x20
@@ -5718,12 +6016,14 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:277")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:277")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 278: setp.lt.s32
 				c23t := int32(v21) < int32(v22)
@@ -5761,12 +6061,14 @@ func saturatingAddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:284")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:284")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 285: ld.u32
 				v2a := uint64(v1) + 0x0
@@ -5777,12 +6079,14 @@ func saturatingAddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:285")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:285")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r18[l] = v2
 			}
@@ -5798,12 +6102,14 @@ func saturatingAddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:284")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:284")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 285: ld.u32
 				v2a := uint64(v1) + 0x0
@@ -5814,12 +6120,14 @@ func saturatingAddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:285")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:285")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r18[l] = v2
 			}
@@ -5840,7 +6148,9 @@ func saturatingAddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/atomics.ptx:286")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/atomics.ptx:286")
+					}
 				}
 			}
 		} else {
@@ -5855,7 +6165,9 @@ func saturatingAddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/atomics.ptx:286")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/atomics.ptx:286")
+					}
 				}
 			}
 		}
@@ -5884,12 +6196,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:289")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:289")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r19[l] = v1
 			}
@@ -5905,12 +6219,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:289")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:289")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r19[l] = v1
 			}
@@ -5931,7 +6247,9 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:290")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:290")
+					}
 				}
 			}
 		} else {
@@ -5946,7 +6264,9 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:290")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:290")
+					}
 				}
 			}
 		}
@@ -5969,12 +6289,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:291")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:291")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 292: ld.u64
@@ -5986,12 +6308,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/atomics.ptx:292")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/atomics.ptx:292")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 293: ld.s32
 				v5a := uint64(r0[l]) + 0x28
@@ -6002,12 +6326,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:293")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:293")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				v5 = uint64(uint64(int64(int32(v5))))
 				// 294: shl.b64
@@ -6023,12 +6349,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/atomics.ptx:296")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/atomics.ptx:296")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 297: add.s64
@@ -6047,12 +6375,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:291")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:291")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 292: ld.u64
@@ -6064,12 +6394,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/atomics.ptx:292")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/atomics.ptx:292")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 293: ld.s32
 				v5a := uint64(r0[l]) + 0x28
@@ -6080,12 +6412,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:293")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:293")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				v5 = uint64(uint64(int64(int32(v5))))
 				// 294: shl.b64
@@ -6101,12 +6435,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/atomics.ptx:296")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/atomics.ptx:296")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 297: add.s64
@@ -6130,7 +6466,9 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:298")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:298")
+					}
 				}
 			}
 		} else {
@@ -6145,7 +6483,9 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:298")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:298")
+					}
 				}
 			}
 		}
@@ -6168,12 +6508,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:299")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:299")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 300: ld.s32
 				v12a := uint64(r0[l]) + 0x24
@@ -6184,12 +6526,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:300")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:300")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				v12 = uint64(uint64(int64(int32(v12))))
 				// 301: setp.le.s64
@@ -6213,12 +6557,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:299")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:299")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 300: ld.s32
 				v12a := uint64(r0[l]) + 0x24
@@ -6229,12 +6575,14 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:300")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:300")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				v12 = uint64(uint64(int64(int32(v12))))
 				// 301: setp.le.s64
@@ -6272,12 +6620,14 @@ func saturatingAddBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:305")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:305")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 306: mov.u32
 				v2 := uint64(v1)
@@ -6295,12 +6645,14 @@ func saturatingAddBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:305")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:305")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 306: mov.u32
 				v2 := uint64(v1)
@@ -6331,12 +6683,14 @@ func saturatingAddBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:309")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:309")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 310: mov.u32
 				v2 := uint64(v1)
@@ -6354,12 +6708,14 @@ func saturatingAddBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:309")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:309")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 310: mov.u32
 				v2 := uint64(v1)
@@ -6398,7 +6754,9 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:314")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:314")
+					}
 				}
 			}
 		} else {
@@ -6415,7 +6773,9 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:314")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:314")
+					}
 				}
 			}
 		}
@@ -6437,12 +6797,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/atomics.ptx:315")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/atomics.ptx:315")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r33[l] = v3
 				// 316: ld.u32
@@ -6454,12 +6816,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/atomics.ptx:316")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/atomics.ptx:316")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r34[l] = v4
 				// 317: ld.u32
@@ -6471,12 +6835,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:317")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:317")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r35[l] = v5
 			}
@@ -6492,12 +6858,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/atomics.ptx:315")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/atomics.ptx:315")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r33[l] = v3
 				// 316: ld.u32
@@ -6509,12 +6877,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/atomics.ptx:316")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/atomics.ptx:316")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r34[l] = v4
 				// 317: ld.u32
@@ -6526,12 +6896,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:317")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:317")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r35[l] = v5
 			}
@@ -6552,7 +6924,9 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/atomics.ptx:318")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/atomics.ptx:318")
+					}
 				}
 			}
 		} else {
@@ -6567,7 +6941,9 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/atomics.ptx:318")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/atomics.ptx:318")
+					}
 				}
 			}
 		}
@@ -6586,7 +6962,9 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/atomics.ptx:319")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/atomics.ptx:319")
+					}
 				}
 			}
 		} else {
@@ -6601,7 +6979,9 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/atomics.ptx:319")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/atomics.ptx:319")
+					}
 				}
 			}
 		}
@@ -6620,7 +7000,9 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:320")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:320")
+					}
 				}
 			}
 		} else {
@@ -6635,7 +7017,9 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:320")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:320")
+					}
 				}
 			}
 		}
@@ -6657,12 +7041,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:321")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:321")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r36[l] = v9
 				// 322: ld.u32
@@ -6674,12 +7060,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:322")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:322")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r37[l] = v10
 				// 323: ld.u32
@@ -6691,12 +7079,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:323")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:323")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r38[l] = v11
 			}
@@ -6712,12 +7102,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:321")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:321")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r36[l] = v9
 				// 322: ld.u32
@@ -6729,12 +7121,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:322")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:322")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r37[l] = v10
 				// 323: ld.u32
@@ -6746,12 +7140,14 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:323")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:323")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r38[l] = v11
 			}
@@ -6785,7 +7181,9 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:325")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:325")
+					}
 				}
 			}
 		} else {
@@ -6800,7 +7198,9 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:325")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:325")
+					}
 				}
 			}
 		}
@@ -6829,12 +7229,14 @@ func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:328")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:328")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 329: ld.u32
 				v2a := uint64(r0[l]) + 0x30
@@ -6845,12 +7247,14 @@ func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:329")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:329")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 330: setp.ne.s32
 				c3t := uint32(v1) != uint32(v2)
@@ -6873,12 +7277,14 @@ func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:328")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:328")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 329: ld.u32
 				v2a := uint64(r0[l]) + 0x30
@@ -6889,12 +7295,14 @@ func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:329")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:329")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 330: setp.ne.s32
 				c3t := uint32(v1) != uint32(v2)
@@ -7072,7 +7480,9 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/atomics.ptx:365")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/atomics.ptx:365")
+					}
 				}
 			}
 		} else {
@@ -7087,7 +7497,9 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/atomics.ptx:365")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/atomics.ptx:365")
+					}
 				}
 			}
 		}
@@ -7106,7 +7518,9 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/atomics.ptx:366")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/atomics.ptx:366")
+					}
 				}
 			}
 		} else {
@@ -7121,7 +7535,9 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/atomics.ptx:366")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/atomics.ptx:366")
+					}
 				}
 			}
 		}
@@ -7140,7 +7556,9 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/atomics.ptx:367")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/atomics.ptx:367")
+					}
 				}
 			}
 		} else {
@@ -7155,7 +7573,9 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/atomics.ptx:367")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/atomics.ptx:367")
+					}
 				}
 			}
 		}
@@ -7174,7 +7594,9 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:368")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:368")
+					}
 				}
 			}
 		} else {
@@ -7189,7 +7611,9 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:368")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:368")
+					}
 				}
 			}
 		}
@@ -7219,7 +7643,9 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/atomics.ptx:374")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/atomics.ptx:374")
+					}
 				}
 			}
 		} else {
@@ -7238,7 +7664,9 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/atomics.ptx:374")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/atomics.ptx:374")
+					}
 				}
 			}
 		}
@@ -7261,12 +7689,14 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/atomics.ptx:375")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/atomics.ptx:375")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 376: ld.u32
 				v24a := uint64(u2) + 0x28
@@ -7277,12 +7707,14 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/atomics.ptx:376")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/atomics.ptx:376")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 377: setp.ge.s32
 				c25t := int32(v23) >= int32(v24)
@@ -7305,12 +7737,14 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/atomics.ptx:375")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/atomics.ptx:375")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 376: ld.u32
 				v24a := uint64(u2) + 0x28
@@ -7321,12 +7755,14 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/atomics.ptx:376")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/atomics.ptx:376")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 377: setp.ge.s32
 				c25t := int32(v23) >= int32(v24)
@@ -7368,12 +7804,14 @@ func compactBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:381")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:381")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 382: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -7384,12 +7822,14 @@ func compactBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:382")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:382")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 383: shl.b64
@@ -7405,12 +7845,14 @@ func compactBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:385")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:385")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 386: setp.lt.s32
 				c6t := int32(v5) < int32(k1)
@@ -7433,12 +7875,14 @@ func compactBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:381")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:381")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 382: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -7449,12 +7893,14 @@ func compactBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:382")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:382")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 383: shl.b64
@@ -7470,12 +7916,14 @@ func compactBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:385")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:385")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 386: setp.lt.s32
 				c6t := int32(v5) < int32(k1)
@@ -7523,12 +7971,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:390")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:390")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 391: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -7539,12 +7989,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:391")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:391")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 392: shl.b64
@@ -7560,12 +8012,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:394")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:394")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r28[l] = v5
 				// 395: ld.u64
@@ -7577,12 +8031,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:395")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:395")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r29[l] = v6
 				// 396: ld.u64
@@ -7594,12 +8050,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/atomics.ptx:396")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/atomics.ptx:396")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r30[l] = v7
 			}
@@ -7615,12 +8073,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:390")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:390")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 391: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -7631,12 +8091,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:391")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:391")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 392: shl.b64
@@ -7652,12 +8114,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:394")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:394")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r28[l] = v5
 				// 395: ld.u64
@@ -7669,12 +8133,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:395")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:395")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r29[l] = v6
 				// 396: ld.u64
@@ -7686,12 +8152,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/atomics.ptx:396")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/atomics.ptx:396")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r30[l] = v7
 			}
@@ -7712,7 +8180,9 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/atomics.ptx:397")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/atomics.ptx:397")
+					}
 				}
 			}
 		} else {
@@ -7727,7 +8197,9 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/atomics.ptx:397")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/atomics.ptx:397")
+					}
 				}
 			}
 		}
@@ -7748,7 +8220,9 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/atomics.ptx:399")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/atomics.ptx:399")
+					}
 				}
 			}
 		} else {
@@ -7763,7 +8237,9 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/atomics.ptx:399")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/atomics.ptx:399")
+					}
 				}
 			}
 		}
@@ -7784,12 +8260,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:400")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:400")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r32[l] = v11
 				// 401: ld.u32
@@ -7801,12 +8279,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:401")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:401")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r33[l] = v12
 			}
@@ -7822,12 +8302,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:400")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:400")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r32[l] = v11
 				// 401: ld.u32
@@ -7839,12 +8321,14 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:401")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:401")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r33[l] = v12
 			}
@@ -7884,7 +8368,9 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:406")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:406")
+					}
 				}
 			}
 		} else {
@@ -7905,7 +8391,9 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:406")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:406")
+					}
 				}
 			}
 		}
@@ -8036,7 +8524,9 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:436")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:436")
+					}
 				}
 			}
 		} else {
@@ -8051,7 +8541,9 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:436")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:436")
+					}
 				}
 			}
 		}
@@ -8070,7 +8562,9 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:437")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:437")
+					}
 				}
 			}
 		} else {
@@ -8085,7 +8579,9 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:437")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:437")
+					}
 				}
 			}
 		}
@@ -8104,7 +8600,9 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:438")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:438")
+					}
 				}
 			}
 		} else {
@@ -8119,7 +8617,9 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:438")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:438")
+					}
 				}
 			}
 		}
@@ -8149,7 +8649,9 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:444")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:444")
+					}
 				}
 			}
 		} else {
@@ -8168,7 +8670,9 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:444")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:444")
+					}
 				}
 			}
 		}
@@ -8191,12 +8695,14 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/atomics.ptx:445")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/atomics.ptx:445")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 446: ld.u32
 				v20a := uint64(u2) + 0x20
@@ -8207,12 +8713,14 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:446")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:446")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 447: setp.ge.s32
 				c21t := int32(v19) >= int32(v20)
@@ -8235,12 +8743,14 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/atomics.ptx:445")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/atomics.ptx:445")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 446: ld.u32
 				v20a := uint64(u2) + 0x20
@@ -8251,12 +8761,14 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:446")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:446")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 447: setp.ge.s32
 				c21t := int32(v19) >= int32(v20)
@@ -8301,12 +8813,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:451")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:451")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r16[l] = v1
 				// 452: ld.u32
@@ -8318,12 +8832,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:452")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:452")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 453: add.s32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -8341,12 +8857,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:451")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:451")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r16[l] = v1
 				// 452: ld.u32
@@ -8358,12 +8876,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:452")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:452")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 453: add.s32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -8386,7 +8906,9 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/atomics.ptx:454")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/atomics.ptx:454")
+					}
 				}
 			}
 		} else {
@@ -8401,7 +8923,9 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/atomics.ptx:454")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/atomics.ptx:454")
+					}
 				}
 			}
 		}
@@ -8420,7 +8944,9 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/atomics.ptx:455")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/atomics.ptx:455")
+					}
 				}
 			}
 		} else {
@@ -8435,7 +8961,9 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/atomics.ptx:455")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/atomics.ptx:455")
+					}
 				}
 			}
 		}
@@ -8456,12 +8984,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:456")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:456")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r19[l] = v6
 				// 457: ld.u32
@@ -8473,12 +9003,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:457")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:457")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r20[l] = v7
 			}
@@ -8494,12 +9026,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:456")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:456")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r19[l] = v6
 				// 457: ld.u32
@@ -8511,12 +9045,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:457")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:457")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r20[l] = v7
 			}
@@ -8552,12 +9088,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/atomics.ptx:459")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/atomics.ptx:459")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 460: ld.s32
 				v9a := uint64(r0[l]) + 0x24
@@ -8568,12 +9106,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/atomics.ptx:460")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/atomics.ptx:460")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				v9 = uint64(uint64(int64(int32(v9))))
 				// 461: shl.b64
@@ -8594,12 +9134,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/atomics.ptx:459")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/atomics.ptx:459")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 460: ld.s32
 				v9a := uint64(r0[l]) + 0x24
@@ -8610,12 +9152,14 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/atomics.ptx:460")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/atomics.ptx:460")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				v9 = uint64(uint64(int64(int32(v9))))
 				// 461: shl.b64
@@ -8641,7 +9185,9 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:463")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:463")
+					}
 				}
 			}
 		} else {
@@ -8656,7 +9202,9 @@ func exchangeBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:463")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:463")
+					}
 				}
 			}
 		}

@@ -1647,7 +1647,9 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:42")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -1662,7 +1664,9 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:42")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:42")
+					}
 				}
 			}
 		}
@@ -1681,7 +1685,9 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:43")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -1696,7 +1702,9 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:43")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:43")
+					}
 				}
 			}
 		}
@@ -1716,7 +1724,9 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:44")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:44")
+					}
 				}
 				// 45: mov.u32
 				v13 := uint64(uint64(tid0[l]))
@@ -1734,7 +1744,9 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:44")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:44")
+					}
 				}
 				// 45: mov.u32
 				v13 := uint64(uint64(tid0[l]))
@@ -1756,7 +1768,9 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:46")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -1771,7 +1785,9 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:46")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:46")
+					}
 				}
 			}
 		}
@@ -1797,12 +1813,14 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/barrier_exit.ptx:50")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/barrier_exit.ptx:50")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 51: add.s32
 				v19 := uint64(uint32(u17) + uint32(v18))
@@ -1820,12 +1838,14 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/barrier_exit.ptx:50")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/barrier_exit.ptx:50")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 51: add.s32
 				v19 := uint64(uint32(u17) + uint32(v18))
@@ -1848,7 +1868,9 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:52")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -1863,7 +1885,9 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:52")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:52")
+					}
 				}
 			}
 		}
@@ -1886,12 +1910,14 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/barrier_exit.ptx:53")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/barrier_exit.ptx:53")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 54: ld.u32
 				v22a := uint64(u2) + 0x10
@@ -1902,12 +1928,14 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/barrier_exit.ptx:54")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/barrier_exit.ptx:54")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 55: setp.lt.s32
 				c23t := int32(v21) < int32(v22)
@@ -1930,12 +1958,14 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/barrier_exit.ptx:53")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/barrier_exit.ptx:53")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 54: ld.u32
 				v22a := uint64(u2) + 0x10
@@ -1946,12 +1976,14 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/barrier_exit.ptx:54")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/barrier_exit.ptx:54")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 55: setp.lt.s32
 				c23t := int32(v21) < int32(v22)
@@ -1996,12 +2028,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:61")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:61")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 62: ld.s32
 				v2a := uint64(r0[l]) + 0x18
@@ -2012,12 +2046,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:62")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:62")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 63: shl.b64
@@ -2033,12 +2069,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:65")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:65")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r21[l] = v5
 				// 66: ld.s32
@@ -2050,12 +2088,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:66")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:66")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 67: shl.b64
@@ -2074,12 +2114,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:61")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:61")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 62: ld.s32
 				v2a := uint64(r0[l]) + 0x18
@@ -2090,12 +2132,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:62")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:62")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 63: shl.b64
@@ -2111,12 +2155,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:65")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:65")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r21[l] = v5
 				// 66: ld.s32
@@ -2128,12 +2174,14 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:66")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:66")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 67: shl.b64
@@ -2164,7 +2212,9 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:71")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -2181,7 +2231,9 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:71")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:71")
+					}
 				}
 			}
 		}
@@ -2217,12 +2269,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:73")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:73")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 74: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -2235,12 +2289,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:75")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:75")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 76: rem.s32
 				v4 := isa.Rem(v2, v3, 32, true)
@@ -2259,12 +2315,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:80")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:80")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 81: not.b32
 				v9 := uint64(^uint32(v1))
@@ -2285,12 +2343,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/barrier_exit.ptx:86")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/barrier_exit.ptx:86")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 87: add.s32
 				v15 := uint64(uint32(v8) + uint32(v14))
@@ -2304,12 +2364,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/barrier_exit.ptx:88")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/barrier_exit.ptx:88")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 89: ld.s32
 				v17a := uint64(r0[l]) + 0x18
@@ -2320,12 +2382,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/barrier_exit.ptx:89")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/barrier_exit.ptx:89")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				v17 = uint64(uint64(int64(int32(v17))))
 				// 90: shl.b64
@@ -2346,12 +2410,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:73")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:73")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 74: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -2364,12 +2430,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:75")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:75")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 76: rem.s32
 				v4 := isa.Rem(v2, v3, 32, true)
@@ -2388,12 +2456,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:80")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:80")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 81: not.b32
 				v9 := uint64(^uint32(v1))
@@ -2414,12 +2484,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/barrier_exit.ptx:86")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/barrier_exit.ptx:86")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 87: add.s32
 				v15 := uint64(uint32(v8) + uint32(v14))
@@ -2433,12 +2505,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/barrier_exit.ptx:88")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/barrier_exit.ptx:88")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 89: ld.s32
 				v17a := uint64(r0[l]) + 0x18
@@ -2449,12 +2523,14 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/barrier_exit.ptx:89")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/barrier_exit.ptx:89")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				v17 = uint64(uint64(int64(int32(v17))))
 				// 90: shl.b64
@@ -2480,7 +2556,9 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:92")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:92")
+					}
 				}
 			}
 		} else {
@@ -2495,7 +2573,9 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:92")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:92")
+					}
 				}
 			}
 		}
@@ -2670,7 +2750,9 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:121")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:121")
+					}
 				}
 			}
 		} else {
@@ -2685,7 +2767,9 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:121")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:121")
+					}
 				}
 			}
 		}
@@ -2705,7 +2789,9 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:122")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:122")
+					}
 				}
 				// 123: mov.u32
 				v11 := uint64(uint64(tid0[l]))
@@ -2723,7 +2809,9 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:122")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:122")
+					}
 				}
 				// 123: mov.u32
 				v11 := uint64(uint64(tid0[l]))
@@ -2745,7 +2833,9 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:124")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -2760,7 +2850,9 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:124")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:124")
+					}
 				}
 			}
 		}
@@ -2786,12 +2878,14 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/barrier_exit.ptx:128")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/barrier_exit.ptx:128")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 129: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
@@ -2809,12 +2903,14 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/barrier_exit.ptx:128")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/barrier_exit.ptx:128")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 129: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
@@ -2837,7 +2933,9 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/barrier_exit.ptx:130")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/barrier_exit.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -2852,7 +2950,9 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/barrier_exit.ptx:130")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/barrier_exit.ptx:130")
+					}
 				}
 			}
 		}
@@ -2874,12 +2974,14 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/barrier_exit.ptx:131")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/barrier_exit.ptx:131")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 132: mul.lo.s32
 				v20 := uint64(uint32(v19) * uint32(k2))
@@ -2906,12 +3008,14 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/barrier_exit.ptx:131")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/barrier_exit.ptx:131")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 132: mul.lo.s32
 				v20 := uint64(uint32(v19) * uint32(k2))
@@ -2959,12 +3063,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:140")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:140")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 141: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -2975,12 +3081,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:141")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:141")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 142: shl.b64
@@ -2996,12 +3104,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:144")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:144")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r21[l] = v5
 				// 145: ld.s32
@@ -3013,12 +3123,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:145")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:145")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 146: shl.b64
@@ -3037,12 +3149,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:140")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:140")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 141: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -3053,12 +3167,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:141")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:141")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 142: shl.b64
@@ -3074,12 +3190,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:144")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:144")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r21[l] = v5
 				// 145: ld.s32
@@ -3091,12 +3209,14 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:145")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:145")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 146: shl.b64
@@ -3126,7 +3246,9 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:150")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:150")
+					}
 				}
 			}
 		} else {
@@ -3143,7 +3265,9 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:150")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:150")
+					}
 				}
 			}
 		}
@@ -3171,12 +3295,14 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 153: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3194,12 +3320,14 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 153: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3263,12 +3391,14 @@ func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:159")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:159")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 160: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3288,12 +3418,14 @@ func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:159")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:159")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 160: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3359,7 +3491,9 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/barrier_exit.ptx:169")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/barrier_exit.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -3376,7 +3510,9 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/barrier_exit.ptx:169")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/barrier_exit.ptx:169")
+					}
 				}
 			}
 		}
@@ -3396,12 +3532,14 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:170")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:170")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				r35[l] = v3
@@ -3418,12 +3556,14 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:170")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:170")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				r35[l] = v3
@@ -3455,12 +3595,14 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:175")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:175")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r40[l] = v8
 			}
@@ -3480,12 +3622,14 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:175")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:175")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r40[l] = v8
 			}
@@ -3506,7 +3650,9 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:176")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:176")
+					}
 				}
 			}
 		} else {
@@ -3521,7 +3667,9 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:176")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:176")
+					}
 				}
 			}
 		}
@@ -3553,12 +3701,14 @@ func interleavedReturnBarrierBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:178")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:178")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 179: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(k0))
@@ -3572,12 +3722,14 @@ func interleavedReturnBarrierBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:180")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:180")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 181: shl.b64
@@ -3598,12 +3750,14 @@ func interleavedReturnBarrierBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:178")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:178")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 179: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(k0))
@@ -3617,12 +3771,14 @@ func interleavedReturnBarrierBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:180")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:180")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 181: shl.b64
@@ -3648,7 +3804,9 @@ func interleavedReturnBarrierBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:183")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:183")
+					}
 				}
 			}
 		} else {
@@ -3663,7 +3821,9 @@ func interleavedReturnBarrierBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:183")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:183")
+					}
 				}
 			}
 		}
@@ -3698,12 +3858,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:185")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:185")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 186: shl.b64
@@ -3719,12 +3881,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:188")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:188")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 189: ld.u64
 				v5a := uint64(r0[l]) + 0x8
@@ -3735,12 +3899,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/barrier_exit.ptx:189")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/barrier_exit.ptx:189")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 190: ld.s32
 				v6a := uint64(r0[l]) + 0x14
@@ -3751,12 +3917,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:190")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:190")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 191: shl.b64
@@ -3772,12 +3940,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/barrier_exit.ptx:193")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/barrier_exit.ptx:193")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 194: add.s32
 				v10 := uint64(uint32(v4) + uint32(v9))
@@ -3791,12 +3961,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/barrier_exit.ptx:195")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/barrier_exit.ptx:195")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 196: add.s64
 				v12 := uint64(uint64(v11) + uint64(v7))
@@ -3814,12 +3986,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:185")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:185")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 186: shl.b64
@@ -3835,12 +4009,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:188")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:188")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 189: ld.u64
 				v5a := uint64(r0[l]) + 0x8
@@ -3851,12 +4027,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/barrier_exit.ptx:189")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/barrier_exit.ptx:189")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 190: ld.s32
 				v6a := uint64(r0[l]) + 0x14
@@ -3867,12 +4045,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:190")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:190")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 191: shl.b64
@@ -3888,12 +4068,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/barrier_exit.ptx:193")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/barrier_exit.ptx:193")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 194: add.s32
 				v10 := uint64(uint32(v4) + uint32(v9))
@@ -3907,12 +4089,14 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/barrier_exit.ptx:195")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/barrier_exit.ptx:195")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 196: add.s64
 				v12 := uint64(uint64(v11) + uint64(v7))
@@ -3935,7 +4119,9 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/barrier_exit.ptx:197")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/barrier_exit.ptx:197")
+					}
 				}
 			}
 		} else {
@@ -3950,7 +4136,9 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/barrier_exit.ptx:197")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/barrier_exit.ptx:197")
+					}
 				}
 			}
 		}
@@ -4129,7 +4317,9 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:224")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:224")
+					}
 				}
 				// 225: mov.u32
 				v7 := uint64(uint64(tid0[l]))
@@ -4147,7 +4337,9 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:224")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:224")
+					}
 				}
 				// 225: mov.u32
 				v7 := uint64(uint64(tid0[l]))
@@ -4169,7 +4361,9 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:226")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:226")
+					}
 				}
 			}
 		} else {
@@ -4184,7 +4378,9 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:226")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:226")
+					}
 				}
 			}
 		}
@@ -4210,12 +4406,14 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/barrier_exit.ptx:230")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/barrier_exit.ptx:230")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 231: add.s32
 				v13 := uint64(uint32(u11) + uint32(v12))
@@ -4233,12 +4431,14 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/barrier_exit.ptx:230")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/barrier_exit.ptx:230")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 231: add.s32
 				v13 := uint64(uint32(u11) + uint32(v12))
@@ -4261,7 +4461,9 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:232")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:232")
+					}
 				}
 			}
 		} else {
@@ -4276,7 +4478,9 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:232")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:232")
+					}
 				}
 			}
 		}
@@ -4298,12 +4502,14 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/barrier_exit.ptx:233")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/barrier_exit.ptx:233")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 234: setp.ne.s32
 				c16t := uint32(v15) != uint32(k0)
@@ -4326,12 +4532,14 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/barrier_exit.ptx:233")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/barrier_exit.ptx:233")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 234: setp.ne.s32
 				c16t := uint32(v15) != uint32(k0)
@@ -4374,7 +4582,9 @@ func warpHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/barrier_exit.ptx:241")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/barrier_exit.ptx:241")
+					}
 				}
 			}
 		} else {
@@ -4389,7 +4599,9 @@ func warpHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/barrier_exit.ptx:241")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/barrier_exit.ptx:241")
+					}
 				}
 			}
 		}
@@ -4418,12 +4630,14 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:245")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:245")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 246: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -4446,12 +4660,14 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:245")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:245")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 246: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -4495,12 +4711,14 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:254")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:254")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 255: setp.ne.s32
 				c4t := uint32(v3) != uint32(k2)
@@ -4523,12 +4741,14 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:254")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:254")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 255: setp.ne.s32
 				c4t := uint32(v3) != uint32(k2)
@@ -4576,12 +4796,14 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:263")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:263")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 264: ld.u32
 				v4a := uint64(r0[l]) + 0x8
@@ -4592,12 +4814,14 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:264")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:264")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 265: add.s32
 				v5 := uint64(uint32(v3) + uint32(v4))
@@ -4611,12 +4835,14 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/barrier_exit.ptx:266")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/barrier_exit.ptx:266")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 267: ld.s32
 				v7a := uint64(r0[l]) + 0xc
@@ -4627,12 +4853,14 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/barrier_exit.ptx:267")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/barrier_exit.ptx:267")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				v7 = uint64(uint64(int64(int32(v7))))
 				// 268: shl.b64
@@ -4653,12 +4881,14 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:263")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:263")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 264: ld.u32
 				v4a := uint64(r0[l]) + 0x8
@@ -4669,12 +4899,14 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:264")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:264")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 265: add.s32
 				v5 := uint64(uint32(v3) + uint32(v4))
@@ -4688,12 +4920,14 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/barrier_exit.ptx:266")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/barrier_exit.ptx:266")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 267: ld.s32
 				v7a := uint64(r0[l]) + 0xc
@@ -4704,12 +4938,14 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/barrier_exit.ptx:267")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/barrier_exit.ptx:267")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				v7 = uint64(uint64(int64(int32(v7))))
 				// 268: shl.b64
@@ -4735,7 +4971,9 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:270")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:270")
+					}
 				}
 			}
 		} else {
@@ -4750,7 +4988,9 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:270")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:270")
+					}
 				}
 			}
 		}
@@ -4778,12 +5018,14 @@ func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r28[l] = v1
 			}
@@ -4799,12 +5041,14 @@ func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r28[l] = v1
 			}
@@ -4883,7 +5127,9 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:287")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:287")
+					}
 				}
 			}
 		} else {
@@ -4898,7 +5144,9 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:287")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:287")
+					}
 				}
 			}
 		}
@@ -4923,7 +5171,9 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:292")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:292")
+					}
 				}
 			}
 		} else {
@@ -4938,7 +5188,9 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:292")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:292")
+					}
 				}
 			}
 		}
@@ -4969,12 +5221,14 @@ func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:295")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:295")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r41[l] = v1
 				// 296: ld.u64
@@ -4986,12 +5240,14 @@ func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/barrier_exit.ptx:296")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/barrier_exit.ptx:296")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 297: ld.s32
 				v3a := uint64(r0[l]) + 0xc
@@ -5002,12 +5258,14 @@ func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:297")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:297")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 298: shl.b64
@@ -5028,12 +5286,14 @@ func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:295")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:295")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r41[l] = v1
 				// 296: ld.u64
@@ -5045,12 +5305,14 @@ func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/barrier_exit.ptx:296")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/barrier_exit.ptx:296")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 297: ld.s32
 				v3a := uint64(r0[l]) + 0xc
@@ -5061,12 +5323,14 @@ func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:297")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:297")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 298: shl.b64
@@ -5092,7 +5356,9 @@ func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:300")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:300")
+					}
 				}
 			}
 		} else {
@@ -5107,7 +5373,9 @@ func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:300")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:300")
+					}
 				}
 			}
 		}

@@ -989,7 +989,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bf16.ptx:55")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bf16.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -1004,7 +1006,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bf16.ptx:55")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bf16.ptx:55")
+					}
 				}
 			}
 		}
@@ -1023,7 +1027,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/bf16.ptx:56")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/bf16.ptx:56")
+					}
 				}
 			}
 		} else {
@@ -1038,7 +1044,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/bf16.ptx:56")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/bf16.ptx:56")
+					}
 				}
 			}
 		}
@@ -1057,7 +1065,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/bf16.ptx:57")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/bf16.ptx:57")
+					}
 				}
 			}
 		} else {
@@ -1072,7 +1082,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/bf16.ptx:57")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/bf16.ptx:57")
+					}
 				}
 			}
 		}
@@ -1091,7 +1103,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/bf16.ptx:58")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/bf16.ptx:58")
+					}
 				}
 			}
 		} else {
@@ -1106,7 +1120,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/bf16.ptx:58")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/bf16.ptx:58")
+					}
 				}
 			}
 		}
@@ -1125,7 +1141,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/bf16.ptx:59")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/bf16.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -1140,7 +1158,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/bf16.ptx:59")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/bf16.ptx:59")
+					}
 				}
 			}
 		}
@@ -1159,7 +1179,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/bf16.ptx:60")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/bf16.ptx:60")
+					}
 				}
 			}
 		} else {
@@ -1174,7 +1196,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/bf16.ptx:60")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/bf16.ptx:60")
+					}
 				}
 			}
 		}
@@ -1193,7 +1217,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bf16.ptx:61")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bf16.ptx:61")
+					}
 				}
 			}
 		} else {
@@ -1208,7 +1234,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bf16.ptx:61")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bf16.ptx:61")
+					}
 				}
 			}
 		}
@@ -1238,7 +1266,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bf16.ptx:67")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bf16.ptx:67")
+					}
 				}
 			}
 		} else {
@@ -1257,7 +1287,9 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bf16.ptx:67")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bf16.ptx:67")
+					}
 				}
 			}
 		}
@@ -1280,12 +1312,14 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bf16.ptx:68")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bf16.ptx:68")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 69: ld.u32
 				v36a := uint64(u2) + 0x48
@@ -1296,12 +1330,14 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/bf16.ptx:69")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/bf16.ptx:69")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 70: setp.lt.s32
 				c37t := int32(v35) < int32(v36)
@@ -1324,12 +1360,14 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bf16.ptx:68")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bf16.ptx:68")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 69: ld.u32
 				v36a := uint64(u2) + 0x48
@@ -1340,12 +1378,14 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/bf16.ptx:69")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/bf16.ptx:69")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 70: setp.lt.s32
 				c37t := int32(v35) < int32(v36)
@@ -1403,12 +1443,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bf16.ptx:76")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bf16.ptx:76")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 77: ld.s32
 				v2a := uint64(r0[l]) + 0x4c
@@ -1419,12 +1461,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bf16.ptx:77")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bf16.ptx:77")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 78: shl.b64
@@ -1440,12 +1484,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
 					v5 = runtime.Load16(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/bf16.ptx:80")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/bf16.ptx:80")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r32[l] = v5
 			}
@@ -1461,12 +1507,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bf16.ptx:76")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bf16.ptx:76")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 77: ld.s32
 				v2a := uint64(r0[l]) + 0x4c
@@ -1477,12 +1525,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bf16.ptx:77")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bf16.ptx:77")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 78: shl.b64
@@ -1498,12 +1548,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
 					v5 = runtime.Load16(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/bf16.ptx:80")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/bf16.ptx:80")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r32[l] = v5
 			}
@@ -1524,7 +1576,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
 					runtime.Store16(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/bf16.ptx:81")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/bf16.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -1539,7 +1593,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
 					runtime.Store16(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/bf16.ptx:81")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/bf16.ptx:81")
+					}
 				}
 			}
 		}
@@ -1561,12 +1617,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:82")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:82")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 83: ld.s32
 				v8a := uint64(r0[l]) + 0x4c
@@ -1577,12 +1635,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:83")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:83")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 84: shl.b64
@@ -1598,12 +1658,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
 					v11 = runtime.Load16(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/bf16.ptx:86")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/bf16.ptx:86")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r37[l] = v11
 			}
@@ -1619,12 +1681,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:82")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:82")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 83: ld.s32
 				v8a := uint64(r0[l]) + 0x4c
@@ -1635,12 +1699,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:83")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:83")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 84: shl.b64
@@ -1656,12 +1722,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
 					v11 = runtime.Load16(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/bf16.ptx:86")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/bf16.ptx:86")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r37[l] = v11
 			}
@@ -1682,7 +1750,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
 					runtime.Store16(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/bf16.ptx:87")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/bf16.ptx:87")
+					}
 				}
 			}
 		} else {
@@ -1697,7 +1767,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
 					runtime.Store16(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/bf16.ptx:87")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/bf16.ptx:87")
+					}
 				}
 			}
 		}
@@ -1719,12 +1791,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bf16.ptx:88")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bf16.ptx:88")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 89: ld.s32
 				v14a := uint64(r0[l]) + 0x4c
@@ -1735,12 +1809,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/bf16.ptx:89")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/bf16.ptx:89")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 90: shl.b64
@@ -1756,12 +1832,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
 					v17 = runtime.Load16(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/bf16.ptx:92")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/bf16.ptx:92")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r42[l] = v17
 			}
@@ -1777,12 +1855,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bf16.ptx:88")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bf16.ptx:88")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 89: ld.s32
 				v14a := uint64(r0[l]) + 0x4c
@@ -1793,12 +1873,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/bf16.ptx:89")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/bf16.ptx:89")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 90: shl.b64
@@ -1814,12 +1896,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
 					v17 = runtime.Load16(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/bf16.ptx:92")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/bf16.ptx:92")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r42[l] = v17
 			}
@@ -1840,7 +1924,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
 					runtime.Store16(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/bf16.ptx:93")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/bf16.ptx:93")
+					}
 				}
 			}
 		} else {
@@ -1855,7 +1941,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
 					runtime.Store16(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/bf16.ptx:93")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/bf16.ptx:93")
+					}
 				}
 			}
 		}
@@ -1877,12 +1965,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
 					v19 = runtime.Load16(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/bf16.ptx:94")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/bf16.ptx:94")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r43[l] = v19
 				// 95: ld.b16
@@ -1894,12 +1984,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
 					v20 = runtime.Load16(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/bf16.ptx:95")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/bf16.ptx:95")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r44[l] = v20
 				// 96: ld.b16
@@ -1911,12 +2003,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&1 == 0 {
 					v21 = runtime.Load16(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 2, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 2, "testdata/ptx/O0/bf16.ptx:96")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 2, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 2, "testdata/ptx/O0/bf16.ptx:96")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r45[l] = v21
 			}
@@ -1932,12 +2026,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
 					v19 = runtime.Load16(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/bf16.ptx:94")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/bf16.ptx:94")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r43[l] = v19
 				// 95: ld.b16
@@ -1949,12 +2045,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
 					v20 = runtime.Load16(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/bf16.ptx:95")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/bf16.ptx:95")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r44[l] = v20
 				// 96: ld.b16
@@ -1966,12 +2064,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&1 == 0 {
 					v21 = runtime.Load16(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 2, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 2, "testdata/ptx/O0/bf16.ptx:96")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 2, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 2, "testdata/ptx/O0/bf16.ptx:96")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r45[l] = v21
 			}
@@ -1992,7 +2092,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
 					runtime.Store16(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/bf16.ptx:97")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/bf16.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -2007,7 +2109,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
 					runtime.Store16(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/bf16.ptx:97")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/bf16.ptx:97")
+					}
 				}
 			}
 		}
@@ -2026,7 +2130,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&1 == 0 {
 					runtime.Store16(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 2, s23v, l, "testdata/ptx/O0/bf16.ptx:98")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 2, s23v, l, "testdata/ptx/O0/bf16.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -2041,7 +2147,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&1 == 0 {
 					runtime.Store16(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 2, s23v, l, "testdata/ptx/O0/bf16.ptx:98")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 2, s23v, l, "testdata/ptx/O0/bf16.ptx:98")
+					}
 				}
 			}
 		}
@@ -2060,7 +2168,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&1 == 0 {
 					runtime.Store16(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 2, s24v, l, "testdata/ptx/O0/bf16.ptx:99")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 2, s24v, l, "testdata/ptx/O0/bf16.ptx:99")
+					}
 				}
 			}
 		} else {
@@ -2075,7 +2185,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&1 == 0 {
 					runtime.Store16(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 2, s24v, l, "testdata/ptx/O0/bf16.ptx:99")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 2, s24v, l, "testdata/ptx/O0/bf16.ptx:99")
+					}
 				}
 			}
 		}
@@ -2097,12 +2209,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&1 == 0 {
 					v25 = runtime.Load16(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 2, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 2, "testdata/ptx/O0/bf16.ptx:100")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 2, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 2, "testdata/ptx/O0/bf16.ptx:100")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 101: ld.b16
 				v26a := uint64(r0[l]) + 0x12
@@ -2113,12 +2227,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&1 == 0 {
 					v26 = runtime.Load16(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 2, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 2, "testdata/ptx/O0/bf16.ptx:101")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 2, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 2, "testdata/ptx/O0/bf16.ptx:101")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 102: ld.b16
 				v27a := uint64(r0[l]) + 0x14
@@ -2129,12 +2245,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
 					v27 = runtime.Load16(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
-					if !v27ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/bf16.ptx:102")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
+						if !v27ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/bf16.ptx:102")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 103: fma.rn.bf16
 				v28h0 := v25
@@ -2155,12 +2273,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&1 == 0 {
 					v25 = runtime.Load16(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 2, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 2, "testdata/ptx/O0/bf16.ptx:100")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 2, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 2, "testdata/ptx/O0/bf16.ptx:100")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 101: ld.b16
 				v26a := uint64(r0[l]) + 0x12
@@ -2171,12 +2291,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&1 == 0 {
 					v26 = runtime.Load16(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 2, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 2, "testdata/ptx/O0/bf16.ptx:101")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 2, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 2, "testdata/ptx/O0/bf16.ptx:101")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 102: ld.b16
 				v27a := uint64(r0[l]) + 0x14
@@ -2187,12 +2309,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
 					v27 = runtime.Load16(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
-					if !v27ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/bf16.ptx:102")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
+						if !v27ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/bf16.ptx:102")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 103: fma.rn.bf16
 				v28h0 := v25
@@ -2218,7 +2342,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
 					runtime.Store16(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 2, s29v, l, "testdata/ptx/O0/bf16.ptx:104")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 2, s29v, l, "testdata/ptx/O0/bf16.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -2233,7 +2359,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
 					runtime.Store16(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 2, s29v, l, "testdata/ptx/O0/bf16.ptx:104")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 2, s29v, l, "testdata/ptx/O0/bf16.ptx:104")
+					}
 				}
 			}
 		}
@@ -2254,12 +2382,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&1 == 0 {
 					v30 = runtime.Load16(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 2, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 2, "testdata/ptx/O0/bf16.ptx:105")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 2, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 2, "testdata/ptx/O0/bf16.ptx:105")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r50[l] = v30
 				// 106: ld.b16
@@ -2271,12 +2401,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
 					v31 = runtime.Load16(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/bf16.ptx:106")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/bf16.ptx:106")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				r51[l] = v31
 			}
@@ -2292,12 +2424,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&1 == 0 {
 					v30 = runtime.Load16(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 2, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 2, "testdata/ptx/O0/bf16.ptx:105")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 2, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 2, "testdata/ptx/O0/bf16.ptx:105")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r50[l] = v30
 				// 106: ld.b16
@@ -2309,12 +2443,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
 					v31 = runtime.Load16(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/bf16.ptx:106")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/bf16.ptx:106")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				r51[l] = v31
 			}
@@ -2335,7 +2471,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
 					runtime.Store16(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 2, s32v, l, "testdata/ptx/O0/bf16.ptx:107")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 2, s32v, l, "testdata/ptx/O0/bf16.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -2350,7 +2488,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
 					runtime.Store16(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 2, s32v, l, "testdata/ptx/O0/bf16.ptx:107")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 2, s32v, l, "testdata/ptx/O0/bf16.ptx:107")
+					}
 				}
 			}
 		}
@@ -2369,7 +2509,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
 					runtime.Store16(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 2, s33v, l, "testdata/ptx/O0/bf16.ptx:108")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 2, s33v, l, "testdata/ptx/O0/bf16.ptx:108")
+					}
 				}
 			}
 		} else {
@@ -2384,7 +2526,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
 					runtime.Store16(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 2, s33v, l, "testdata/ptx/O0/bf16.ptx:108")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 2, s33v, l, "testdata/ptx/O0/bf16.ptx:108")
+					}
 				}
 			}
 		}
@@ -2405,12 +2549,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&1 == 0 {
 					v34 = runtime.Load16(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 2, l)
-					if !v34ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v34a, 2, "testdata/ptx/O0/bf16.ptx:109")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 2, l)
+						if !v34ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v34a, 2, "testdata/ptx/O0/bf16.ptx:109")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 110: ld.b16
 				v35a := uint64(r0[l]) + 0xe
@@ -2421,12 +2567,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&1 == 0 {
 					v35 = runtime.Load16(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 2, l)
-					if !v35ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v35a, 2, "testdata/ptx/O0/bf16.ptx:110")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 2, l)
+						if !v35ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v35a, 2, "testdata/ptx/O0/bf16.ptx:110")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 111: min.bf16
 				v36h0 := v34
@@ -2446,12 +2594,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&1 == 0 {
 					v34 = runtime.Load16(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 2, l)
-					if !v34ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v34a, 2, "testdata/ptx/O0/bf16.ptx:109")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 2, l)
+						if !v34ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v34a, 2, "testdata/ptx/O0/bf16.ptx:109")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 110: ld.b16
 				v35a := uint64(r0[l]) + 0xe
@@ -2462,12 +2612,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&1 == 0 {
 					v35 = runtime.Load16(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 2, l)
-					if !v35ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v35a, 2, "testdata/ptx/O0/bf16.ptx:110")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 2, l)
+						if !v35ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v35a, 2, "testdata/ptx/O0/bf16.ptx:110")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 111: min.bf16
 				v36h0 := v34
@@ -2492,7 +2644,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
 					runtime.Store16(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 2, s37v, l, "testdata/ptx/O0/bf16.ptx:112")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 2, s37v, l, "testdata/ptx/O0/bf16.ptx:112")
+					}
 				}
 			}
 		} else {
@@ -2507,7 +2661,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
 					runtime.Store16(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 2, s37v, l, "testdata/ptx/O0/bf16.ptx:112")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 2, s37v, l, "testdata/ptx/O0/bf16.ptx:112")
+					}
 				}
 			}
 		}
@@ -2527,12 +2683,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
 					v38 = runtime.Load16(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
-					if !v38ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/bf16.ptx:113")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
+						if !v38ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/bf16.ptx:113")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				r55[l] = v38
 			}
@@ -2548,12 +2706,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
 					v38 = runtime.Load16(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
-					if !v38ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/bf16.ptx:113")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
+						if !v38ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/bf16.ptx:113")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				r55[l] = v38
 			}
@@ -2574,7 +2734,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
 					runtime.Store16(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 2, s39v, l, "testdata/ptx/O0/bf16.ptx:114")
+					{
+						w.StoreLane(s39w, runtime.SpaceGeneric, s39, 2, s39v, l, "testdata/ptx/O0/bf16.ptx:114")
+					}
 				}
 			}
 		} else {
@@ -2589,7 +2751,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
 					runtime.Store16(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 2, s39v, l, "testdata/ptx/O0/bf16.ptx:114")
+					{
+						w.StoreLane(s39w, runtime.SpaceGeneric, s39, 2, s39v, l, "testdata/ptx/O0/bf16.ptx:114")
+					}
 				}
 			}
 		}
@@ -2609,12 +2773,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&1 == 0 {
 					v40 = runtime.Load16(v40aw.Ptr, v40ao)
 				} else {
-					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 2, l)
-					if !v40ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v40a, 2, "testdata/ptx/O0/bf16.ptx:115")
-						continue
+					{
+						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 2, l)
+						if !v40ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v40a, 2, "testdata/ptx/O0/bf16.ptx:115")
+							continue
+						}
+						v40 = v40x
 					}
-					v40 = v40x
 				}
 				// 116: abs.bf16
 				v41h0 := v40
@@ -2633,12 +2799,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&1 == 0 {
 					v40 = runtime.Load16(v40aw.Ptr, v40ao)
 				} else {
-					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 2, l)
-					if !v40ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v40a, 2, "testdata/ptx/O0/bf16.ptx:115")
-						continue
+					{
+						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 2, l)
+						if !v40ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v40a, 2, "testdata/ptx/O0/bf16.ptx:115")
+							continue
+						}
+						v40 = v40x
 					}
-					v40 = v40x
 				}
 				// 116: abs.bf16
 				v41h0 := v40
@@ -2662,7 +2830,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
 					runtime.Store16(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 2, s42v, l, "testdata/ptx/O0/bf16.ptx:117")
+					{
+						w.StoreLane(s42w, runtime.SpaceGeneric, s42, 2, s42v, l, "testdata/ptx/O0/bf16.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -2677,7 +2847,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
 					runtime.Store16(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 2, s42v, l, "testdata/ptx/O0/bf16.ptx:117")
+					{
+						w.StoreLane(s42w, runtime.SpaceGeneric, s42, 2, s42v, l, "testdata/ptx/O0/bf16.ptx:117")
+					}
 				}
 			}
 		}
@@ -2697,12 +2869,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
 					v43 = runtime.Load16(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
-					if !v43ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/bf16.ptx:118")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
+						if !v43ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/bf16.ptx:118")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				r58[l] = v43
 			}
@@ -2718,12 +2892,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
 					v43 = runtime.Load16(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
-					if !v43ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/bf16.ptx:118")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
+						if !v43ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/bf16.ptx:118")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				r58[l] = v43
 			}
@@ -2744,7 +2920,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&1 == 0 {
 					runtime.Store16(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGeneric, s44, 2, s44v, l, "testdata/ptx/O0/bf16.ptx:119")
+					{
+						w.StoreLane(s44w, runtime.SpaceGeneric, s44, 2, s44v, l, "testdata/ptx/O0/bf16.ptx:119")
+					}
 				}
 			}
 		} else {
@@ -2759,7 +2937,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&1 == 0 {
 					runtime.Store16(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGeneric, s44, 2, s44v, l, "testdata/ptx/O0/bf16.ptx:119")
+					{
+						w.StoreLane(s44w, runtime.SpaceGeneric, s44, 2, s44v, l, "testdata/ptx/O0/bf16.ptx:119")
+					}
 				}
 			}
 		}
@@ -2779,12 +2959,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&1 == 0 {
 					v45 = runtime.Load16(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 2, l)
-					if !v45ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v45a, 2, "testdata/ptx/O0/bf16.ptx:120")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 2, l)
+						if !v45ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v45a, 2, "testdata/ptx/O0/bf16.ptx:120")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				// 121: neg.bf16
 				v46h0 := v45
@@ -2803,12 +2985,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&1 == 0 {
 					v45 = runtime.Load16(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 2, l)
-					if !v45ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v45a, 2, "testdata/ptx/O0/bf16.ptx:120")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 2, l)
+						if !v45ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v45a, 2, "testdata/ptx/O0/bf16.ptx:120")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				// 121: neg.bf16
 				v46h0 := v45
@@ -2832,7 +3016,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
 					runtime.Store16(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/bf16.ptx:122")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/bf16.ptx:122")
+					}
 				}
 			}
 		} else {
@@ -2847,7 +3033,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
 					runtime.Store16(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/bf16.ptx:122")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/bf16.ptx:122")
+					}
 				}
 			}
 		}
@@ -2869,12 +3057,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
 					v48 = runtime.Load64(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/bf16.ptx:123")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/bf16.ptx:123")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				// 124: ld.s32
 				v49a := uint64(r0[l]) + 0x4c
@@ -2885,12 +3075,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
 					v49 = runtime.Load32(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-					if !v49ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/bf16.ptx:124")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+						if !v49ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/bf16.ptx:124")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				v49 = uint64(uint64(int64(int32(v49))))
 				// 125: shl.b64
@@ -2906,12 +3098,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
 					v52 = runtime.Load32(v52aw.Ptr, v52ao)
 				} else {
-					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-					if !v52ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bf16.ptx:127")
-						continue
+					{
+						v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+						if !v52ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bf16.ptx:127")
+							continue
+						}
+						v52 = v52x
 					}
-					v52 = v52x
 				}
 				r65[l] = v52
 			}
@@ -2927,12 +3121,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
 					v48 = runtime.Load64(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/bf16.ptx:123")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/bf16.ptx:123")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				// 124: ld.s32
 				v49a := uint64(r0[l]) + 0x4c
@@ -2943,12 +3139,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
 					v49 = runtime.Load32(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-					if !v49ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/bf16.ptx:124")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+						if !v49ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/bf16.ptx:124")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				v49 = uint64(uint64(int64(int32(v49))))
 				// 125: shl.b64
@@ -2964,12 +3162,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
 					v52 = runtime.Load32(v52aw.Ptr, v52ao)
 				} else {
-					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-					if !v52ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bf16.ptx:127")
-						continue
+					{
+						v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+						if !v52ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bf16.ptx:127")
+							continue
+						}
+						v52 = v52x
 					}
-					v52 = v52x
 				}
 				r65[l] = v52
 			}
@@ -2990,7 +3190,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
 					runtime.Store32(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bf16.ptx:128")
+					{
+						w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bf16.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -3005,7 +3207,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
 					runtime.Store32(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bf16.ptx:128")
+					{
+						w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bf16.ptx:128")
+					}
 				}
 			}
 		}
@@ -3025,12 +3229,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bf16.ptx:129")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bf16.ptx:129")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				// 130: cvt.rn.bf16.f32
 				v55s := v54
@@ -3049,12 +3255,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bf16.ptx:129")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bf16.ptx:129")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				// 130: cvt.rn.bf16.f32
 				v55s := v54
@@ -3078,7 +3286,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
 					runtime.Store16(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/bf16.ptx:131")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/bf16.ptx:131")
+					}
 				}
 			}
 		} else {
@@ -3093,7 +3303,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
 					runtime.Store16(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/bf16.ptx:131")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/bf16.ptx:131")
+					}
 				}
 			}
 		}
@@ -3114,12 +3326,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
 					v57 = runtime.Load16(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/bf16.ptx:132")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/bf16.ptx:132")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 133: cvt.f32.bf16
 				v58s := v57
@@ -3133,12 +3347,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&1 == 0 {
 					v59 = runtime.Load16(v59aw.Ptr, v59ao)
 				} else {
-					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 2, l)
-					if !v59ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v59a, 2, "testdata/ptx/O0/bf16.ptx:134")
-						continue
+					{
+						v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 2, l)
+						if !v59ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v59a, 2, "testdata/ptx/O0/bf16.ptx:134")
+							continue
+						}
+						v59 = v59x
 					}
-					v59 = v59x
 				}
 				// 135: cvt.f32.bf16
 				v60s := v59
@@ -3165,12 +3381,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
 					v57 = runtime.Load16(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/bf16.ptx:132")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/bf16.ptx:132")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 133: cvt.f32.bf16
 				v58s := v57
@@ -3184,12 +3402,14 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&1 == 0 {
 					v59 = runtime.Load16(v59aw.Ptr, v59ao)
 				} else {
-					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 2, l)
-					if !v59ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v59a, 2, "testdata/ptx/O0/bf16.ptx:134")
-						continue
+					{
+						v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 2, l)
+						if !v59ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v59a, 2, "testdata/ptx/O0/bf16.ptx:134")
+							continue
+						}
+						v59 = v59x
 					}
-					v59 = v59x
 				}
 				// 135: cvt.f32.bf16
 				v60s := v59
@@ -3221,7 +3441,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
 					runtime.Store16(s63w.Ptr, s63o, s63v)
 				} else {
-					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/bf16.ptx:138")
+					{
+						w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/bf16.ptx:138")
+					}
 				}
 			}
 		} else {
@@ -3236,7 +3458,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
 					runtime.Store16(s63w.Ptr, s63o, s63v)
 				} else {
-					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/bf16.ptx:138")
+					{
+						w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/bf16.ptx:138")
+					}
 				}
 			}
 		}
@@ -3257,7 +3481,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
 					runtime.Store32(s65w.Ptr, s65o, s65v)
 				} else {
-					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/bf16.ptx:140")
+					{
+						w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/bf16.ptx:140")
+					}
 				}
 			}
 		} else {
@@ -3272,7 +3498,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
 					runtime.Store32(s65w.Ptr, s65o, s65v)
 				} else {
-					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/bf16.ptx:140")
+					{
+						w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/bf16.ptx:140")
+					}
 				}
 			}
 		}
@@ -3301,12 +3529,14 @@ func bf16OpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:143")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:143")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 144: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -3329,12 +3559,14 @@ func bf16OpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:143")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:143")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 144: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -3378,12 +3610,14 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:148")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:148")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 149: cvt.s64.s32
 				v2 := uint64(uint64(int32(v1)))
@@ -3402,12 +3636,14 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
 					v6 = runtime.Load16(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/bf16.ptx:153")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/bf16.ptx:153")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r81[l] = v6
 				// 154: ld.u64
@@ -3419,12 +3655,14 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:154")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:154")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 155: ld.u32
 				v8a := uint64(r0[l]) + 0x4c
@@ -3435,12 +3673,14 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:155")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:155")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 156: mul.lo.s32
 				v9 := uint64(uint32(v8) * uint32(k2))
@@ -3466,12 +3706,14 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:148")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:148")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 149: cvt.s64.s32
 				v2 := uint64(uint64(int32(v1)))
@@ -3490,12 +3732,14 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
 					v6 = runtime.Load16(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/bf16.ptx:153")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/bf16.ptx:153")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r81[l] = v6
 				// 154: ld.u64
@@ -3507,12 +3751,14 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:154")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:154")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 155: ld.u32
 				v8a := uint64(r0[l]) + 0x4c
@@ -3523,12 +3769,14 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:155")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:155")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 156: mul.lo.s32
 				v9 := uint64(uint32(v8) * uint32(k2))
@@ -3559,7 +3807,9 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
 					runtime.Store16(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/bf16.ptx:161")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/bf16.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -3574,7 +3824,9 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
 					runtime.Store16(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/bf16.ptx:161")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/bf16.ptx:161")
+					}
 				}
 			}
 		}
@@ -3602,12 +3854,14 @@ func bf16OpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:164")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:164")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 165: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3625,12 +3879,14 @@ func bf16OpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:164")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:164")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 165: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3653,7 +3909,9 @@ func bf16OpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bf16.ptx:166")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bf16.ptx:166")
+					}
 				}
 			}
 		} else {
@@ -3668,7 +3926,9 @@ func bf16OpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bf16.ptx:166")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bf16.ptx:166")
+					}
 				}
 			}
 		}
@@ -3698,12 +3958,14 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
 					v1 = runtime.Load16(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/bf16.ptx:169")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/bf16.ptx:169")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r91[l] = v1
 			}
@@ -3719,12 +3981,14 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
 					v1 = runtime.Load16(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/bf16.ptx:169")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/bf16.ptx:169")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r91[l] = v1
 			}
@@ -3745,7 +4009,9 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
 					runtime.Store16(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/bf16.ptx:170")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/bf16.ptx:170")
+					}
 				}
 			}
 		} else {
@@ -3760,7 +4026,9 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
 					runtime.Store16(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/bf16.ptx:170")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/bf16.ptx:170")
+					}
 				}
 			}
 		}
@@ -3782,12 +4050,14 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
 					v3 = runtime.Load16(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/bf16.ptx:171")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/bf16.ptx:171")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 172: cvt.f32.bf16
 				v4s := v3
@@ -3802,12 +4072,14 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bf16.ptx:173")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bf16.ptx:173")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 174: ld.s32
 				v6a := uint64(r0[l]) + 0x4c
@@ -3818,12 +4090,14 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bf16.ptx:174")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bf16.ptx:174")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 175: shl.b64
@@ -3844,12 +4118,14 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
 					v3 = runtime.Load16(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/bf16.ptx:171")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/bf16.ptx:171")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 172: cvt.f32.bf16
 				v4s := v3
@@ -3864,12 +4140,14 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bf16.ptx:173")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bf16.ptx:173")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 174: ld.s32
 				v6a := uint64(r0[l]) + 0x4c
@@ -3880,12 +4158,14 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bf16.ptx:174")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bf16.ptx:174")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 175: shl.b64
@@ -3911,7 +4191,9 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bf16.ptx:177")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bf16.ptx:177")
+					}
 				}
 			}
 		} else {
@@ -3926,7 +4208,9 @@ func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bf16.ptx:177")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bf16.ptx:177")
+					}
 				}
 			}
 		}

@@ -1344,7 +1344,9 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:41")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:41")
+					}
 				}
 			}
 		} else {
@@ -1359,7 +1361,9 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:41")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:41")
+					}
 				}
 			}
 		}
@@ -1378,7 +1382,9 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/bitops.ptx:42")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/bitops.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -1393,7 +1399,9 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/bitops.ptx:42")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/bitops.ptx:42")
+					}
 				}
 			}
 		}
@@ -1412,7 +1420,9 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:43")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -1427,7 +1437,9 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:43")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:43")
+					}
 				}
 			}
 		}
@@ -1446,7 +1458,9 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/bitops.ptx:44")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/bitops.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -1461,7 +1475,9 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/bitops.ptx:44")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/bitops.ptx:44")
+					}
 				}
 			}
 		}
@@ -1491,7 +1507,9 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:50")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:50")
+					}
 				}
 			}
 		} else {
@@ -1510,7 +1528,9 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:50")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:50")
+					}
 				}
 			}
 		}
@@ -1533,12 +1553,14 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:51")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:51")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 52: ld.u32
 				v24a := uint64(u2) + 0x40
@@ -1549,12 +1571,14 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/bitops.ptx:52")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/bitops.ptx:52")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 53: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -1577,12 +1601,14 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:51")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:51")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 52: ld.u32
 				v24a := uint64(u2) + 0x40
@@ -1593,12 +1619,14 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/bitops.ptx:52")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/bitops.ptx:52")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 53: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -1647,12 +1675,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:59")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:59")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 60: ld.s32
 				v2a := uint64(r0[l]) + 0x44
@@ -1663,12 +1693,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:60")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:60")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 61: shl.b64
@@ -1684,12 +1716,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/bitops.ptx:63")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/bitops.ptx:63")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -1705,12 +1739,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:59")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:59")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 60: ld.s32
 				v2a := uint64(r0[l]) + 0x44
@@ -1721,12 +1757,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:60")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:60")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 61: shl.b64
@@ -1742,12 +1780,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/bitops.ptx:63")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/bitops.ptx:63")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -1768,7 +1808,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/bitops.ptx:64")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/bitops.ptx:64")
+					}
 				}
 			}
 		} else {
@@ -1783,7 +1825,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/bitops.ptx:64")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/bitops.ptx:64")
+					}
 				}
 			}
 		}
@@ -1805,12 +1849,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:65")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:65")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 66: ld.s32
 				v8a := uint64(r0[l]) + 0x44
@@ -1821,12 +1867,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:66")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:66")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 67: shl.b64
@@ -1842,12 +1890,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:69")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:69")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 70: and.b32
 				v12 := uint64(uint32(v11) & uint32(k1))
@@ -1865,12 +1915,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:65")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:65")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 66: ld.s32
 				v8a := uint64(r0[l]) + 0x44
@@ -1881,12 +1933,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:66")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:66")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 67: shl.b64
@@ -1902,12 +1956,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:69")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:69")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 70: and.b32
 				v12 := uint64(uint32(v11) & uint32(k1))
@@ -1930,7 +1986,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/bitops.ptx:71")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/bitops.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -1945,7 +2003,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/bitops.ptx:71")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/bitops.ptx:71")
+					}
 				}
 			}
 		}
@@ -1966,12 +2026,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:72")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:72")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 73: ld.u32
 				v15a := uint64(r0[l]) + 0x44
@@ -1982,12 +2044,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:73")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:73")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 74: mul.lo.s32
 				v16 := uint64(uint32(v15) * uint32(k2))
@@ -2011,12 +2075,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:72")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:72")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 73: ld.u32
 				v15a := uint64(r0[l]) + 0x44
@@ -2027,12 +2093,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:73")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:73")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 74: mul.lo.s32
 				v16 := uint64(uint32(v15) * uint32(k2))
@@ -2061,7 +2129,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:78")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:78")
+					}
 				}
 			}
 		} else {
@@ -2076,7 +2146,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:78")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:78")
+					}
 				}
 			}
 		}
@@ -2096,12 +2168,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:79")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:79")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r36[l] = v21
 			}
@@ -2117,12 +2191,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:79")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:79")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r36[l] = v21
 			}
@@ -2143,7 +2219,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:80")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:80")
+					}
 				}
 			}
 		} else {
@@ -2158,7 +2236,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:80")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:80")
+					}
 				}
 			}
 		}
@@ -2179,12 +2259,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:81")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:81")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 82: popc.b32
 				v24 := uint64(bits.OnesCount64(uint64(uint32(v23))))
@@ -2198,12 +2280,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
 					v25 = runtime.Load64(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-					if !v25ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/bitops.ptx:83")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+						if !v25ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/bitops.ptx:83")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r39[l] = v25
 			}
@@ -2219,12 +2303,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:81")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:81")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 82: popc.b32
 				v24 := uint64(bits.OnesCount64(uint64(uint32(v23))))
@@ -2238,12 +2324,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
 					v25 = runtime.Load64(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-					if !v25ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/bitops.ptx:83")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+						if !v25ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/bitops.ptx:83")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r39[l] = v25
 			}
@@ -2264,7 +2352,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/bitops.ptx:84")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/bitops.ptx:84")
+					}
 				}
 			}
 		} else {
@@ -2279,7 +2369,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/bitops.ptx:84")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/bitops.ptx:84")
+					}
 				}
 			}
 		}
@@ -2299,12 +2391,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/bitops.ptx:85")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/bitops.ptx:85")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r40[l] = v27
 			}
@@ -2320,12 +2414,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/bitops.ptx:85")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/bitops.ptx:85")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r40[l] = v27
 			}
@@ -2346,7 +2442,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bitops.ptx:86")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bitops.ptx:86")
+					}
 				}
 			}
 		} else {
@@ -2361,7 +2459,9 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bitops.ptx:86")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bitops.ptx:86")
+					}
 				}
 			}
 		}
@@ -2383,12 +2483,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/bitops.ptx:87")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/bitops.ptx:87")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 88: setp.ne.s32
 				c30t := uint32(v29) != uint32(k3)
@@ -2411,12 +2513,14 @@ func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/bitops.ptx:87")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/bitops.ptx:87")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 88: setp.ne.s32
 				c30t := uint32(v29) != uint32(k3)
@@ -2479,12 +2583,14 @@ func bitops32Block4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bitops.ptx:96")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bitops.ptx:96")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 97: clz.b32
 				v2 := uint64(bits.LeadingZeros64(uint64(uint32(v1))) - 32)
@@ -2504,12 +2610,14 @@ func bitops32Block4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bitops.ptx:96")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bitops.ptx:96")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 97: clz.b32
 				v2 := uint64(bits.LeadingZeros64(uint64(uint32(v1))) - 32)
@@ -2578,12 +2686,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/bitops.ptx:102")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/bitops.ptx:102")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r47[l] = v2
 			}
@@ -2602,12 +2712,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/bitops.ptx:102")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/bitops.ptx:102")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r47[l] = v2
 			}
@@ -2628,7 +2740,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bitops.ptx:103")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bitops.ptx:103")
+					}
 				}
 			}
 		} else {
@@ -2643,7 +2757,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bitops.ptx:103")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bitops.ptx:103")
+					}
 				}
 			}
 		}
@@ -2663,12 +2779,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/bitops.ptx:104")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/bitops.ptx:104")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r48[l] = v4
 			}
@@ -2684,12 +2802,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/bitops.ptx:104")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/bitops.ptx:104")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r48[l] = v4
 			}
@@ -2710,7 +2830,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/bitops.ptx:105")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/bitops.ptx:105")
+					}
 				}
 			}
 		} else {
@@ -2725,7 +2847,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/bitops.ptx:105")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/bitops.ptx:105")
+					}
 				}
 			}
 		}
@@ -2746,12 +2870,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bitops.ptx:106")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bitops.ptx:106")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 107: brev.b32
 				v7 := bits.Reverse64(v6) >> 32
@@ -2765,12 +2891,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/bitops.ptx:108")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/bitops.ptx:108")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r51[l] = v8
 			}
@@ -2786,12 +2914,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bitops.ptx:106")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bitops.ptx:106")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 107: brev.b32
 				v7 := bits.Reverse64(v6) >> 32
@@ -2805,12 +2935,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/bitops.ptx:108")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/bitops.ptx:108")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r51[l] = v8
 			}
@@ -2831,7 +2963,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bitops.ptx:109")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bitops.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -2846,7 +2980,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bitops.ptx:109")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bitops.ptx:109")
+					}
 				}
 			}
 		}
@@ -2868,12 +3004,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/bitops.ptx:110")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/bitops.ptx:110")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 111: ld.u32
 				v11a := uint64(r0[l]) + 0x4c
@@ -2884,12 +3022,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:111")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:111")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 112: shl.b32
 				v12 := uint64(uint32(v10) << uint32(v11))
@@ -2903,12 +3043,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bitops.ptx:113")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bitops.ptx:113")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r55[l] = v13
 			}
@@ -2924,12 +3066,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/bitops.ptx:110")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/bitops.ptx:110")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 111: ld.u32
 				v11a := uint64(r0[l]) + 0x4c
@@ -2940,12 +3084,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:111")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:111")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 112: shl.b32
 				v12 := uint64(uint32(v10) << uint32(v11))
@@ -2959,12 +3105,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bitops.ptx:113")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bitops.ptx:113")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r55[l] = v13
 			}
@@ -2985,7 +3133,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/bitops.ptx:114")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/bitops.ptx:114")
+					}
 				}
 			}
 		} else {
@@ -3000,7 +3150,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/bitops.ptx:114")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/bitops.ptx:114")
+					}
 				}
 			}
 		}
@@ -3022,12 +3174,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:115")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:115")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 116: ld.u32
 				v16a := uint64(r0[l]) + 0x4c
@@ -3038,12 +3192,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/bitops.ptx:116")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/bitops.ptx:116")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 117: shr.u32
 				v17 := uint64(uint32(v15) >> uint32(v16))
@@ -3057,12 +3213,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
 					v18 = runtime.Load64(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-					if !v18ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/bitops.ptx:118")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+						if !v18ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/bitops.ptx:118")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r59[l] = v18
 			}
@@ -3078,12 +3236,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:115")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:115")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 116: ld.u32
 				v16a := uint64(r0[l]) + 0x4c
@@ -3094,12 +3254,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/bitops.ptx:116")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/bitops.ptx:116")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 117: shr.u32
 				v17 := uint64(uint32(v15) >> uint32(v16))
@@ -3113,12 +3275,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
 					v18 = runtime.Load64(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-					if !v18ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/bitops.ptx:118")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+						if !v18ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/bitops.ptx:118")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r59[l] = v18
 			}
@@ -3139,7 +3303,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/bitops.ptx:119")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/bitops.ptx:119")
+					}
 				}
 			}
 		} else {
@@ -3154,7 +3320,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/bitops.ptx:119")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/bitops.ptx:119")
+					}
 				}
 			}
 		}
@@ -3176,12 +3344,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:120")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:120")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 121: ld.u32
 				v21a := uint64(r0[l]) + 0x4c
@@ -3192,12 +3362,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:121")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:121")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 122: shr.s32
 				v22 := uint64(uint32(int32(v20) >> uint32(v21)))
@@ -3211,12 +3383,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
 					v23 = runtime.Load64(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-					if !v23ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:123")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+						if !v23ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:123")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				r63[l] = v23
 			}
@@ -3232,12 +3406,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:120")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:120")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 121: ld.u32
 				v21a := uint64(r0[l]) + 0x4c
@@ -3248,12 +3424,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:121")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:121")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 122: shr.s32
 				v22 := uint64(uint32(int32(v20) >> uint32(v21)))
@@ -3267,12 +3445,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
 					v23 = runtime.Load64(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-					if !v23ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:123")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+						if !v23ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:123")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				r63[l] = v23
 			}
@@ -3293,7 +3473,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/bitops.ptx:124")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/bitops.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -3308,7 +3490,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/bitops.ptx:124")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/bitops.ptx:124")
+					}
 				}
 			}
 		}
@@ -3330,12 +3514,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/bitops.ptx:125")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/bitops.ptx:125")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 126: ld.u32
 				v26a := uint64(r0[l]) + 0x4c
@@ -3346,12 +3532,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/bitops.ptx:126")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/bitops.ptx:126")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 127: shf.l.wrap.b32
 				v27 := uint64(isa.Shf(uint32(v25), uint32(v25), uint32(v26), true, false))
@@ -3365,12 +3553,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/bitops.ptx:128")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/bitops.ptx:128")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r67[l] = v28
 			}
@@ -3386,12 +3576,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/bitops.ptx:125")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/bitops.ptx:125")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 126: ld.u32
 				v26a := uint64(r0[l]) + 0x4c
@@ -3402,12 +3594,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/bitops.ptx:126")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/bitops.ptx:126")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 127: shf.l.wrap.b32
 				v27 := uint64(isa.Shf(uint32(v25), uint32(v25), uint32(v26), true, false))
@@ -3421,12 +3615,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/bitops.ptx:128")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/bitops.ptx:128")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r67[l] = v28
 			}
@@ -3447,7 +3643,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/bitops.ptx:129")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/bitops.ptx:129")
+					}
 				}
 			}
 		} else {
@@ -3462,7 +3660,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/bitops.ptx:129")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/bitops.ptx:129")
+					}
 				}
 			}
 		}
@@ -3484,12 +3684,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/bitops.ptx:130")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/bitops.ptx:130")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 131: ld.u32
 				v31a := uint64(r0[l]) + 0x4c
@@ -3500,12 +3702,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/bitops.ptx:131")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/bitops.ptx:131")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 132: shf.r.wrap.b32
 				v32 := uint64(isa.Shf(uint32(v30), uint32(v30), uint32(v31), false, false))
@@ -3519,12 +3723,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
 					v33 = runtime.Load64(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/bitops.ptx:133")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/bitops.ptx:133")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r71[l] = v33
 			}
@@ -3540,12 +3746,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/bitops.ptx:130")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/bitops.ptx:130")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 131: ld.u32
 				v31a := uint64(r0[l]) + 0x4c
@@ -3556,12 +3764,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/bitops.ptx:131")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/bitops.ptx:131")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 132: shf.r.wrap.b32
 				v32 := uint64(isa.Shf(uint32(v30), uint32(v30), uint32(v31), false, false))
@@ -3575,12 +3785,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
 					v33 = runtime.Load64(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/bitops.ptx:133")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/bitops.ptx:133")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r71[l] = v33
 			}
@@ -3601,7 +3813,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bitops.ptx:134")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bitops.ptx:134")
+					}
 				}
 			}
 		} else {
@@ -3616,7 +3830,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bitops.ptx:134")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bitops.ptx:134")
+					}
 				}
 			}
 		}
@@ -3636,12 +3852,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bitops.ptx:135")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bitops.ptx:135")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r72[l] = v35
 			}
@@ -3657,12 +3875,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bitops.ptx:135")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bitops.ptx:135")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r72[l] = v35
 			}
@@ -3683,7 +3903,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/bitops.ptx:136")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/bitops.ptx:136")
+					}
 				}
 			}
 		} else {
@@ -3698,7 +3920,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/bitops.ptx:136")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/bitops.ptx:136")
+					}
 				}
 			}
 		}
@@ -3721,12 +3945,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/bitops.ptx:137")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/bitops.ptx:137")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 138: add.s32
 				v38 := uint64(uint32(v37) + uint32(k0))
@@ -3761,12 +3987,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
 					v45 = runtime.Load64(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-					if !v45ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/bitops.ptx:145")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+						if !v45ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/bitops.ptx:145")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				r80[l] = v45
 			}
@@ -3782,12 +4010,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/bitops.ptx:137")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/bitops.ptx:137")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 138: add.s32
 				v38 := uint64(uint32(v37) + uint32(k0))
@@ -3822,12 +4052,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
 					v45 = runtime.Load64(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-					if !v45ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/bitops.ptx:145")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+						if !v45ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/bitops.ptx:145")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				r80[l] = v45
 			}
@@ -3849,7 +4081,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/bitops.ptx:146")
+					{
+						w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/bitops.ptx:146")
+					}
 				}
 			}
 		} else {
@@ -3864,7 +4098,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/bitops.ptx:146")
+					{
+						w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/bitops.ptx:146")
+					}
 				}
 			}
 		}
@@ -3885,12 +4121,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
 					v47 = runtime.Load32(v47aw.Ptr, v47ao)
 				} else {
-					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-					if !v47ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/bitops.ptx:147")
-						continue
+					{
+						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+						if !v47ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/bitops.ptx:147")
+							continue
+						}
+						v47 = v47x
 					}
-					v47 = v47x
 				}
 				// 148: neg.s32
 				v48 := uint64(-uint32(v47))
@@ -3906,12 +4144,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
 					v50 = runtime.Load64(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
-					if !v50ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/bitops.ptx:150")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
+						if !v50ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/bitops.ptx:150")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				r84[l] = v50
 			}
@@ -3927,12 +4167,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
 					v47 = runtime.Load32(v47aw.Ptr, v47ao)
 				} else {
-					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-					if !v47ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/bitops.ptx:147")
-						continue
+					{
+						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+						if !v47ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/bitops.ptx:147")
+							continue
+						}
+						v47 = v47x
 					}
-					v47 = v47x
 				}
 				// 148: neg.s32
 				v48 := uint64(-uint32(v47))
@@ -3948,12 +4190,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
 					v50 = runtime.Load64(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
-					if !v50ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/bitops.ptx:150")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
+						if !v50ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/bitops.ptx:150")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				r84[l] = v50
 			}
@@ -3974,7 +4218,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
 					runtime.Store32(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/bitops.ptx:151")
+					{
+						w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/bitops.ptx:151")
+					}
 				}
 			}
 		} else {
@@ -3989,7 +4235,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
 					runtime.Store32(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/bitops.ptx:151")
+					{
+						w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/bitops.ptx:151")
+					}
 				}
 			}
 		}
@@ -4009,12 +4257,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
 					v52 = runtime.Load32(v52aw.Ptr, v52ao)
 				} else {
-					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-					if !v52ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bitops.ptx:152")
-						continue
+					{
+						v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+						if !v52ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bitops.ptx:152")
+							continue
+						}
+						v52 = v52x
 					}
-					v52 = v52x
 				}
 				r85[l] = v52
 			}
@@ -4030,12 +4280,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
 					v52 = runtime.Load32(v52aw.Ptr, v52ao)
 				} else {
-					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-					if !v52ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bitops.ptx:152")
-						continue
+					{
+						v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+						if !v52ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bitops.ptx:152")
+							continue
+						}
+						v52 = v52x
 					}
-					v52 = v52x
 				}
 				r85[l] = v52
 			}
@@ -4056,7 +4308,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
 					runtime.Store32(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bitops.ptx:153")
+					{
+						w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bitops.ptx:153")
+					}
 				}
 			}
 		} else {
@@ -4071,7 +4325,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
 					runtime.Store32(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bitops.ptx:153")
+					{
+						w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bitops.ptx:153")
+					}
 				}
 			}
 		}
@@ -4092,12 +4348,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bitops.ptx:154")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bitops.ptx:154")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				// 155: popc.b32
 				v55 := uint64(bits.OnesCount64(uint64(uint32(v54))))
@@ -4113,12 +4371,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
 					v57 = runtime.Load64(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
-					if !v57ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/bitops.ptx:157")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+						if !v57ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/bitops.ptx:157")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				r89[l] = v57
 			}
@@ -4134,12 +4394,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bitops.ptx:154")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bitops.ptx:154")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				// 155: popc.b32
 				v55 := uint64(bits.OnesCount64(uint64(uint32(v54))))
@@ -4155,12 +4417,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
 					v57 = runtime.Load64(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
-					if !v57ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/bitops.ptx:157")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+						if !v57ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/bitops.ptx:157")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				r89[l] = v57
 			}
@@ -4181,7 +4445,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 					runtime.Store32(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/bitops.ptx:158")
+					{
+						w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/bitops.ptx:158")
+					}
 				}
 			}
 		} else {
@@ -4196,7 +4462,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 					runtime.Store32(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/bitops.ptx:158")
+					{
+						w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/bitops.ptx:158")
+					}
 				}
 			}
 		}
@@ -4220,12 +4488,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
 					v59 = runtime.Load32(v59aw.Ptr, v59ao)
 				} else {
-					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 4, l)
-					if !v59ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v59a, 4, "testdata/ptx/O0/bitops.ptx:159")
-						continue
+					{
+						v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 4, l)
+						if !v59ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v59a, 4, "testdata/ptx/O0/bitops.ptx:159")
+							continue
+						}
+						v59 = v59x
 					}
-					v59 = v59x
 				}
 				r90[l] = v59
 				// 160: ld.u64
@@ -4237,12 +4507,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/bitops.ptx:160")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/bitops.ptx:160")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				// 161: ld.s32
 				v61a := uint64(r0[l]) + 0x44
@@ -4253,12 +4525,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
 					v61 = runtime.Load32(v61aw.Ptr, v61ao)
 				} else {
-					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-					if !v61ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/bitops.ptx:161")
-						continue
+					{
+						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+						if !v61ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/bitops.ptx:161")
+							continue
+						}
+						v61 = v61x
 					}
-					v61 = v61x
 				}
 				v61 = uint64(uint64(int64(int32(v61))))
 				// 162: shl.b64
@@ -4274,12 +4548,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
 					v64 = runtime.Load32(v64aw.Ptr, v64ao)
 				} else {
-					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
-					if !v64ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/bitops.ptx:164")
-						continue
+					{
+						v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
+						if !v64ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/bitops.ptx:164")
+							continue
+						}
+						v64 = v64x
 					}
-					v64 = v64x
 				}
 				r95[l] = v64
 				// 165: ld.u32
@@ -4291,12 +4567,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&3 == 0 {
 					v65 = runtime.Load32(v65aw.Ptr, v65ao)
 				} else {
-					v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 4, l)
-					if !v65ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v65a, 4, "testdata/ptx/O0/bitops.ptx:165")
-						continue
+					{
+						v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 4, l)
+						if !v65ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v65a, 4, "testdata/ptx/O0/bitops.ptx:165")
+							continue
+						}
+						v65 = v65x
 					}
-					v65 = v65x
 				}
 				r96[l] = v65
 			}
@@ -4312,12 +4590,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
 					v59 = runtime.Load32(v59aw.Ptr, v59ao)
 				} else {
-					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 4, l)
-					if !v59ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v59a, 4, "testdata/ptx/O0/bitops.ptx:159")
-						continue
+					{
+						v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 4, l)
+						if !v59ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v59a, 4, "testdata/ptx/O0/bitops.ptx:159")
+							continue
+						}
+						v59 = v59x
 					}
-					v59 = v59x
 				}
 				r90[l] = v59
 				// 160: ld.u64
@@ -4329,12 +4609,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/bitops.ptx:160")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/bitops.ptx:160")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				// 161: ld.s32
 				v61a := uint64(r0[l]) + 0x44
@@ -4345,12 +4627,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
 					v61 = runtime.Load32(v61aw.Ptr, v61ao)
 				} else {
-					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-					if !v61ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/bitops.ptx:161")
-						continue
+					{
+						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+						if !v61ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/bitops.ptx:161")
+							continue
+						}
+						v61 = v61x
 					}
-					v61 = v61x
 				}
 				v61 = uint64(uint64(int64(int32(v61))))
 				// 162: shl.b64
@@ -4366,12 +4650,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
 					v64 = runtime.Load32(v64aw.Ptr, v64ao)
 				} else {
-					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
-					if !v64ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/bitops.ptx:164")
-						continue
+					{
+						v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
+						if !v64ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/bitops.ptx:164")
+							continue
+						}
+						v64 = v64x
 					}
-					v64 = v64x
 				}
 				r95[l] = v64
 				// 165: ld.u32
@@ -4383,12 +4669,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&3 == 0 {
 					v65 = runtime.Load32(v65aw.Ptr, v65ao)
 				} else {
-					v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 4, l)
-					if !v65ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v65a, 4, "testdata/ptx/O0/bitops.ptx:165")
-						continue
+					{
+						v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 4, l)
+						if !v65ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v65a, 4, "testdata/ptx/O0/bitops.ptx:165")
+							continue
+						}
+						v65 = v65x
 					}
-					v65 = v65x
 				}
 				r96[l] = v65
 			}
@@ -4409,7 +4697,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 					runtime.Store32(s66w.Ptr, s66o, s66v)
 				} else {
-					w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/bitops.ptx:166")
+					{
+						w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/bitops.ptx:166")
+					}
 				}
 			}
 		} else {
@@ -4424,7 +4714,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 					runtime.Store32(s66w.Ptr, s66o, s66v)
 				} else {
-					w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/bitops.ptx:166")
+					{
+						w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/bitops.ptx:166")
+					}
 				}
 			}
 		}
@@ -4443,7 +4735,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
 					runtime.Store32(s67w.Ptr, s67o, s67v)
 				} else {
-					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/bitops.ptx:167")
+					{
+						w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/bitops.ptx:167")
+					}
 				}
 			}
 		} else {
@@ -4458,7 +4752,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
 					runtime.Store32(s67w.Ptr, s67o, s67v)
 				} else {
-					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/bitops.ptx:167")
+					{
+						w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/bitops.ptx:167")
+					}
 				}
 			}
 		}
@@ -4477,7 +4773,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
 					runtime.Store32(s68w.Ptr, s68o, s68v)
 				} else {
-					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 4, s68v, l, "testdata/ptx/O0/bitops.ptx:168")
+					{
+						w.StoreLane(s68w, runtime.SpaceGeneric, s68, 4, s68v, l, "testdata/ptx/O0/bitops.ptx:168")
+					}
 				}
 			}
 		} else {
@@ -4492,7 +4790,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
 					runtime.Store32(s68w.Ptr, s68o, s68v)
 				} else {
-					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 4, s68v, l, "testdata/ptx/O0/bitops.ptx:168")
+					{
+						w.StoreLane(s68w, runtime.SpaceGeneric, s68, 4, s68v, l, "testdata/ptx/O0/bitops.ptx:168")
+					}
 				}
 			}
 		}
@@ -4514,12 +4814,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
 					v69 = runtime.Load32(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-					if !v69ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/bitops.ptx:169")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+						if !v69ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/bitops.ptx:169")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				// 170: ld.u32
 				v70a := uint64(r0[l]) + 0x4
@@ -4530,12 +4832,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
 					v70 = runtime.Load32(v70aw.Ptr, v70ao)
 				} else {
-					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
-					if !v70ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/bitops.ptx:170")
-						continue
+					{
+						v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
+						if !v70ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/bitops.ptx:170")
+							continue
+						}
+						v70 = v70x
 					}
-					v70 = v70x
 				}
 				// 171: ld.u32
 				v71a := uint64(r0[l]) + 0x8
@@ -4546,12 +4850,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
 					v71 = runtime.Load32(v71aw.Ptr, v71ao)
 				} else {
-					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-					if !v71ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/bitops.ptx:171")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+						if !v71ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/bitops.ptx:171")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				// 173: shf.l.wrap.b32
 				v72 := uint64(isa.Shf(uint32(v69), uint32(v70), uint32(v71), true, false))
@@ -4569,12 +4875,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
 					v69 = runtime.Load32(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-					if !v69ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/bitops.ptx:169")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+						if !v69ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/bitops.ptx:169")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				// 170: ld.u32
 				v70a := uint64(r0[l]) + 0x4
@@ -4585,12 +4893,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
 					v70 = runtime.Load32(v70aw.Ptr, v70ao)
 				} else {
-					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
-					if !v70ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/bitops.ptx:170")
-						continue
+					{
+						v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
+						if !v70ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/bitops.ptx:170")
+							continue
+						}
+						v70 = v70x
 					}
-					v70 = v70x
 				}
 				// 171: ld.u32
 				v71a := uint64(r0[l]) + 0x8
@@ -4601,12 +4911,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
 					v71 = runtime.Load32(v71aw.Ptr, v71ao)
 				} else {
-					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-					if !v71ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/bitops.ptx:171")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+						if !v71ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/bitops.ptx:171")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				// 173: shf.l.wrap.b32
 				v72 := uint64(isa.Shf(uint32(v69), uint32(v70), uint32(v71), true, false))
@@ -4629,7 +4941,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
 					runtime.Store32(s73w.Ptr, s73o, s73v)
 				} else {
-					w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/bitops.ptx:175")
+					{
+						w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/bitops.ptx:175")
+					}
 				}
 			}
 		} else {
@@ -4644,7 +4958,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
 					runtime.Store32(s73w.Ptr, s73o, s73v)
 				} else {
-					w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/bitops.ptx:175")
+					{
+						w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/bitops.ptx:175")
+					}
 				}
 			}
 		}
@@ -4665,12 +4981,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&3 == 0 {
 					v74 = runtime.Load32(v74aw.Ptr, v74ao)
 				} else {
-					v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 4, l)
-					if !v74ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v74a, 4, "testdata/ptx/O0/bitops.ptx:176")
-						continue
+					{
+						v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 4, l)
+						if !v74ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v74a, 4, "testdata/ptx/O0/bitops.ptx:176")
+							continue
+						}
+						v74 = v74x
 					}
-					v74 = v74x
 				}
 				r101[l] = v74
 				// 177: ld.u64
@@ -4682,12 +5000,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
 					v75 = runtime.Load64(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
-					if !v75ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/bitops.ptx:177")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+						if !v75ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/bitops.ptx:177")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				r102[l] = v75
 			}
@@ -4703,12 +5023,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&3 == 0 {
 					v74 = runtime.Load32(v74aw.Ptr, v74ao)
 				} else {
-					v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 4, l)
-					if !v74ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v74a, 4, "testdata/ptx/O0/bitops.ptx:176")
-						continue
+					{
+						v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 4, l)
+						if !v74ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v74a, 4, "testdata/ptx/O0/bitops.ptx:176")
+							continue
+						}
+						v74 = v74x
 					}
-					v74 = v74x
 				}
 				r101[l] = v74
 				// 177: ld.u64
@@ -4720,12 +5042,14 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
 					v75 = runtime.Load64(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
-					if !v75ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/bitops.ptx:177")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+						if !v75ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/bitops.ptx:177")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				r102[l] = v75
 			}
@@ -4746,7 +5070,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 					runtime.Store32(s76w.Ptr, s76o, s76v)
 				} else {
-					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/bitops.ptx:178")
+					{
+						w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/bitops.ptx:178")
+					}
 				}
 			}
 		} else {
@@ -4761,7 +5087,9 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 					runtime.Store32(s76w.Ptr, s76o, s76v)
 				} else {
-					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/bitops.ptx:178")
+					{
+						w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/bitops.ptx:178")
+					}
 				}
 			}
 		}
@@ -4926,7 +5254,9 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:208")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:208")
+					}
 				}
 			}
 		} else {
@@ -4941,7 +5271,9 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:208")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:208")
+					}
 				}
 			}
 		}
@@ -4960,7 +5292,9 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/bitops.ptx:209")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/bitops.ptx:209")
+					}
 				}
 			}
 		} else {
@@ -4975,7 +5309,9 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/bitops.ptx:209")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/bitops.ptx:209")
+					}
 				}
 			}
 		}
@@ -4994,7 +5330,9 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/bitops.ptx:210")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/bitops.ptx:210")
+					}
 				}
 			}
 		} else {
@@ -5009,7 +5347,9 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/bitops.ptx:210")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/bitops.ptx:210")
+					}
 				}
 			}
 		}
@@ -5039,7 +5379,9 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/bitops.ptx:216")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/bitops.ptx:216")
+					}
 				}
 			}
 		} else {
@@ -5058,7 +5400,9 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/bitops.ptx:216")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/bitops.ptx:216")
+					}
 				}
 			}
 		}
@@ -5081,12 +5425,14 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/bitops.ptx:217")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/bitops.ptx:217")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 218: ld.u32
 				v20a := uint64(u2) + 0x28
@@ -5097,12 +5443,14 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:218")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:218")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 219: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -5125,12 +5473,14 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/bitops.ptx:217")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/bitops.ptx:217")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 218: ld.u32
 				v20a := uint64(u2) + 0x28
@@ -5141,12 +5491,14 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:218")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:218")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 219: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -5193,12 +5545,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:225")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:225")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 226: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -5209,12 +5563,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:226")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:226")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 227: shl.b64
@@ -5230,12 +5586,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:229")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:229")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -5251,12 +5609,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:225")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:225")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 226: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -5267,12 +5627,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:226")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:226")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 227: shl.b64
@@ -5288,12 +5650,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:229")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:229")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -5314,7 +5678,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:230")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:230")
+					}
 				}
 			}
 		} else {
@@ -5329,7 +5695,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:230")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:230")
+					}
 				}
 			}
 		}
@@ -5350,12 +5718,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:231")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:231")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 232: ld.u32
 				v8a := uint64(r0[l]) + 0x2c
@@ -5366,12 +5736,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:232")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:232")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 233: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k1))
@@ -5395,12 +5767,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:231")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:231")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 232: ld.u32
 				v8a := uint64(r0[l]) + 0x2c
@@ -5411,12 +5785,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:232")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:232")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 233: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k1))
@@ -5445,7 +5821,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:237")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:237")
+					}
 				}
 			}
 		} else {
@@ -5460,7 +5838,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:237")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:237")
+					}
 				}
 			}
 		}
@@ -5480,12 +5860,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:238")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:238")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r27[l] = v14
 			}
@@ -5501,12 +5883,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:238")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:238")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r27[l] = v14
 			}
@@ -5527,7 +5911,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:239")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:239")
+					}
 				}
 			}
 		} else {
@@ -5542,7 +5928,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:239")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:239")
+					}
 				}
 			}
 		}
@@ -5563,12 +5951,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/bitops.ptx:240")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/bitops.ptx:240")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 241: popc.b64
 				v17 := uint64(bits.OnesCount64(uint64(uint64(v16))))
@@ -5584,12 +5974,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/bitops.ptx:243")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/bitops.ptx:243")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r31[l] = v19
 			}
@@ -5605,12 +5997,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/bitops.ptx:240")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/bitops.ptx:240")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 241: popc.b64
 				v17 := uint64(bits.OnesCount64(uint64(uint64(v16))))
@@ -5626,12 +6020,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/bitops.ptx:243")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/bitops.ptx:243")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r31[l] = v19
 			}
@@ -5652,7 +6048,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:244")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:244")
+					}
 				}
 			}
 		} else {
@@ -5667,7 +6065,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:244")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:244")
+					}
 				}
 			}
 		}
@@ -5687,12 +6087,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 					v21 = runtime.Load64(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/bitops.ptx:245")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/bitops.ptx:245")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r32[l] = v21
 			}
@@ -5708,12 +6110,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 					v21 = runtime.Load64(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/bitops.ptx:245")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/bitops.ptx:245")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r32[l] = v21
 			}
@@ -5734,7 +6138,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bitops.ptx:246")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bitops.ptx:246")
+					}
 				}
 			}
 		} else {
@@ -5749,7 +6155,9 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bitops.ptx:246")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bitops.ptx:246")
+					}
 				}
 			}
 		}
@@ -5771,12 +6179,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
 					v23 = runtime.Load64(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:247")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:247")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 248: setp.ne.s64
 				c24t := uint64(v23) != uint64(k2)
@@ -5799,12 +6209,14 @@ func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
 					v23 = runtime.Load64(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:247")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:247")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 248: setp.ne.s64
 				c24t := uint64(v23) != uint64(k2)
@@ -5867,12 +6279,14 @@ func bitops64Block4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:256")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:256")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 257: clz.b64
 				v2 := uint64(bits.LeadingZeros64(uint64(uint64(v1))) - 0)
@@ -5892,12 +6306,14 @@ func bitops64Block4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:256")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:256")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 257: clz.b64
 				v2 := uint64(bits.LeadingZeros64(uint64(uint64(v1))) - 0)
@@ -5944,12 +6360,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/bitops.ptx:263")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/bitops.ptx:263")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r40[l] = v3
 			}
@@ -5970,12 +6388,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/bitops.ptx:263")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/bitops.ptx:263")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r40[l] = v3
 			}
@@ -5996,7 +6416,9 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/bitops.ptx:264")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/bitops.ptx:264")
+					}
 				}
 			}
 		} else {
@@ -6011,7 +6433,9 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/bitops.ptx:264")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/bitops.ptx:264")
+					}
 				}
 			}
 		}
@@ -6031,12 +6455,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:265")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:265")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r41[l] = v5
 			}
@@ -6052,12 +6478,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:265")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:265")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r41[l] = v5
 			}
@@ -6078,7 +6506,9 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:266")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:266")
+					}
 				}
 			}
 		} else {
@@ -6093,7 +6523,9 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:266")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:266")
+					}
 				}
 			}
 		}
@@ -6114,12 +6546,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:267")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:267")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 268: brev.b64
 				v8 := bits.Reverse64(v7) >> 0
@@ -6133,12 +6567,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/bitops.ptx:269")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/bitops.ptx:269")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r44[l] = v9
 			}
@@ -6154,12 +6590,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:267")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:267")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 268: brev.b64
 				v8 := bits.Reverse64(v7) >> 0
@@ -6173,12 +6611,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/bitops.ptx:269")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/bitops.ptx:269")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r44[l] = v9
 			}
@@ -6199,7 +6639,9 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:270")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:270")
+					}
 				}
 			}
 		} else {
@@ -6214,7 +6656,9 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:270")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:270")
+					}
 				}
 			}
 		}
@@ -6235,12 +6679,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/bitops.ptx:271")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/bitops.ptx:271")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 275: shl.b64
 				v12 := uint64(uint64(v11) << uint32(k0))
@@ -6258,12 +6704,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/bitops.ptx:279")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/bitops.ptx:279")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r49[l] = v15
 			}
@@ -6279,12 +6727,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/bitops.ptx:271")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/bitops.ptx:271")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 275: shl.b64
 				v12 := uint64(uint64(v11) << uint32(k0))
@@ -6302,12 +6752,14 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/bitops.ptx:279")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/bitops.ptx:279")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r49[l] = v15
 			}
@@ -6328,7 +6780,9 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/bitops.ptx:280")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/bitops.ptx:280")
+					}
 				}
 			}
 		} else {
@@ -6343,7 +6797,9 @@ func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/bitops.ptx:280")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/bitops.ptx:280")
+					}
 				}
 			}
 		}

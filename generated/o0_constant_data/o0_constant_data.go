@@ -963,7 +963,9 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:41")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:41")
+					}
 				}
 			}
 		} else {
@@ -978,7 +980,9 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:41")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:41")
+					}
 				}
 			}
 		}
@@ -997,7 +1001,9 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:42")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -1012,7 +1018,9 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:42")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:42")
+					}
 				}
 			}
 		}
@@ -1031,7 +1039,9 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:43")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -1046,7 +1056,9 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:43")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:43")
+					}
 				}
 			}
 		}
@@ -1076,7 +1088,9 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:49")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -1095,7 +1109,9 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:49")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:49")
+					}
 				}
 			}
 		}
@@ -1118,12 +1134,14 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:50")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:50")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 51: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -1134,12 +1152,14 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:51")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:51")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 52: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -1162,12 +1182,14 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:50")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:50")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 51: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -1178,12 +1200,14 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:51")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:51")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 52: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -1226,12 +1250,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:58")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:58")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 59: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -1242,12 +1268,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:59")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:59")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 60: shl.b64
@@ -1263,12 +1291,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/constant_data.ptx:62")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/constant_data.ptx:62")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -1284,12 +1314,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:58")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:58")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 59: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -1300,12 +1332,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:59")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:59")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 60: shl.b64
@@ -1321,12 +1355,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/constant_data.ptx:62")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/constant_data.ptx:62")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -1347,7 +1383,9 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:63")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:63")
+					}
 				}
 			}
 		} else {
@@ -1362,7 +1400,9 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:63")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:63")
+					}
 				}
 			}
 		}
@@ -1386,12 +1426,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/constant_data.ptx:66")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/constant_data.ptx:66")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r23[l] = v9
 			}
@@ -1407,12 +1449,14 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/constant_data.ptx:66")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/constant_data.ptx:66")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r23[l] = v9
 			}
@@ -1433,7 +1477,9 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:67")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:67")
+					}
 				}
 			}
 		} else {
@@ -1448,7 +1494,9 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:67")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:67")
+					}
 				}
 			}
 		}
@@ -1469,7 +1517,9 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:69")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:69")
+					}
 				}
 			}
 		} else {
@@ -1484,7 +1534,9 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:69")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:69")
+					}
 				}
 			}
 		}
@@ -1513,12 +1565,14 @@ func polyEvalBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:72")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:72")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 73: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -1541,12 +1595,14 @@ func polyEvalBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:72")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:72")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 73: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -1590,12 +1646,14 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:77")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:77")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r26[l] = v1
 				// 78: ld.f32
@@ -1607,12 +1665,14 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:78")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:78")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r27[l] = v2
 				// 79: ld.s32
@@ -1624,12 +1684,14 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:79")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:79")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 80: shl.b64
@@ -1648,12 +1710,14 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:77")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:77")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r26[l] = v1
 				// 78: ld.f32
@@ -1665,12 +1729,14 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:78")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:78")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r27[l] = v2
 				// 79: ld.s32
@@ -1682,12 +1748,14 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:79")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:79")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 80: shl.b64
@@ -1718,12 +1786,14 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/constant_data.ptx:84")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/constant_data.ptx:84")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 85: fma.rn.f32
 				var v9 uint64
@@ -1732,8 +1802,10 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				r34[l] = v9
@@ -1752,12 +1824,14 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/constant_data.ptx:84")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/constant_data.ptx:84")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 85: fma.rn.f32
 				var v9 uint64
@@ -1766,8 +1840,10 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				r34[l] = v9
@@ -1789,7 +1865,9 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:86")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:86")
+					}
 				}
 			}
 		} else {
@@ -1804,7 +1882,9 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:86")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:86")
+					}
 				}
 			}
 		}
@@ -1832,12 +1912,14 @@ func polyEvalBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:89")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:89")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 90: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1855,12 +1937,14 @@ func polyEvalBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:89")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:89")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 90: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1883,7 +1967,9 @@ func polyEvalBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/constant_data.ptx:91")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/constant_data.ptx:91")
+					}
 				}
 			}
 		} else {
@@ -1898,7 +1984,9 @@ func polyEvalBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/constant_data.ptx:91")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/constant_data.ptx:91")
+					}
 				}
 			}
 		}
@@ -1929,12 +2017,14 @@ func polyEvalBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:94")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:94")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r37[l] = v1
 				// 95: ld.u64
@@ -1946,12 +2036,14 @@ func polyEvalBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/constant_data.ptx:95")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/constant_data.ptx:95")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 96: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -1962,12 +2054,14 @@ func polyEvalBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:96")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:96")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 97: shl.b64
@@ -1988,12 +2082,14 @@ func polyEvalBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:94")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:94")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r37[l] = v1
 				// 95: ld.u64
@@ -2005,12 +2101,14 @@ func polyEvalBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/constant_data.ptx:95")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/constant_data.ptx:95")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 96: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -2021,12 +2119,14 @@ func polyEvalBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:96")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:96")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 97: shl.b64
@@ -2052,7 +2152,9 @@ func polyEvalBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:99")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:99")
+					}
 				}
 			}
 		} else {
@@ -2067,7 +2169,9 @@ func polyEvalBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:99")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:99")
+					}
 				}
 			}
 		}
@@ -2201,7 +2305,9 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:130")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -2216,7 +2322,9 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:130")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:130")
+					}
 				}
 			}
 		}
@@ -2235,7 +2343,9 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:131")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:131")
+					}
 				}
 			}
 		} else {
@@ -2250,7 +2360,9 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:131")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:131")
+					}
 				}
 			}
 		}
@@ -2269,7 +2381,9 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:132")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:132")
+					}
 				}
 			}
 		} else {
@@ -2284,7 +2398,9 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:132")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:132")
+					}
 				}
 			}
 		}
@@ -2314,7 +2430,9 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:138")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:138")
+					}
 				}
 			}
 		} else {
@@ -2333,7 +2451,9 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:138")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:138")
+					}
 				}
 			}
 		}
@@ -2356,12 +2476,14 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:139")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:139")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 140: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -2372,12 +2494,14 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:140")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:140")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 141: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -2400,12 +2524,14 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:139")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:139")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 140: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -2416,12 +2542,14 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:140")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:140")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 141: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -2468,12 +2596,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:147")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:147")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 148: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -2484,12 +2614,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:148")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:148")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r17[l] = v2
 				// 149: cvt.s64.s32
@@ -2508,12 +2640,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/constant_data.ptx:152")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/constant_data.ptx:152")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 153: and.b64
 				v7 := uint64(uint64(v6) & uint64(k1))
@@ -2533,12 +2667,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:147")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:147")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 148: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -2549,12 +2685,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:148")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:148")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r17[l] = v2
 				// 149: cvt.s64.s32
@@ -2573,12 +2711,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/constant_data.ptx:152")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/constant_data.ptx:152")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 153: and.b64
 				v7 := uint64(uint64(v6) & uint64(k1))
@@ -2610,12 +2750,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/constant_data.ptx:158")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/constant_data.ptx:158")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r27[l] = v12
 			}
@@ -2633,12 +2775,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/constant_data.ptx:158")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/constant_data.ptx:158")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r27[l] = v12
 			}
@@ -2666,12 +2810,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/constant_data.ptx:161")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/constant_data.ptx:161")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 162: mul.lo.s32
 				v16 := uint64(uint32(r27[l]) * uint32(v15))
@@ -2684,12 +2830,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/constant_data.ptx:163")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/constant_data.ptx:163")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 164: cvt.rn.f32.s32
 				v18 := uint64(math.Float32bits(float32(int32(r17[l]))))
@@ -2712,12 +2860,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
 					v22 = runtime.Load64(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-					if !v22ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/constant_data.ptx:168")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+						if !v22ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/constant_data.ptx:168")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 169: add.s64
 				v23 := uint64(uint64(v22) + uint64(r19[l]))
@@ -2735,12 +2885,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/constant_data.ptx:161")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/constant_data.ptx:161")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 162: mul.lo.s32
 				v16 := uint64(uint32(r27[l]) * uint32(v15))
@@ -2753,12 +2905,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/constant_data.ptx:163")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/constant_data.ptx:163")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 164: cvt.rn.f32.s32
 				v18 := uint64(math.Float32bits(float32(int32(r17[l]))))
@@ -2781,12 +2935,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
 					v22 = runtime.Load64(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-					if !v22ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/constant_data.ptx:168")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+						if !v22ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/constant_data.ptx:168")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 169: add.s64
 				v23 := uint64(uint64(v22) + uint64(r19[l]))
@@ -2809,7 +2965,9 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/constant_data.ptx:170")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/constant_data.ptx:170")
+					}
 				}
 			}
 		} else {
@@ -2824,7 +2982,9 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/constant_data.ptx:170")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/constant_data.ptx:170")
+					}
 				}
 			}
 		}

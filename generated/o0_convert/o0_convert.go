@@ -1190,7 +1190,9 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:38")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:38")
+					}
 				}
 			}
 		} else {
@@ -1205,7 +1207,9 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:38")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:38")
+					}
 				}
 			}
 		}
@@ -1224,7 +1228,9 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:39")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -1239,7 +1245,9 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:39")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:39")
+					}
 				}
 			}
 		}
@@ -1258,7 +1266,9 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:40")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -1273,7 +1283,9 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:40")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:40")
+					}
 				}
 			}
 		}
@@ -1303,7 +1315,9 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:46")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -1322,7 +1336,9 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:46")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:46")
+					}
 				}
 			}
 		}
@@ -1345,12 +1361,14 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:47")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:47")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 48: ld.u32
 				v20a := uint64(u2) + 0x20
@@ -1361,12 +1379,14 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:48")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:48")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 49: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -1389,12 +1409,14 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:47")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:47")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 48: ld.u32
 				v20a := uint64(u2) + 0x20
@@ -1405,12 +1427,14 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:48")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:48")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 49: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -1466,12 +1490,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:55")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:55")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 56: ld.s32
 				v2a := uint64(r0[l]) + 0x24
@@ -1482,12 +1508,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:56")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:56")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 57: shl.b64
@@ -1503,12 +1531,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/convert.ptx:59")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/convert.ptx:59")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -1524,12 +1554,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:55")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:55")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 56: ld.s32
 				v2a := uint64(r0[l]) + 0x24
@@ -1540,12 +1572,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:56")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:56")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 57: shl.b64
@@ -1561,12 +1595,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/convert.ptx:59")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/convert.ptx:59")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -1587,7 +1623,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/convert.ptx:60")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/convert.ptx:60")
+					}
 				}
 			}
 		} else {
@@ -1602,7 +1640,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/convert.ptx:60")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/convert.ptx:60")
+					}
 				}
 			}
 		}
@@ -1623,12 +1663,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:61")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:61")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 62: ld.u32
 				v8a := uint64(r0[l]) + 0x24
@@ -1639,12 +1681,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:62")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:62")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 63: mul.lo.s32
 				v9 := uint64(uint32(v8) * uint32(k1))
@@ -1668,12 +1712,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:61")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:61")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 62: ld.u32
 				v8a := uint64(r0[l]) + 0x24
@@ -1684,12 +1730,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:62")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:62")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 63: mul.lo.s32
 				v9 := uint64(uint32(v8) * uint32(k1))
@@ -1718,7 +1766,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:67")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:67")
+					}
 				}
 			}
 		} else {
@@ -1733,7 +1783,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:67")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:67")
+					}
 				}
 			}
 		}
@@ -1754,12 +1806,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:68")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:68")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 69: cvt.rzi.s32.f32
 				v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(v14))), isa.RZ, 32, true)
@@ -1773,12 +1827,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:70")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:70")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r29[l] = v16
 			}
@@ -1794,12 +1850,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:68")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:68")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 69: cvt.rzi.s32.f32
 				v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(v14))), isa.RZ, 32, true)
@@ -1813,12 +1871,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:70")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:70")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r29[l] = v16
 			}
@@ -1839,7 +1899,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:71")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -1854,7 +1916,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:71")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:71")
+					}
 				}
 			}
 		}
@@ -1874,12 +1938,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:72")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:72")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r30[l] = v18
 			}
@@ -1895,12 +1961,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:72")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:72")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r30[l] = v18
 			}
@@ -1921,7 +1989,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/convert.ptx:73")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/convert.ptx:73")
+					}
 				}
 			}
 		} else {
@@ -1936,7 +2006,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/convert.ptx:73")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/convert.ptx:73")
+					}
 				}
 			}
 		}
@@ -1957,12 +2029,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:74")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:74")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 75: cvt.rni.s32.f32
 				v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RN, 32, true)
@@ -1976,12 +2050,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
 					v22 = runtime.Load64(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:76")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:76")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				r33[l] = v22
 			}
@@ -1997,12 +2073,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:74")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:74")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 75: cvt.rni.s32.f32
 				v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RN, 32, true)
@@ -2016,12 +2094,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
 					v22 = runtime.Load64(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:76")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:76")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				r33[l] = v22
 			}
@@ -2042,7 +2122,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/convert.ptx:77")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/convert.ptx:77")
+					}
 				}
 			}
 		} else {
@@ -2057,7 +2139,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/convert.ptx:77")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/convert.ptx:77")
+					}
 				}
 			}
 		}
@@ -2077,12 +2161,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/convert.ptx:78")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/convert.ptx:78")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r34[l] = v24
 			}
@@ -2098,12 +2184,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/convert.ptx:78")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/convert.ptx:78")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r34[l] = v24
 			}
@@ -2124,7 +2212,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:79")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:79")
+					}
 				}
 			}
 		} else {
@@ -2139,7 +2229,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:79")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:79")
+					}
 				}
 			}
 		}
@@ -2160,12 +2252,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/convert.ptx:80")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/convert.ptx:80")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 81: cvt.rmi.s32.f32
 				v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v26))), isa.RM, 32, true)
@@ -2179,12 +2273,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:82")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:82")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r37[l] = v28
 			}
@@ -2200,12 +2296,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/convert.ptx:80")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/convert.ptx:80")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 81: cvt.rmi.s32.f32
 				v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v26))), isa.RM, 32, true)
@@ -2219,12 +2317,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:82")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:82")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r37[l] = v28
 			}
@@ -2245,7 +2345,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:83")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:83")
+					}
 				}
 			}
 		} else {
@@ -2260,7 +2362,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:83")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:83")
+					}
 				}
 			}
 		}
@@ -2280,12 +2384,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/convert.ptx:84")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/convert.ptx:84")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r38[l] = v30
 			}
@@ -2301,12 +2407,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/convert.ptx:84")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/convert.ptx:84")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r38[l] = v30
 			}
@@ -2327,7 +2435,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:85")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -2342,7 +2452,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:85")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:85")
+					}
 				}
 			}
 		}
@@ -2363,12 +2475,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:86")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:86")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 87: cvt.rpi.f32.f32
 				v33 := isa.CvtFloat(v32, 32, 32, isa.RP, true, false, false)
@@ -2384,12 +2498,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
 					v35 = runtime.Load64(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-					if !v35ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:89")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+						if !v35ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:89")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r42[l] = v35
 			}
@@ -2405,12 +2521,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:86")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:86")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 87: cvt.rpi.f32.f32
 				v33 := isa.CvtFloat(v32, 32, 32, isa.RP, true, false, false)
@@ -2426,12 +2544,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
 					v35 = runtime.Load64(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-					if !v35ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:89")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+						if !v35ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:89")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r42[l] = v35
 			}
@@ -2452,7 +2572,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/convert.ptx:90")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/convert.ptx:90")
+					}
 				}
 			}
 		} else {
@@ -2467,7 +2589,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/convert.ptx:90")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/convert.ptx:90")
+					}
 				}
 			}
 		}
@@ -2487,12 +2611,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/convert.ptx:91")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/convert.ptx:91")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				r43[l] = v37
 			}
@@ -2508,12 +2634,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/convert.ptx:91")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/convert.ptx:91")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				r43[l] = v37
 			}
@@ -2534,7 +2662,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/convert.ptx:92")
+					{
+						w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/convert.ptx:92")
+					}
 				}
 			}
 		} else {
@@ -2549,7 +2679,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/convert.ptx:92")
+					{
+						w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/convert.ptx:92")
+					}
 				}
 			}
 		}
@@ -2570,12 +2702,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/convert.ptx:93")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/convert.ptx:93")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 94: abs.f32
 				v40 := uint64(isa.AbsF32(uint32(v39)))
@@ -2591,12 +2725,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/convert.ptx:96")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/convert.ptx:96")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r47[l] = v42
 			}
@@ -2612,12 +2748,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/convert.ptx:93")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/convert.ptx:93")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 94: abs.f32
 				v40 := uint64(isa.AbsF32(uint32(v39)))
@@ -2633,12 +2771,14 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/convert.ptx:96")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/convert.ptx:96")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r47[l] = v42
 			}
@@ -2659,7 +2799,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/convert.ptx:97")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/convert.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -2674,7 +2816,9 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/convert.ptx:97")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/convert.ptx:97")
+					}
 				}
 			}
 		}
@@ -2808,7 +2952,9 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:128")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -2823,7 +2969,9 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:128")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:128")
+					}
 				}
 			}
 		}
@@ -2842,7 +2990,9 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:129")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:129")
+					}
 				}
 			}
 		} else {
@@ -2857,7 +3007,9 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:129")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:129")
+					}
 				}
 			}
 		}
@@ -2876,7 +3028,9 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:130")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -2891,7 +3045,9 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:130")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:130")
+					}
 				}
 			}
 		}
@@ -2921,7 +3077,9 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:136")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:136")
+					}
 				}
 			}
 		} else {
@@ -2940,7 +3098,9 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:136")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:136")
+					}
 				}
 			}
 		}
@@ -2963,12 +3123,14 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:137")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:137")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 138: ld.u32
 				v20a := uint64(u2) + 0x18
@@ -2979,12 +3141,14 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:138")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:138")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 139: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -3007,12 +3171,14 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:137")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:137")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 138: ld.u32
 				v20a := uint64(u2) + 0x18
@@ -3023,12 +3189,14 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:138")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:138")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 139: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -3083,12 +3251,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:145")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:145")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 146: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -3099,12 +3269,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:146")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:146")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 147: shl.b64
@@ -3120,12 +3292,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:149")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:149")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -3141,12 +3315,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:145")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:145")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 146: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -3157,12 +3333,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:146")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:146")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 147: shl.b64
@@ -3178,12 +3356,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:149")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:149")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -3204,7 +3384,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:150")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:150")
+					}
 				}
 			}
 		} else {
@@ -3219,7 +3401,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:150")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:150")
+					}
 				}
 			}
 		}
@@ -3240,12 +3424,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:151")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:151")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 152: ld.u32
 				v8a := uint64(r0[l]) + 0x1c
@@ -3256,12 +3442,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:152")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:152")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 153: mul.lo.s32
 				v9 := uint64(uint32(v8) * uint32(k1))
@@ -3285,12 +3473,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:151")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:151")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 152: ld.u32
 				v8a := uint64(r0[l]) + 0x1c
@@ -3301,12 +3491,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:152")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:152")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 153: mul.lo.s32
 				v9 := uint64(uint32(v8) * uint32(k1))
@@ -3335,7 +3527,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:157")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -3350,7 +3544,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:157")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:157")
+					}
 				}
 			}
 		}
@@ -3371,12 +3567,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:158")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:158")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 159: cvt.rn.f32.s32
 				v15 := uint64(math.Float32bits(float32(int32(v14))))
@@ -3390,12 +3588,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:160")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:160")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r29[l] = v16
 			}
@@ -3411,12 +3611,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:158")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:158")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 159: cvt.rn.f32.s32
 				v15 := uint64(math.Float32bits(float32(int32(v14))))
@@ -3430,12 +3632,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:160")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:160")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r29[l] = v16
 			}
@@ -3456,7 +3660,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:161")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -3471,7 +3677,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:161")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:161")
+					}
 				}
 			}
 		}
@@ -3492,12 +3700,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:162")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:162")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 163: cvt.rn.f32.u32
 				v19 := uint64(math.Float32bits(float32(uint32(v18))))
@@ -3511,12 +3721,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/convert.ptx:164")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/convert.ptx:164")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r32[l] = v20
 			}
@@ -3532,12 +3744,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:162")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:162")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 163: cvt.rn.f32.u32
 				v19 := uint64(math.Float32bits(float32(uint32(v18))))
@@ -3551,12 +3765,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/convert.ptx:164")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/convert.ptx:164")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r32[l] = v20
 			}
@@ -3577,7 +3793,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/convert.ptx:165")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/convert.ptx:165")
+					}
 				}
 			}
 		} else {
@@ -3592,7 +3810,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/convert.ptx:165")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/convert.ptx:165")
+					}
 				}
 			}
 		}
@@ -3613,12 +3833,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
 					v22 = runtime.Load64(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-					if !v22ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:166")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:166")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 167: cvt.rn.f32.s64
 				v23 := uint64(math.Float32bits(float32(int64(v22))))
@@ -3632,12 +3854,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:168")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:168")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r35[l] = v24
 			}
@@ -3653,12 +3877,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
 					v22 = runtime.Load64(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-					if !v22ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:166")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:166")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 167: cvt.rn.f32.s64
 				v23 := uint64(math.Float32bits(float32(int64(v22))))
@@ -3672,12 +3898,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:168")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:168")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r35[l] = v24
 			}
@@ -3698,7 +3926,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:169")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -3713,7 +3943,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:169")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:169")
+					}
 				}
 			}
 		}
@@ -3734,12 +3966,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
 					v26 = runtime.Load64(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:170")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:170")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 171: cvt.rn.f32.u64
 				v27 := isa.IntToFloat(0, uint64(uint64(v26)), false, 32, isa.RN)
@@ -3753,12 +3987,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:172")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:172")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r38[l] = v28
 			}
@@ -3774,12 +4010,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
 					v26 = runtime.Load64(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:170")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:170")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 171: cvt.rn.f32.u64
 				v27 := isa.IntToFloat(0, uint64(uint64(v26)), false, 32, isa.RN)
@@ -3793,12 +4031,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:172")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:172")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r38[l] = v28
 			}
@@ -3819,7 +4059,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:173")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:173")
+					}
 				}
 			}
 		} else {
@@ -3834,7 +4076,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:173")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:173")
+					}
 				}
 			}
 		}
@@ -3854,12 +4098,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
 					v30 = runtime.Load64(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/convert.ptx:174")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/convert.ptx:174")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r39[l] = v30
 			}
@@ -3875,12 +4121,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
 					v30 = runtime.Load64(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/convert.ptx:174")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/convert.ptx:174")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r39[l] = v30
 			}
@@ -3901,7 +4149,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:175")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:175")
+					}
 				}
 			}
 		} else {
@@ -3916,7 +4166,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:175")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:175")
+					}
 				}
 			}
 		}
@@ -3936,12 +4188,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:176")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:176")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 178: cvt.rz.f32.s32
 				v33 := isa.IntToFloat(int64(int32(v32)), 0, true, 32, isa.RZ)
@@ -3959,12 +4213,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:176")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:176")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 178: cvt.rz.f32.s32
 				v33 := isa.IntToFloat(int64(int32(v32)), 0, true, 32, isa.RZ)
@@ -3987,7 +4243,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/convert.ptx:180")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/convert.ptx:180")
+					}
 				}
 			}
 		} else {
@@ -4002,7 +4260,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/convert.ptx:180")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/convert.ptx:180")
+					}
 				}
 			}
 		}
@@ -4023,12 +4283,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/convert.ptx:181")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/convert.ptx:181")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r42[l] = v35
 				// 182: ld.u64
@@ -4040,12 +4302,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
 					v36 = runtime.Load64(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/convert.ptx:182")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/convert.ptx:182")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r43[l] = v36
 			}
@@ -4061,12 +4325,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/convert.ptx:181")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/convert.ptx:181")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r42[l] = v35
 				// 182: ld.u64
@@ -4078,12 +4344,14 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
 					v36 = runtime.Load64(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/convert.ptx:182")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/convert.ptx:182")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r43[l] = v36
 			}
@@ -4104,7 +4372,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/convert.ptx:183")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/convert.ptx:183")
+					}
 				}
 			}
 		} else {
@@ -4119,7 +4389,9 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/convert.ptx:183")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/convert.ptx:183")
+					}
 				}
 			}
 		}
@@ -4253,7 +4525,9 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:216")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:216")
+					}
 				}
 			}
 		} else {
@@ -4268,7 +4542,9 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:216")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:216")
+					}
 				}
 			}
 		}
@@ -4287,7 +4563,9 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:217")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:217")
+					}
 				}
 			}
 		} else {
@@ -4302,7 +4580,9 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:217")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:217")
+					}
 				}
 			}
 		}
@@ -4321,7 +4601,9 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:218")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:218")
+					}
 				}
 			}
 		} else {
@@ -4336,7 +4618,9 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:218")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:218")
+					}
 				}
 			}
 		}
@@ -4366,7 +4650,9 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:224")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:224")
+					}
 				}
 			}
 		} else {
@@ -4385,7 +4671,9 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:224")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:224")
+					}
 				}
 			}
 		}
@@ -4408,12 +4696,14 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:225")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:225")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 226: ld.u32
 				v20a := uint64(u2) + 0x18
@@ -4424,12 +4714,14 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:226")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:226")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 227: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -4452,12 +4744,14 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:225")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:225")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 226: ld.u32
 				v20a := uint64(u2) + 0x18
@@ -4468,12 +4762,14 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:226")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:226")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 227: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -4524,12 +4820,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:233")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:233")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 234: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4540,12 +4838,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:234")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:234")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 235: shl.b64
@@ -4561,12 +4861,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:237")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:237")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -4582,12 +4884,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:233")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:233")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 234: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4598,12 +4902,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:234")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:234")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 235: shl.b64
@@ -4619,12 +4925,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:237")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:237")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -4645,7 +4953,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:238")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:238")
+					}
 				}
 			}
 		} else {
@@ -4660,7 +4970,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:238")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:238")
+					}
 				}
 			}
 		}
@@ -4681,12 +4993,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:239")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:239")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 240: ld.u32
 				v8a := uint64(r0[l]) + 0x1c
@@ -4697,12 +5011,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:240")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:240")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 241: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k1))
@@ -4726,12 +5042,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:239")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:239")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 240: ld.u32
 				v8a := uint64(r0[l]) + 0x1c
@@ -4742,12 +5060,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:240")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:240")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 241: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k1))
@@ -4776,7 +5096,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:245")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:245")
+					}
 				}
 			}
 		} else {
@@ -4791,7 +5113,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:245")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:245")
+					}
 				}
 			}
 		}
@@ -4812,12 +5136,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/convert.ptx:246")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/convert.ptx:246")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 247: cvt.rn.f32.f64
 				v15 := isa.CvtFloat(v14, 32, 64, isa.RN, false, false, false)
@@ -4833,12 +5159,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/convert.ptx:249")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/convert.ptx:249")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r30[l] = v17
 			}
@@ -4854,12 +5182,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/convert.ptx:246")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/convert.ptx:246")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 247: cvt.rn.f32.f64
 				v15 := isa.CvtFloat(v14, 32, 64, isa.RN, false, false, false)
@@ -4875,12 +5205,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/convert.ptx:249")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/convert.ptx:249")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r30[l] = v17
 			}
@@ -4901,7 +5233,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/convert.ptx:250")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/convert.ptx:250")
+					}
 				}
 			}
 		} else {
@@ -4916,7 +5250,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/convert.ptx:250")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/convert.ptx:250")
+					}
 				}
 			}
 		}
@@ -4936,12 +5272,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/convert.ptx:251")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/convert.ptx:251")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r31[l] = v19
 			}
@@ -4957,12 +5295,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/convert.ptx:251")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/convert.ptx:251")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r31[l] = v19
 			}
@@ -4983,7 +5323,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/convert.ptx:252")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/convert.ptx:252")
+					}
 				}
 			}
 		} else {
@@ -4998,7 +5340,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/convert.ptx:252")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/convert.ptx:252")
+					}
 				}
 			}
 		}
@@ -5019,12 +5363,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 					v21 = runtime.Load64(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/convert.ptx:253")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/convert.ptx:253")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 254: cvt.rz.f32.f64
 				v22 := isa.CvtFloat(v21, 32, 64, isa.RZ, false, false, false)
@@ -5040,12 +5386,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:256")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:256")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r35[l] = v24
 			}
@@ -5061,12 +5409,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 					v21 = runtime.Load64(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/convert.ptx:253")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/convert.ptx:253")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 254: cvt.rz.f32.f64
 				v22 := isa.CvtFloat(v21, 32, 64, isa.RZ, false, false, false)
@@ -5082,12 +5432,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:256")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:256")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r35[l] = v24
 			}
@@ -5108,7 +5460,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/convert.ptx:257")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/convert.ptx:257")
+					}
 				}
 			}
 		} else {
@@ -5123,7 +5477,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/convert.ptx:257")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/convert.ptx:257")
+					}
 				}
 			}
 		}
@@ -5144,12 +5500,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
 					v26 = runtime.Load64(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:258")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:258")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 259: cvt.rzi.s64.f64
 				v27 := isa.FloatToInt(math.Float64frombits(v26), isa.RZ, 64, true)
@@ -5165,12 +5523,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
 					v29 = runtime.Load64(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-					if !v29ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/convert.ptx:261")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+						if !v29ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/convert.ptx:261")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				r39[l] = v29
 			}
@@ -5186,12 +5546,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
 					v26 = runtime.Load64(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:258")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:258")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 259: cvt.rzi.s64.f64
 				v27 := isa.FloatToInt(math.Float64frombits(v26), isa.RZ, 64, true)
@@ -5207,12 +5569,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
 					v29 = runtime.Load64(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-					if !v29ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/convert.ptx:261")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+						if !v29ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/convert.ptx:261")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				r39[l] = v29
 			}
@@ -5233,7 +5597,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/convert.ptx:262")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/convert.ptx:262")
+					}
 				}
 			}
 		} else {
@@ -5248,7 +5614,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/convert.ptx:262")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/convert.ptx:262")
+					}
 				}
 			}
 		}
@@ -5269,12 +5637,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
 					v31 = runtime.Load64(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/convert.ptx:263")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/convert.ptx:263")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 264: cvt.rzi.s32.f64
 				v32 := isa.FloatToInt(math.Float64frombits(v31), isa.RZ, 32, true)
@@ -5292,12 +5662,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
 					v35 = runtime.Load64(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-					if !v35ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:267")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+						if !v35ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:267")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r44[l] = v35
 			}
@@ -5313,12 +5685,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
 					v31 = runtime.Load64(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/convert.ptx:263")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/convert.ptx:263")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 264: cvt.rzi.s32.f64
 				v32 := isa.FloatToInt(math.Float64frombits(v31), isa.RZ, 32, true)
@@ -5336,12 +5710,14 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
 					v35 = runtime.Load64(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-					if !v35ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:267")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+						if !v35ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:267")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r44[l] = v35
 			}
@@ -5362,7 +5738,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 					runtime.Store64(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 8, s36v, l, "testdata/ptx/O0/convert.ptx:268")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 8, s36v, l, "testdata/ptx/O0/convert.ptx:268")
+					}
 				}
 			}
 		} else {
@@ -5377,7 +5755,9 @@ func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 					runtime.Store64(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 8, s36v, l, "testdata/ptx/O0/convert.ptx:268")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 8, s36v, l, "testdata/ptx/O0/convert.ptx:268")
+					}
 				}
 			}
 		}

@@ -1648,7 +1648,9 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:43")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -1663,7 +1665,9 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:43")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:43")
+					}
 				}
 			}
 		}
@@ -1682,7 +1686,9 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:44")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -1697,7 +1703,9 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:44")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:44")
+					}
 				}
 			}
 		}
@@ -1716,7 +1724,9 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:45")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -1731,7 +1741,9 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:45")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:45")
+					}
 				}
 			}
 		}
@@ -1750,7 +1762,9 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:46")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -1765,7 +1779,9 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:46")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:46")
+					}
 				}
 			}
 		}
@@ -1795,7 +1811,9 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:52")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -1814,7 +1832,9 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:52")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:52")
+					}
 				}
 			}
 		}
@@ -1837,12 +1857,14 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:53")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:53")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 54: ld.u32
 				v24a := uint64(u2) + 0x68
@@ -1853,12 +1875,14 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:54")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:54")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 55: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -1881,12 +1905,14 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:53")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:53")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 54: ld.u32
 				v24a := uint64(u2) + 0x68
@@ -1897,12 +1923,14 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:54")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:54")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 55: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -1994,12 +2022,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:61")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:61")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 62: ld.s32
 				v2a := uint64(r0[l]) + 0x6c
@@ -2010,12 +2040,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:62")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:62")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 63: shl.b64
@@ -2031,12 +2063,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:65")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:65")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -2052,12 +2086,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:61")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:61")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 62: ld.s32
 				v2a := uint64(r0[l]) + 0x6c
@@ -2068,12 +2104,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:62")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:62")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 63: shl.b64
@@ -2089,12 +2127,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:65")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:65")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -2115,7 +2155,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:66")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:66")
+					}
 				}
 			}
 		} else {
@@ -2130,7 +2172,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:66")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:66")
+					}
 				}
 			}
 		}
@@ -2152,12 +2196,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:67")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:67")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 68: ld.s32
 				v8a := uint64(r0[l]) + 0x6c
@@ -2168,12 +2214,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:68")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:68")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 69: shl.b64
@@ -2189,12 +2237,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:71")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:71")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -2210,12 +2260,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:67")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:67")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 68: ld.s32
 				v8a := uint64(r0[l]) + 0x6c
@@ -2226,12 +2278,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:68")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:68")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 69: shl.b64
@@ -2247,12 +2301,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:71")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:71")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -2273,7 +2329,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:72")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:72")
+					}
 				}
 			}
 		} else {
@@ -2288,7 +2346,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:72")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:72")
+					}
 				}
 			}
 		}
@@ -2309,12 +2369,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:73")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:73")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 74: ld.u32
 				v14a := uint64(r0[l]) + 0x6c
@@ -2325,12 +2387,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:74")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:74")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 75: shl.b32
 				v15 := uint64(uint32(v14) << uint32(k2))
@@ -2354,12 +2418,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:73")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:73")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 74: ld.u32
 				v14a := uint64(r0[l]) + 0x6c
@@ -2370,12 +2436,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:74")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:74")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 75: shl.b32
 				v15 := uint64(uint32(v14) << uint32(k2))
@@ -2404,7 +2472,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:79")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:79")
+					}
 				}
 			}
 		} else {
@@ -2419,7 +2489,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:79")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:79")
+					}
 				}
 			}
 		}
@@ -2439,12 +2511,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/cvt_round.ptx:80")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/cvt_round.ptx:80")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r35[l] = v20
 			}
@@ -2460,12 +2534,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/cvt_round.ptx:80")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/cvt_round.ptx:80")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r35[l] = v20
 			}
@@ -2486,7 +2562,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:81")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -2501,7 +2579,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:81")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:81")
+					}
 				}
 			}
 		}
@@ -2522,12 +2602,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:82")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:82")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 83: cvt.rni.s32.f32
 				v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 32, true)
@@ -2543,12 +2625,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
 					v25 = runtime.Load64(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-					if !v25ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:85")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+						if !v25ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:85")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r39[l] = v25
 			}
@@ -2564,12 +2648,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:82")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:82")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 83: cvt.rni.s32.f32
 				v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 32, true)
@@ -2585,12 +2671,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
 					v25 = runtime.Load64(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-					if !v25ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:85")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+						if !v25ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:85")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r39[l] = v25
 			}
@@ -2611,7 +2699,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/cvt_round.ptx:86")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/cvt_round.ptx:86")
+					}
 				}
 			}
 		} else {
@@ -2626,7 +2716,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/cvt_round.ptx:86")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/cvt_round.ptx:86")
+					}
 				}
 			}
 		}
@@ -2646,12 +2738,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/cvt_round.ptx:87")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/cvt_round.ptx:87")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r40[l] = v27
 			}
@@ -2667,12 +2761,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/cvt_round.ptx:87")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/cvt_round.ptx:87")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r40[l] = v27
 			}
@@ -2693,7 +2789,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/cvt_round.ptx:88")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/cvt_round.ptx:88")
+					}
 				}
 			}
 		} else {
@@ -2708,7 +2806,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/cvt_round.ptx:88")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/cvt_round.ptx:88")
+					}
 				}
 			}
 		}
@@ -2729,12 +2829,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/cvt_round.ptx:89")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/cvt_round.ptx:89")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 90: cvt.rzi.s32.f32
 				v30 := isa.FloatToInt(float64(math.Float32frombits(uint32(v29))), isa.RZ, 32, true)
@@ -2750,12 +2852,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
 					v32 = runtime.Load64(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:92")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:92")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r44[l] = v32
 			}
@@ -2771,12 +2875,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/cvt_round.ptx:89")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/cvt_round.ptx:89")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 90: cvt.rzi.s32.f32
 				v30 := isa.FloatToInt(float64(math.Float32frombits(uint32(v29))), isa.RZ, 32, true)
@@ -2792,12 +2898,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
 					v32 = runtime.Load64(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:92")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:92")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r44[l] = v32
 			}
@@ -2818,7 +2926,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 					runtime.Store64(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/cvt_round.ptx:93")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/cvt_round.ptx:93")
+					}
 				}
 			}
 		} else {
@@ -2833,7 +2943,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 					runtime.Store64(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/cvt_round.ptx:93")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/cvt_round.ptx:93")
+					}
 				}
 			}
 		}
@@ -2853,12 +2965,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:94")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:94")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				r45[l] = v34
 			}
@@ -2874,12 +2988,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:94")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:94")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				r45[l] = v34
 			}
@@ -2900,7 +3016,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/cvt_round.ptx:95")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/cvt_round.ptx:95")
+					}
 				}
 			}
 		} else {
@@ -2915,7 +3033,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/cvt_round.ptx:95")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/cvt_round.ptx:95")
+					}
 				}
 			}
 		}
@@ -2936,12 +3056,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/cvt_round.ptx:96")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/cvt_round.ptx:96")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 97: cvt.rpi.s32.f32
 				v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v36))), isa.RP, 32, true)
@@ -2957,12 +3079,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
 					v39 = runtime.Load64(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-					if !v39ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/cvt_round.ptx:99")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+						if !v39ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/cvt_round.ptx:99")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				r49[l] = v39
 			}
@@ -2978,12 +3102,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/cvt_round.ptx:96")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/cvt_round.ptx:96")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 97: cvt.rpi.s32.f32
 				v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v36))), isa.RP, 32, true)
@@ -2999,12 +3125,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
 					v39 = runtime.Load64(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-					if !v39ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/cvt_round.ptx:99")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+						if !v39ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/cvt_round.ptx:99")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				r49[l] = v39
 			}
@@ -3025,7 +3153,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 					runtime.Store64(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/cvt_round.ptx:100")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/cvt_round.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -3040,7 +3170,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 					runtime.Store64(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/cvt_round.ptx:100")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/cvt_round.ptx:100")
+					}
 				}
 			}
 		}
@@ -3060,12 +3192,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
 					v41 = runtime.Load32(v41aw.Ptr, v41ao)
 				} else {
-					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-					if !v41ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/cvt_round.ptx:101")
-						continue
+					{
+						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+						if !v41ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/cvt_round.ptx:101")
+							continue
+						}
+						v41 = v41x
 					}
-					v41 = v41x
 				}
 				r50[l] = v41
 			}
@@ -3081,12 +3215,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
 					v41 = runtime.Load32(v41aw.Ptr, v41ao)
 				} else {
-					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-					if !v41ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/cvt_round.ptx:101")
-						continue
+					{
+						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+						if !v41ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/cvt_round.ptx:101")
+							continue
+						}
+						v41 = v41x
 					}
-					v41 = v41x
 				}
 				r50[l] = v41
 			}
@@ -3107,7 +3243,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/cvt_round.ptx:102")
+					{
+						w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/cvt_round.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -3122,7 +3260,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/cvt_round.ptx:102")
+					{
+						w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/cvt_round.ptx:102")
+					}
 				}
 			}
 		}
@@ -3143,12 +3283,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
 					v43 = runtime.Load32(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-					if !v43ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/cvt_round.ptx:103")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+						if !v43ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/cvt_round.ptx:103")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				// 104: cvt.rmi.s32.f32
 				v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v43))), isa.RM, 32, true)
@@ -3164,12 +3306,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
 					v46 = runtime.Load64(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-					if !v46ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:106")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+						if !v46ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:106")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				r54[l] = v46
 			}
@@ -3185,12 +3329,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
 					v43 = runtime.Load32(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-					if !v43ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/cvt_round.ptx:103")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+						if !v43ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/cvt_round.ptx:103")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				// 104: cvt.rmi.s32.f32
 				v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v43))), isa.RM, 32, true)
@@ -3206,12 +3352,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
 					v46 = runtime.Load64(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-					if !v46ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:106")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+						if !v46ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:106")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				r54[l] = v46
 			}
@@ -3232,7 +3380,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
 					runtime.Store64(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/cvt_round.ptx:107")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/cvt_round.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -3247,7 +3397,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
 					runtime.Store64(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/cvt_round.ptx:107")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/cvt_round.ptx:107")
+					}
 				}
 			}
 		}
@@ -3267,12 +3419,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
 					v48 = runtime.Load32(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/cvt_round.ptx:108")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/cvt_round.ptx:108")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				r55[l] = v48
 			}
@@ -3288,12 +3442,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
 					v48 = runtime.Load32(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/cvt_round.ptx:108")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/cvt_round.ptx:108")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				r55[l] = v48
 			}
@@ -3314,7 +3470,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
 					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:109")
+					{
+						w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -3329,7 +3487,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
 					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:109")
+					{
+						w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:109")
+					}
 				}
 			}
 		}
@@ -3350,12 +3510,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
 					v50 = runtime.Load32(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-					if !v50ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/cvt_round.ptx:110")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+						if !v50ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/cvt_round.ptx:110")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				// 111: cvt.rzi.u32.f32
 				v51 := isa.FloatToInt(float64(math.Float32frombits(uint32(v50))), isa.RZ, 32, false)
@@ -3371,12 +3533,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
 					v53 = runtime.Load64(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
-					if !v53ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/cvt_round.ptx:113")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+						if !v53ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/cvt_round.ptx:113")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r59[l] = v53
 			}
@@ -3392,12 +3556,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
 					v50 = runtime.Load32(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-					if !v50ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/cvt_round.ptx:110")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+						if !v50ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/cvt_round.ptx:110")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				// 111: cvt.rzi.u32.f32
 				v51 := isa.FloatToInt(float64(math.Float32frombits(uint32(v50))), isa.RZ, 32, false)
@@ -3413,12 +3579,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
 					v53 = runtime.Load64(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
-					if !v53ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/cvt_round.ptx:113")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+						if !v53ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/cvt_round.ptx:113")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r59[l] = v53
 			}
@@ -3439,7 +3607,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/cvt_round.ptx:114")
+					{
+						w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/cvt_round.ptx:114")
+					}
 				}
 			}
 		} else {
@@ -3454,7 +3624,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/cvt_round.ptx:114")
+					{
+						w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/cvt_round.ptx:114")
+					}
 				}
 			}
 		}
@@ -3474,12 +3646,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
 					v55 = runtime.Load32(v55aw.Ptr, v55ao)
 				} else {
-					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
-					if !v55ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/cvt_round.ptx:115")
-						continue
+					{
+						v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
+						if !v55ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/cvt_round.ptx:115")
+							continue
+						}
+						v55 = v55x
 					}
-					v55 = v55x
 				}
 				r60[l] = v55
 			}
@@ -3495,12 +3669,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
 					v55 = runtime.Load32(v55aw.Ptr, v55ao)
 				} else {
-					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
-					if !v55ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/cvt_round.ptx:115")
-						continue
+					{
+						v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
+						if !v55ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/cvt_round.ptx:115")
+							continue
+						}
+						v55 = v55x
 					}
-					v55 = v55x
 				}
 				r60[l] = v55
 			}
@@ -3521,7 +3697,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/cvt_round.ptx:116")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/cvt_round.ptx:116")
+					}
 				}
 			}
 		} else {
@@ -3536,7 +3714,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/cvt_round.ptx:116")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/cvt_round.ptx:116")
+					}
 				}
 			}
 		}
@@ -3557,12 +3737,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
 					v57 = runtime.Load32(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/cvt_round.ptx:117")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/cvt_round.ptx:117")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 118: cvt.rpi.u32.f32
 				v58 := isa.FloatToInt(float64(math.Float32frombits(uint32(v57))), isa.RP, 32, false)
@@ -3578,12 +3760,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:120")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:120")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				r64[l] = v60
 			}
@@ -3599,12 +3783,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
 					v57 = runtime.Load32(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/cvt_round.ptx:117")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/cvt_round.ptx:117")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 118: cvt.rpi.u32.f32
 				v58 := isa.FloatToInt(float64(math.Float32frombits(uint32(v57))), isa.RP, 32, false)
@@ -3620,12 +3806,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:120")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:120")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				r64[l] = v60
 			}
@@ -3646,7 +3834,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
 					runtime.Store64(s61w.Ptr, s61o, s61v)
 				} else {
-					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/cvt_round.ptx:121")
+					{
+						w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/cvt_round.ptx:121")
+					}
 				}
 			}
 		} else {
@@ -3661,7 +3851,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
 					runtime.Store64(s61w.Ptr, s61o, s61v)
 				} else {
-					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/cvt_round.ptx:121")
+					{
+						w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/cvt_round.ptx:121")
+					}
 				}
 			}
 		}
@@ -3681,12 +3873,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
 					v62 = runtime.Load32(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
-					if !v62ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/cvt_round.ptx:122")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+						if !v62ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/cvt_round.ptx:122")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r65[l] = v62
 			}
@@ -3702,12 +3896,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
 					v62 = runtime.Load32(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
-					if !v62ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/cvt_round.ptx:122")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+						if !v62ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/cvt_round.ptx:122")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r65[l] = v62
 			}
@@ -3728,7 +3924,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&3 == 0 {
 					runtime.Store32(s63w.Ptr, s63o, s63v)
 				} else {
-					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 4, s63v, l, "testdata/ptx/O0/cvt_round.ptx:123")
+					{
+						w.StoreLane(s63w, runtime.SpaceGeneric, s63, 4, s63v, l, "testdata/ptx/O0/cvt_round.ptx:123")
+					}
 				}
 			}
 		} else {
@@ -3743,7 +3941,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&3 == 0 {
 					runtime.Store32(s63w.Ptr, s63o, s63v)
 				} else {
-					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 4, s63v, l, "testdata/ptx/O0/cvt_round.ptx:123")
+					{
+						w.StoreLane(s63w, runtime.SpaceGeneric, s63, 4, s63v, l, "testdata/ptx/O0/cvt_round.ptx:123")
+					}
 				}
 			}
 		}
@@ -3764,12 +3964,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
 					v64 = runtime.Load32(v64aw.Ptr, v64ao)
 				} else {
-					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
-					if !v64ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/cvt_round.ptx:124")
-						continue
+					{
+						v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
+						if !v64ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/cvt_round.ptx:124")
+							continue
+						}
+						v64 = v64x
 					}
-					v64 = v64x
 				}
 				// 125: cvt.rmi.u32.f32
 				v65 := isa.FloatToInt(float64(math.Float32frombits(uint32(v64))), isa.RM, 32, false)
@@ -3785,12 +3987,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&7 == 0 {
 					v67 = runtime.Load64(v67aw.Ptr, v67ao)
 				} else {
-					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
-					if !v67ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/cvt_round.ptx:127")
-						continue
+					{
+						v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
+						if !v67ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/cvt_round.ptx:127")
+							continue
+						}
+						v67 = v67x
 					}
-					v67 = v67x
 				}
 				r69[l] = v67
 			}
@@ -3806,12 +4010,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
 					v64 = runtime.Load32(v64aw.Ptr, v64ao)
 				} else {
-					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
-					if !v64ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/cvt_round.ptx:124")
-						continue
+					{
+						v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
+						if !v64ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/cvt_round.ptx:124")
+							continue
+						}
+						v64 = v64x
 					}
-					v64 = v64x
 				}
 				// 125: cvt.rmi.u32.f32
 				v65 := isa.FloatToInt(float64(math.Float32frombits(uint32(v64))), isa.RM, 32, false)
@@ -3827,12 +4033,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&7 == 0 {
 					v67 = runtime.Load64(v67aw.Ptr, v67ao)
 				} else {
-					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
-					if !v67ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/cvt_round.ptx:127")
-						continue
+					{
+						v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
+						if !v67ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/cvt_round.ptx:127")
+							continue
+						}
+						v67 = v67x
 					}
-					v67 = v67x
 				}
 				r69[l] = v67
 			}
@@ -3853,7 +4061,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&7 == 0 {
 					runtime.Store64(s68w.Ptr, s68o, s68v)
 				} else {
-					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 8, s68v, l, "testdata/ptx/O0/cvt_round.ptx:128")
+					{
+						w.StoreLane(s68w, runtime.SpaceGeneric, s68, 8, s68v, l, "testdata/ptx/O0/cvt_round.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -3868,7 +4078,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&7 == 0 {
 					runtime.Store64(s68w.Ptr, s68o, s68v)
 				} else {
-					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 8, s68v, l, "testdata/ptx/O0/cvt_round.ptx:128")
+					{
+						w.StoreLane(s68w, runtime.SpaceGeneric, s68, 8, s68v, l, "testdata/ptx/O0/cvt_round.ptx:128")
+					}
 				}
 			}
 		}
@@ -3888,12 +4100,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
 					v69 = runtime.Load32(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-					if !v69ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/cvt_round.ptx:129")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+						if !v69ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/cvt_round.ptx:129")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				r70[l] = v69
 			}
@@ -3909,12 +4123,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
 					v69 = runtime.Load32(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-					if !v69ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/cvt_round.ptx:129")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+						if !v69ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/cvt_round.ptx:129")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				r70[l] = v69
 			}
@@ -3935,7 +4151,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 					runtime.Store32(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/cvt_round.ptx:130")
+					{
+						w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/cvt_round.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -3950,7 +4168,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 					runtime.Store32(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/cvt_round.ptx:130")
+					{
+						w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/cvt_round.ptx:130")
+					}
 				}
 			}
 		}
@@ -3971,12 +4191,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
 					v71 = runtime.Load32(v71aw.Ptr, v71ao)
 				} else {
-					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-					if !v71ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/cvt_round.ptx:131")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+						if !v71ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/cvt_round.ptx:131")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				// 132: cvt.rni.s64.f32
 				v72 := isa.FloatToInt(float64(math.Float32frombits(uint32(v71))), isa.RN, 64, true)
@@ -3990,12 +4212,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
 					v73 = runtime.Load64(v73aw.Ptr, v73ao)
 				} else {
-					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
-					if !v73ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:133")
-						continue
+					{
+						v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
+						if !v73ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:133")
+							continue
+						}
+						v73 = v73x
 					}
-					v73 = v73x
 				}
 				r73[l] = v73
 			}
@@ -4011,12 +4235,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
 					v71 = runtime.Load32(v71aw.Ptr, v71ao)
 				} else {
-					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-					if !v71ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/cvt_round.ptx:131")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+						if !v71ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/cvt_round.ptx:131")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				// 132: cvt.rni.s64.f32
 				v72 := isa.FloatToInt(float64(math.Float32frombits(uint32(v71))), isa.RN, 64, true)
@@ -4030,12 +4256,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
 					v73 = runtime.Load64(v73aw.Ptr, v73ao)
 				} else {
-					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
-					if !v73ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:133")
-						continue
+					{
+						v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
+						if !v73ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:133")
+							continue
+						}
+						v73 = v73x
 					}
-					v73 = v73x
 				}
 				r73[l] = v73
 			}
@@ -4056,7 +4284,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&7 == 0 {
 					runtime.Store64(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/cvt_round.ptx:134")
+					{
+						w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/cvt_round.ptx:134")
+					}
 				}
 			}
 		} else {
@@ -4071,7 +4301,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&7 == 0 {
 					runtime.Store64(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/cvt_round.ptx:134")
+					{
+						w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/cvt_round.ptx:134")
+					}
 				}
 			}
 		}
@@ -4091,12 +4323,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
 					v75 = runtime.Load32(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/cvt_round.ptx:135")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/cvt_round.ptx:135")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				r74[l] = v75
 			}
@@ -4112,12 +4346,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
 					v75 = runtime.Load32(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/cvt_round.ptx:135")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/cvt_round.ptx:135")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				r74[l] = v75
 			}
@@ -4138,7 +4374,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 					runtime.Store32(s76w.Ptr, s76o, s76v)
 				} else {
-					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/cvt_round.ptx:136")
+					{
+						w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/cvt_round.ptx:136")
+					}
 				}
 			}
 		} else {
@@ -4153,7 +4391,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 					runtime.Store32(s76w.Ptr, s76o, s76v)
 				} else {
-					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/cvt_round.ptx:136")
+					{
+						w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/cvt_round.ptx:136")
+					}
 				}
 			}
 		}
@@ -4174,12 +4414,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&3 == 0 {
 					v77 = runtime.Load32(v77aw.Ptr, v77ao)
 				} else {
-					v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 4, l)
-					if !v77ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v77a, 4, "testdata/ptx/O0/cvt_round.ptx:137")
-						continue
+					{
+						v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 4, l)
+						if !v77ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v77a, 4, "testdata/ptx/O0/cvt_round.ptx:137")
+							continue
+						}
+						v77 = v77x
 					}
-					v77 = v77x
 				}
 				// 138: cvt.rzi.s64.f32
 				v78 := isa.FloatToInt(float64(math.Float32frombits(uint32(v77))), isa.RZ, 64, true)
@@ -4193,12 +4435,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v79ao := v79a - v79aw.Base; v79ao < v79aw.End && v79a&7 == 0 {
 					v79 = runtime.Load64(v79aw.Ptr, v79ao)
 				} else {
-					v79x, v79ok := w.TryLoad(v79aw, runtime.SpaceGeneric, v79a, 8, l)
-					if !v79ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v79a, 8, "testdata/ptx/O0/cvt_round.ptx:139")
-						continue
+					{
+						v79x, v79ok := w.TryLoad(v79aw, runtime.SpaceGeneric, v79a, 8, l)
+						if !v79ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v79a, 8, "testdata/ptx/O0/cvt_round.ptx:139")
+							continue
+						}
+						v79 = v79x
 					}
-					v79 = v79x
 				}
 				r77[l] = v79
 			}
@@ -4214,12 +4458,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&3 == 0 {
 					v77 = runtime.Load32(v77aw.Ptr, v77ao)
 				} else {
-					v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 4, l)
-					if !v77ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v77a, 4, "testdata/ptx/O0/cvt_round.ptx:137")
-						continue
+					{
+						v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 4, l)
+						if !v77ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v77a, 4, "testdata/ptx/O0/cvt_round.ptx:137")
+							continue
+						}
+						v77 = v77x
 					}
-					v77 = v77x
 				}
 				// 138: cvt.rzi.s64.f32
 				v78 := isa.FloatToInt(float64(math.Float32frombits(uint32(v77))), isa.RZ, 64, true)
@@ -4233,12 +4479,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v79ao := v79a - v79aw.Base; v79ao < v79aw.End && v79a&7 == 0 {
 					v79 = runtime.Load64(v79aw.Ptr, v79ao)
 				} else {
-					v79x, v79ok := w.TryLoad(v79aw, runtime.SpaceGeneric, v79a, 8, l)
-					if !v79ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v79a, 8, "testdata/ptx/O0/cvt_round.ptx:139")
-						continue
+					{
+						v79x, v79ok := w.TryLoad(v79aw, runtime.SpaceGeneric, v79a, 8, l)
+						if !v79ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v79a, 8, "testdata/ptx/O0/cvt_round.ptx:139")
+							continue
+						}
+						v79 = v79x
 					}
-					v79 = v79x
 				}
 				r77[l] = v79
 			}
@@ -4259,7 +4507,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&7 == 0 {
 					runtime.Store64(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 8, s80v, l, "testdata/ptx/O0/cvt_round.ptx:140")
+					{
+						w.StoreLane(s80w, runtime.SpaceGeneric, s80, 8, s80v, l, "testdata/ptx/O0/cvt_round.ptx:140")
+					}
 				}
 			}
 		} else {
@@ -4274,7 +4524,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&7 == 0 {
 					runtime.Store64(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 8, s80v, l, "testdata/ptx/O0/cvt_round.ptx:140")
+					{
+						w.StoreLane(s80w, runtime.SpaceGeneric, s80, 8, s80v, l, "testdata/ptx/O0/cvt_round.ptx:140")
+					}
 				}
 			}
 		}
@@ -4294,12 +4546,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
 					v81 = runtime.Load32(v81aw.Ptr, v81ao)
 				} else {
-					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
-					if !v81ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/cvt_round.ptx:141")
-						continue
+					{
+						v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+						if !v81ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/cvt_round.ptx:141")
+							continue
+						}
+						v81 = v81x
 					}
-					v81 = v81x
 				}
 				r78[l] = v81
 			}
@@ -4315,12 +4569,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
 					v81 = runtime.Load32(v81aw.Ptr, v81ao)
 				} else {
-					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
-					if !v81ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/cvt_round.ptx:141")
-						continue
+					{
+						v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+						if !v81ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/cvt_round.ptx:141")
+							continue
+						}
+						v81 = v81x
 					}
-					v81 = v81x
 				}
 				r78[l] = v81
 			}
@@ -4341,7 +4597,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 					runtime.Store32(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/cvt_round.ptx:142")
+					{
+						w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/cvt_round.ptx:142")
+					}
 				}
 			}
 		} else {
@@ -4356,7 +4614,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 					runtime.Store32(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/cvt_round.ptx:142")
+					{
+						w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/cvt_round.ptx:142")
+					}
 				}
 			}
 		}
@@ -4377,12 +4637,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v83ao := v83a - v83aw.Base; v83ao < v83aw.End && v83a&3 == 0 {
 					v83 = runtime.Load32(v83aw.Ptr, v83ao)
 				} else {
-					v83x, v83ok := w.TryLoad(v83aw, runtime.SpaceGeneric, v83a, 4, l)
-					if !v83ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v83a, 4, "testdata/ptx/O0/cvt_round.ptx:143")
-						continue
+					{
+						v83x, v83ok := w.TryLoad(v83aw, runtime.SpaceGeneric, v83a, 4, l)
+						if !v83ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v83a, 4, "testdata/ptx/O0/cvt_round.ptx:143")
+							continue
+						}
+						v83 = v83x
 					}
-					v83 = v83x
 				}
 				// 144: cvt.rpi.s64.f32
 				v84 := isa.FloatToInt(float64(math.Float32frombits(uint32(v83))), isa.RP, 64, true)
@@ -4396,12 +4658,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&7 == 0 {
 					v85 = runtime.Load64(v85aw.Ptr, v85ao)
 				} else {
-					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
-					if !v85ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/cvt_round.ptx:145")
-						continue
+					{
+						v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
+						if !v85ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/cvt_round.ptx:145")
+							continue
+						}
+						v85 = v85x
 					}
-					v85 = v85x
 				}
 				r81[l] = v85
 			}
@@ -4417,12 +4681,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v83ao := v83a - v83aw.Base; v83ao < v83aw.End && v83a&3 == 0 {
 					v83 = runtime.Load32(v83aw.Ptr, v83ao)
 				} else {
-					v83x, v83ok := w.TryLoad(v83aw, runtime.SpaceGeneric, v83a, 4, l)
-					if !v83ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v83a, 4, "testdata/ptx/O0/cvt_round.ptx:143")
-						continue
+					{
+						v83x, v83ok := w.TryLoad(v83aw, runtime.SpaceGeneric, v83a, 4, l)
+						if !v83ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v83a, 4, "testdata/ptx/O0/cvt_round.ptx:143")
+							continue
+						}
+						v83 = v83x
 					}
-					v83 = v83x
 				}
 				// 144: cvt.rpi.s64.f32
 				v84 := isa.FloatToInt(float64(math.Float32frombits(uint32(v83))), isa.RP, 64, true)
@@ -4436,12 +4702,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&7 == 0 {
 					v85 = runtime.Load64(v85aw.Ptr, v85ao)
 				} else {
-					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
-					if !v85ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/cvt_round.ptx:145")
-						continue
+					{
+						v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
+						if !v85ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/cvt_round.ptx:145")
+							continue
+						}
+						v85 = v85x
 					}
-					v85 = v85x
 				}
 				r81[l] = v85
 			}
@@ -4462,7 +4730,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s86o := s86 - s86w.Base; s86o < s86w.End && s86&7 == 0 {
 					runtime.Store64(s86w.Ptr, s86o, s86v)
 				} else {
-					w.StoreLane(s86w, runtime.SpaceGeneric, s86, 8, s86v, l, "testdata/ptx/O0/cvt_round.ptx:146")
+					{
+						w.StoreLane(s86w, runtime.SpaceGeneric, s86, 8, s86v, l, "testdata/ptx/O0/cvt_round.ptx:146")
+					}
 				}
 			}
 		} else {
@@ -4477,7 +4747,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s86o := s86 - s86w.Base; s86o < s86w.End && s86&7 == 0 {
 					runtime.Store64(s86w.Ptr, s86o, s86v)
 				} else {
-					w.StoreLane(s86w, runtime.SpaceGeneric, s86, 8, s86v, l, "testdata/ptx/O0/cvt_round.ptx:146")
+					{
+						w.StoreLane(s86w, runtime.SpaceGeneric, s86, 8, s86v, l, "testdata/ptx/O0/cvt_round.ptx:146")
+					}
 				}
 			}
 		}
@@ -4497,12 +4769,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&3 == 0 {
 					v87 = runtime.Load32(v87aw.Ptr, v87ao)
 				} else {
-					v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 4, l)
-					if !v87ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v87a, 4, "testdata/ptx/O0/cvt_round.ptx:147")
-						continue
+					{
+						v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 4, l)
+						if !v87ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v87a, 4, "testdata/ptx/O0/cvt_round.ptx:147")
+							continue
+						}
+						v87 = v87x
 					}
-					v87 = v87x
 				}
 				r82[l] = v87
 			}
@@ -4518,12 +4792,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&3 == 0 {
 					v87 = runtime.Load32(v87aw.Ptr, v87ao)
 				} else {
-					v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 4, l)
-					if !v87ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v87a, 4, "testdata/ptx/O0/cvt_round.ptx:147")
-						continue
+					{
+						v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 4, l)
+						if !v87ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v87a, 4, "testdata/ptx/O0/cvt_round.ptx:147")
+							continue
+						}
+						v87 = v87x
 					}
-					v87 = v87x
 				}
 				r82[l] = v87
 			}
@@ -4544,7 +4820,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 					runtime.Store32(s88w.Ptr, s88o, s88v)
 				} else {
-					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/cvt_round.ptx:148")
+					{
+						w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/cvt_round.ptx:148")
+					}
 				}
 			}
 		} else {
@@ -4559,7 +4837,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 					runtime.Store32(s88w.Ptr, s88o, s88v)
 				} else {
-					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/cvt_round.ptx:148")
+					{
+						w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/cvt_round.ptx:148")
+					}
 				}
 			}
 		}
@@ -4580,12 +4860,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&3 == 0 {
 					v89 = runtime.Load32(v89aw.Ptr, v89ao)
 				} else {
-					v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
-					if !v89ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/cvt_round.ptx:149")
-						continue
+					{
+						v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
+						if !v89ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/cvt_round.ptx:149")
+							continue
+						}
+						v89 = v89x
 					}
-					v89 = v89x
 				}
 				// 150: cvt.rmi.s64.f32
 				v90 := isa.FloatToInt(float64(math.Float32frombits(uint32(v89))), isa.RM, 64, true)
@@ -4599,12 +4881,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v91ao := v91a - v91aw.Base; v91ao < v91aw.End && v91a&7 == 0 {
 					v91 = runtime.Load64(v91aw.Ptr, v91ao)
 				} else {
-					v91x, v91ok := w.TryLoad(v91aw, runtime.SpaceGeneric, v91a, 8, l)
-					if !v91ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v91a, 8, "testdata/ptx/O0/cvt_round.ptx:151")
-						continue
+					{
+						v91x, v91ok := w.TryLoad(v91aw, runtime.SpaceGeneric, v91a, 8, l)
+						if !v91ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v91a, 8, "testdata/ptx/O0/cvt_round.ptx:151")
+							continue
+						}
+						v91 = v91x
 					}
-					v91 = v91x
 				}
 				r85[l] = v91
 			}
@@ -4620,12 +4904,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&3 == 0 {
 					v89 = runtime.Load32(v89aw.Ptr, v89ao)
 				} else {
-					v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
-					if !v89ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/cvt_round.ptx:149")
-						continue
+					{
+						v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
+						if !v89ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/cvt_round.ptx:149")
+							continue
+						}
+						v89 = v89x
 					}
-					v89 = v89x
 				}
 				// 150: cvt.rmi.s64.f32
 				v90 := isa.FloatToInt(float64(math.Float32frombits(uint32(v89))), isa.RM, 64, true)
@@ -4639,12 +4925,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v91ao := v91a - v91aw.Base; v91ao < v91aw.End && v91a&7 == 0 {
 					v91 = runtime.Load64(v91aw.Ptr, v91ao)
 				} else {
-					v91x, v91ok := w.TryLoad(v91aw, runtime.SpaceGeneric, v91a, 8, l)
-					if !v91ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v91a, 8, "testdata/ptx/O0/cvt_round.ptx:151")
-						continue
+					{
+						v91x, v91ok := w.TryLoad(v91aw, runtime.SpaceGeneric, v91a, 8, l)
+						if !v91ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v91a, 8, "testdata/ptx/O0/cvt_round.ptx:151")
+							continue
+						}
+						v91 = v91x
 					}
-					v91 = v91x
 				}
 				r85[l] = v91
 			}
@@ -4665,7 +4953,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&7 == 0 {
 					runtime.Store64(s92w.Ptr, s92o, s92v)
 				} else {
-					w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/cvt_round.ptx:152")
+					{
+						w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/cvt_round.ptx:152")
+					}
 				}
 			}
 		} else {
@@ -4680,7 +4970,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&7 == 0 {
 					runtime.Store64(s92w.Ptr, s92o, s92v)
 				} else {
-					w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/cvt_round.ptx:152")
+					{
+						w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/cvt_round.ptx:152")
+					}
 				}
 			}
 		}
@@ -4700,12 +4992,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&3 == 0 {
 					v93 = runtime.Load32(v93aw.Ptr, v93ao)
 				} else {
-					v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
-					if !v93ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/cvt_round.ptx:153")
-						continue
+					{
+						v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
+						if !v93ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/cvt_round.ptx:153")
+							continue
+						}
+						v93 = v93x
 					}
-					v93 = v93x
 				}
 				r86[l] = v93
 			}
@@ -4721,12 +5015,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&3 == 0 {
 					v93 = runtime.Load32(v93aw.Ptr, v93ao)
 				} else {
-					v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
-					if !v93ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/cvt_round.ptx:153")
-						continue
+					{
+						v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
+						if !v93ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/cvt_round.ptx:153")
+							continue
+						}
+						v93 = v93x
 					}
-					v93 = v93x
 				}
 				r86[l] = v93
 			}
@@ -4747,7 +5043,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
 					runtime.Store32(s94w.Ptr, s94o, s94v)
 				} else {
-					w.StoreLane(s94w, runtime.SpaceGeneric, s94, 4, s94v, l, "testdata/ptx/O0/cvt_round.ptx:154")
+					{
+						w.StoreLane(s94w, runtime.SpaceGeneric, s94, 4, s94v, l, "testdata/ptx/O0/cvt_round.ptx:154")
+					}
 				}
 			}
 		} else {
@@ -4762,7 +5060,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
 					runtime.Store32(s94w.Ptr, s94o, s94v)
 				} else {
-					w.StoreLane(s94w, runtime.SpaceGeneric, s94, 4, s94v, l, "testdata/ptx/O0/cvt_round.ptx:154")
+					{
+						w.StoreLane(s94w, runtime.SpaceGeneric, s94, 4, s94v, l, "testdata/ptx/O0/cvt_round.ptx:154")
+					}
 				}
 			}
 		}
@@ -4783,12 +5083,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v95ao := v95a - v95aw.Base; v95ao < v95aw.End && v95a&3 == 0 {
 					v95 = runtime.Load32(v95aw.Ptr, v95ao)
 				} else {
-					v95x, v95ok := w.TryLoad(v95aw, runtime.SpaceGeneric, v95a, 4, l)
-					if !v95ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v95a, 4, "testdata/ptx/O0/cvt_round.ptx:155")
-						continue
+					{
+						v95x, v95ok := w.TryLoad(v95aw, runtime.SpaceGeneric, v95a, 4, l)
+						if !v95ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v95a, 4, "testdata/ptx/O0/cvt_round.ptx:155")
+							continue
+						}
+						v95 = v95x
 					}
-					v95 = v95x
 				}
 				// 156: cvt.rmi.u64.f32
 				v96 := isa.FloatToInt(float64(math.Float32frombits(uint32(v95))), isa.RM, 64, false)
@@ -4802,12 +5104,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v97ao := v97a - v97aw.Base; v97ao < v97aw.End && v97a&7 == 0 {
 					v97 = runtime.Load64(v97aw.Ptr, v97ao)
 				} else {
-					v97x, v97ok := w.TryLoad(v97aw, runtime.SpaceGeneric, v97a, 8, l)
-					if !v97ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v97a, 8, "testdata/ptx/O0/cvt_round.ptx:157")
-						continue
+					{
+						v97x, v97ok := w.TryLoad(v97aw, runtime.SpaceGeneric, v97a, 8, l)
+						if !v97ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v97a, 8, "testdata/ptx/O0/cvt_round.ptx:157")
+							continue
+						}
+						v97 = v97x
 					}
-					v97 = v97x
 				}
 				r89[l] = v97
 			}
@@ -4823,12 +5127,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v95ao := v95a - v95aw.Base; v95ao < v95aw.End && v95a&3 == 0 {
 					v95 = runtime.Load32(v95aw.Ptr, v95ao)
 				} else {
-					v95x, v95ok := w.TryLoad(v95aw, runtime.SpaceGeneric, v95a, 4, l)
-					if !v95ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v95a, 4, "testdata/ptx/O0/cvt_round.ptx:155")
-						continue
+					{
+						v95x, v95ok := w.TryLoad(v95aw, runtime.SpaceGeneric, v95a, 4, l)
+						if !v95ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v95a, 4, "testdata/ptx/O0/cvt_round.ptx:155")
+							continue
+						}
+						v95 = v95x
 					}
-					v95 = v95x
 				}
 				// 156: cvt.rmi.u64.f32
 				v96 := isa.FloatToInt(float64(math.Float32frombits(uint32(v95))), isa.RM, 64, false)
@@ -4842,12 +5148,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v97ao := v97a - v97aw.Base; v97ao < v97aw.End && v97a&7 == 0 {
 					v97 = runtime.Load64(v97aw.Ptr, v97ao)
 				} else {
-					v97x, v97ok := w.TryLoad(v97aw, runtime.SpaceGeneric, v97a, 8, l)
-					if !v97ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v97a, 8, "testdata/ptx/O0/cvt_round.ptx:157")
-						continue
+					{
+						v97x, v97ok := w.TryLoad(v97aw, runtime.SpaceGeneric, v97a, 8, l)
+						if !v97ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v97a, 8, "testdata/ptx/O0/cvt_round.ptx:157")
+							continue
+						}
+						v97 = v97x
 					}
-					v97 = v97x
 				}
 				r89[l] = v97
 			}
@@ -4868,7 +5176,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s98o := s98 - s98w.Base; s98o < s98w.End && s98&7 == 0 {
 					runtime.Store64(s98w.Ptr, s98o, s98v)
 				} else {
-					w.StoreLane(s98w, runtime.SpaceGeneric, s98, 8, s98v, l, "testdata/ptx/O0/cvt_round.ptx:158")
+					{
+						w.StoreLane(s98w, runtime.SpaceGeneric, s98, 8, s98v, l, "testdata/ptx/O0/cvt_round.ptx:158")
+					}
 				}
 			}
 		} else {
@@ -4883,7 +5193,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s98o := s98 - s98w.Base; s98o < s98w.End && s98&7 == 0 {
 					runtime.Store64(s98w.Ptr, s98o, s98v)
 				} else {
-					w.StoreLane(s98w, runtime.SpaceGeneric, s98, 8, s98v, l, "testdata/ptx/O0/cvt_round.ptx:158")
+					{
+						w.StoreLane(s98w, runtime.SpaceGeneric, s98, 8, s98v, l, "testdata/ptx/O0/cvt_round.ptx:158")
+					}
 				}
 			}
 		}
@@ -4903,12 +5215,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&7 == 0 {
 					v99 = runtime.Load64(v99aw.Ptr, v99ao)
 				} else {
-					v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
-					if !v99ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/cvt_round.ptx:159")
-						continue
+					{
+						v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
+						if !v99ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/cvt_round.ptx:159")
+							continue
+						}
+						v99 = v99x
 					}
-					v99 = v99x
 				}
 				r90[l] = v99
 			}
@@ -4924,12 +5238,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&7 == 0 {
 					v99 = runtime.Load64(v99aw.Ptr, v99ao)
 				} else {
-					v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
-					if !v99ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/cvt_round.ptx:159")
-						continue
+					{
+						v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
+						if !v99ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/cvt_round.ptx:159")
+							continue
+						}
+						v99 = v99x
 					}
-					v99 = v99x
 				}
 				r90[l] = v99
 			}
@@ -4950,7 +5266,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s100o := s100 - s100w.Base; s100o < s100w.End && s100&7 == 0 {
 					runtime.Store64(s100w.Ptr, s100o, s100v)
 				} else {
-					w.StoreLane(s100w, runtime.SpaceGeneric, s100, 8, s100v, l, "testdata/ptx/O0/cvt_round.ptx:160")
+					{
+						w.StoreLane(s100w, runtime.SpaceGeneric, s100, 8, s100v, l, "testdata/ptx/O0/cvt_round.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -4965,7 +5283,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s100o := s100 - s100w.Base; s100o < s100w.End && s100&7 == 0 {
 					runtime.Store64(s100w.Ptr, s100o, s100v)
 				} else {
-					w.StoreLane(s100w, runtime.SpaceGeneric, s100, 8, s100v, l, "testdata/ptx/O0/cvt_round.ptx:160")
+					{
+						w.StoreLane(s100w, runtime.SpaceGeneric, s100, 8, s100v, l, "testdata/ptx/O0/cvt_round.ptx:160")
+					}
 				}
 			}
 		}
@@ -4986,12 +5306,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v101ao := v101a - v101aw.Base; v101ao < v101aw.End && v101a&7 == 0 {
 					v101 = runtime.Load64(v101aw.Ptr, v101ao)
 				} else {
-					v101x, v101ok := w.TryLoad(v101aw, runtime.SpaceGeneric, v101a, 8, l)
-					if !v101ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v101a, 8, "testdata/ptx/O0/cvt_round.ptx:161")
-						continue
+					{
+						v101x, v101ok := w.TryLoad(v101aw, runtime.SpaceGeneric, v101a, 8, l)
+						if !v101ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v101a, 8, "testdata/ptx/O0/cvt_round.ptx:161")
+							continue
+						}
+						v101 = v101x
 					}
-					v101 = v101x
 				}
 				// 162: cvt.rni.s32.f64
 				v102 := isa.FloatToInt(math.Float64frombits(v101), isa.RN, 32, true)
@@ -5007,12 +5329,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&7 == 0 {
 					v104 = runtime.Load64(v104aw.Ptr, v104ao)
 				} else {
-					v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
-					if !v104ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/cvt_round.ptx:164")
-						continue
+					{
+						v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
+						if !v104ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/cvt_round.ptx:164")
+							continue
+						}
+						v104 = v104x
 					}
-					v104 = v104x
 				}
 				r94[l] = v104
 			}
@@ -5028,12 +5352,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v101ao := v101a - v101aw.Base; v101ao < v101aw.End && v101a&7 == 0 {
 					v101 = runtime.Load64(v101aw.Ptr, v101ao)
 				} else {
-					v101x, v101ok := w.TryLoad(v101aw, runtime.SpaceGeneric, v101a, 8, l)
-					if !v101ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v101a, 8, "testdata/ptx/O0/cvt_round.ptx:161")
-						continue
+					{
+						v101x, v101ok := w.TryLoad(v101aw, runtime.SpaceGeneric, v101a, 8, l)
+						if !v101ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v101a, 8, "testdata/ptx/O0/cvt_round.ptx:161")
+							continue
+						}
+						v101 = v101x
 					}
-					v101 = v101x
 				}
 				// 162: cvt.rni.s32.f64
 				v102 := isa.FloatToInt(math.Float64frombits(v101), isa.RN, 32, true)
@@ -5049,12 +5375,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&7 == 0 {
 					v104 = runtime.Load64(v104aw.Ptr, v104ao)
 				} else {
-					v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
-					if !v104ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/cvt_round.ptx:164")
-						continue
+					{
+						v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
+						if !v104ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/cvt_round.ptx:164")
+							continue
+						}
+						v104 = v104x
 					}
-					v104 = v104x
 				}
 				r94[l] = v104
 			}
@@ -5075,7 +5403,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s105o := s105 - s105w.Base; s105o < s105w.End && s105&7 == 0 {
 					runtime.Store64(s105w.Ptr, s105o, s105v)
 				} else {
-					w.StoreLane(s105w, runtime.SpaceGeneric, s105, 8, s105v, l, "testdata/ptx/O0/cvt_round.ptx:165")
+					{
+						w.StoreLane(s105w, runtime.SpaceGeneric, s105, 8, s105v, l, "testdata/ptx/O0/cvt_round.ptx:165")
+					}
 				}
 			}
 		} else {
@@ -5090,7 +5420,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s105o := s105 - s105w.Base; s105o < s105w.End && s105&7 == 0 {
 					runtime.Store64(s105w.Ptr, s105o, s105v)
 				} else {
-					w.StoreLane(s105w, runtime.SpaceGeneric, s105, 8, s105v, l, "testdata/ptx/O0/cvt_round.ptx:165")
+					{
+						w.StoreLane(s105w, runtime.SpaceGeneric, s105, 8, s105v, l, "testdata/ptx/O0/cvt_round.ptx:165")
+					}
 				}
 			}
 		}
@@ -5110,12 +5442,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&7 == 0 {
 					v106 = runtime.Load64(v106aw.Ptr, v106ao)
 				} else {
-					v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
-					if !v106ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/cvt_round.ptx:166")
-						continue
+					{
+						v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
+						if !v106ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/cvt_round.ptx:166")
+							continue
+						}
+						v106 = v106x
 					}
-					v106 = v106x
 				}
 				r95[l] = v106
 			}
@@ -5131,12 +5465,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&7 == 0 {
 					v106 = runtime.Load64(v106aw.Ptr, v106ao)
 				} else {
-					v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
-					if !v106ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/cvt_round.ptx:166")
-						continue
+					{
+						v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
+						if !v106ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/cvt_round.ptx:166")
+							continue
+						}
+						v106 = v106x
 					}
-					v106 = v106x
 				}
 				r95[l] = v106
 			}
@@ -5157,7 +5493,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s107o := s107 - s107w.Base; s107o < s107w.End && s107&7 == 0 {
 					runtime.Store64(s107w.Ptr, s107o, s107v)
 				} else {
-					w.StoreLane(s107w, runtime.SpaceGeneric, s107, 8, s107v, l, "testdata/ptx/O0/cvt_round.ptx:167")
+					{
+						w.StoreLane(s107w, runtime.SpaceGeneric, s107, 8, s107v, l, "testdata/ptx/O0/cvt_round.ptx:167")
+					}
 				}
 			}
 		} else {
@@ -5172,7 +5510,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s107o := s107 - s107w.Base; s107o < s107w.End && s107&7 == 0 {
 					runtime.Store64(s107w.Ptr, s107o, s107v)
 				} else {
-					w.StoreLane(s107w, runtime.SpaceGeneric, s107, 8, s107v, l, "testdata/ptx/O0/cvt_round.ptx:167")
+					{
+						w.StoreLane(s107w, runtime.SpaceGeneric, s107, 8, s107v, l, "testdata/ptx/O0/cvt_round.ptx:167")
+					}
 				}
 			}
 		}
@@ -5193,12 +5533,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
 					v108 = runtime.Load64(v108aw.Ptr, v108ao)
 				} else {
-					v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
-					if !v108ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/cvt_round.ptx:168")
-						continue
+					{
+						v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+						if !v108ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/cvt_round.ptx:168")
+							continue
+						}
+						v108 = v108x
 					}
-					v108 = v108x
 				}
 				// 169: cvt.rpi.u32.f64
 				v109 := isa.FloatToInt(math.Float64frombits(v108), isa.RP, 32, false)
@@ -5214,12 +5556,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&7 == 0 {
 					v111 = runtime.Load64(v111aw.Ptr, v111ao)
 				} else {
-					v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
-					if !v111ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/cvt_round.ptx:171")
-						continue
+					{
+						v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
+						if !v111ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/cvt_round.ptx:171")
+							continue
+						}
+						v111 = v111x
 					}
-					v111 = v111x
 				}
 				r99[l] = v111
 			}
@@ -5235,12 +5579,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
 					v108 = runtime.Load64(v108aw.Ptr, v108ao)
 				} else {
-					v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
-					if !v108ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/cvt_round.ptx:168")
-						continue
+					{
+						v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+						if !v108ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/cvt_round.ptx:168")
+							continue
+						}
+						v108 = v108x
 					}
-					v108 = v108x
 				}
 				// 169: cvt.rpi.u32.f64
 				v109 := isa.FloatToInt(math.Float64frombits(v108), isa.RP, 32, false)
@@ -5256,12 +5602,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&7 == 0 {
 					v111 = runtime.Load64(v111aw.Ptr, v111ao)
 				} else {
-					v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
-					if !v111ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/cvt_round.ptx:171")
-						continue
+					{
+						v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
+						if !v111ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/cvt_round.ptx:171")
+							continue
+						}
+						v111 = v111x
 					}
-					v111 = v111x
 				}
 				r99[l] = v111
 			}
@@ -5282,7 +5630,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s112o := s112 - s112w.Base; s112o < s112w.End && s112&7 == 0 {
 					runtime.Store64(s112w.Ptr, s112o, s112v)
 				} else {
-					w.StoreLane(s112w, runtime.SpaceGeneric, s112, 8, s112v, l, "testdata/ptx/O0/cvt_round.ptx:172")
+					{
+						w.StoreLane(s112w, runtime.SpaceGeneric, s112, 8, s112v, l, "testdata/ptx/O0/cvt_round.ptx:172")
+					}
 				}
 			}
 		} else {
@@ -5297,7 +5647,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s112o := s112 - s112w.Base; s112o < s112w.End && s112&7 == 0 {
 					runtime.Store64(s112w.Ptr, s112o, s112v)
 				} else {
-					w.StoreLane(s112w, runtime.SpaceGeneric, s112, 8, s112v, l, "testdata/ptx/O0/cvt_round.ptx:172")
+					{
+						w.StoreLane(s112w, runtime.SpaceGeneric, s112, 8, s112v, l, "testdata/ptx/O0/cvt_round.ptx:172")
+					}
 				}
 			}
 		}
@@ -5317,12 +5669,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v113ao := v113a - v113aw.Base; v113ao < v113aw.End && v113a&7 == 0 {
 					v113 = runtime.Load64(v113aw.Ptr, v113ao)
 				} else {
-					v113x, v113ok := w.TryLoad(v113aw, runtime.SpaceGeneric, v113a, 8, l)
-					if !v113ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v113a, 8, "testdata/ptx/O0/cvt_round.ptx:173")
-						continue
+					{
+						v113x, v113ok := w.TryLoad(v113aw, runtime.SpaceGeneric, v113a, 8, l)
+						if !v113ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v113a, 8, "testdata/ptx/O0/cvt_round.ptx:173")
+							continue
+						}
+						v113 = v113x
 					}
-					v113 = v113x
 				}
 				r100[l] = v113
 			}
@@ -5338,12 +5692,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v113ao := v113a - v113aw.Base; v113ao < v113aw.End && v113a&7 == 0 {
 					v113 = runtime.Load64(v113aw.Ptr, v113ao)
 				} else {
-					v113x, v113ok := w.TryLoad(v113aw, runtime.SpaceGeneric, v113a, 8, l)
-					if !v113ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v113a, 8, "testdata/ptx/O0/cvt_round.ptx:173")
-						continue
+					{
+						v113x, v113ok := w.TryLoad(v113aw, runtime.SpaceGeneric, v113a, 8, l)
+						if !v113ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v113a, 8, "testdata/ptx/O0/cvt_round.ptx:173")
+							continue
+						}
+						v113 = v113x
 					}
-					v113 = v113x
 				}
 				r100[l] = v113
 			}
@@ -5364,7 +5720,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s114o := s114 - s114w.Base; s114o < s114w.End && s114&7 == 0 {
 					runtime.Store64(s114w.Ptr, s114o, s114v)
 				} else {
-					w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/cvt_round.ptx:174")
+					{
+						w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/cvt_round.ptx:174")
+					}
 				}
 			}
 		} else {
@@ -5379,7 +5737,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s114o := s114 - s114w.Base; s114o < s114w.End && s114&7 == 0 {
 					runtime.Store64(s114w.Ptr, s114o, s114v)
 				} else {
-					w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/cvt_round.ptx:174")
+					{
+						w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/cvt_round.ptx:174")
+					}
 				}
 			}
 		}
@@ -5400,12 +5760,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v115ao := v115a - v115aw.Base; v115ao < v115aw.End && v115a&7 == 0 {
 					v115 = runtime.Load64(v115aw.Ptr, v115ao)
 				} else {
-					v115x, v115ok := w.TryLoad(v115aw, runtime.SpaceGeneric, v115a, 8, l)
-					if !v115ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v115a, 8, "testdata/ptx/O0/cvt_round.ptx:175")
-						continue
+					{
+						v115x, v115ok := w.TryLoad(v115aw, runtime.SpaceGeneric, v115a, 8, l)
+						if !v115ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v115a, 8, "testdata/ptx/O0/cvt_round.ptx:175")
+							continue
+						}
+						v115 = v115x
 					}
-					v115 = v115x
 				}
 				// 176: cvt.rmi.s64.f64
 				v116 := isa.FloatToInt(math.Float64frombits(v115), isa.RM, 64, true)
@@ -5419,12 +5781,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&7 == 0 {
 					v117 = runtime.Load64(v117aw.Ptr, v117ao)
 				} else {
-					v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
-					if !v117ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/cvt_round.ptx:177")
-						continue
+					{
+						v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
+						if !v117ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/cvt_round.ptx:177")
+							continue
+						}
+						v117 = v117x
 					}
-					v117 = v117x
 				}
 				r103[l] = v117
 			}
@@ -5440,12 +5804,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v115ao := v115a - v115aw.Base; v115ao < v115aw.End && v115a&7 == 0 {
 					v115 = runtime.Load64(v115aw.Ptr, v115ao)
 				} else {
-					v115x, v115ok := w.TryLoad(v115aw, runtime.SpaceGeneric, v115a, 8, l)
-					if !v115ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v115a, 8, "testdata/ptx/O0/cvt_round.ptx:175")
-						continue
+					{
+						v115x, v115ok := w.TryLoad(v115aw, runtime.SpaceGeneric, v115a, 8, l)
+						if !v115ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v115a, 8, "testdata/ptx/O0/cvt_round.ptx:175")
+							continue
+						}
+						v115 = v115x
 					}
-					v115 = v115x
 				}
 				// 176: cvt.rmi.s64.f64
 				v116 := isa.FloatToInt(math.Float64frombits(v115), isa.RM, 64, true)
@@ -5459,12 +5825,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&7 == 0 {
 					v117 = runtime.Load64(v117aw.Ptr, v117ao)
 				} else {
-					v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
-					if !v117ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/cvt_round.ptx:177")
-						continue
+					{
+						v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
+						if !v117ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/cvt_round.ptx:177")
+							continue
+						}
+						v117 = v117x
 					}
-					v117 = v117x
 				}
 				r103[l] = v117
 			}
@@ -5485,7 +5853,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s118o := s118 - s118w.Base; s118o < s118w.End && s118&7 == 0 {
 					runtime.Store64(s118w.Ptr, s118o, s118v)
 				} else {
-					w.StoreLane(s118w, runtime.SpaceGeneric, s118, 8, s118v, l, "testdata/ptx/O0/cvt_round.ptx:178")
+					{
+						w.StoreLane(s118w, runtime.SpaceGeneric, s118, 8, s118v, l, "testdata/ptx/O0/cvt_round.ptx:178")
+					}
 				}
 			}
 		} else {
@@ -5500,7 +5870,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s118o := s118 - s118w.Base; s118o < s118w.End && s118&7 == 0 {
 					runtime.Store64(s118w.Ptr, s118o, s118v)
 				} else {
-					w.StoreLane(s118w, runtime.SpaceGeneric, s118, 8, s118v, l, "testdata/ptx/O0/cvt_round.ptx:178")
+					{
+						w.StoreLane(s118w, runtime.SpaceGeneric, s118, 8, s118v, l, "testdata/ptx/O0/cvt_round.ptx:178")
+					}
 				}
 			}
 		}
@@ -5520,12 +5892,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v119ao := v119a - v119aw.Base; v119ao < v119aw.End && v119a&7 == 0 {
 					v119 = runtime.Load64(v119aw.Ptr, v119ao)
 				} else {
-					v119x, v119ok := w.TryLoad(v119aw, runtime.SpaceGeneric, v119a, 8, l)
-					if !v119ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v119a, 8, "testdata/ptx/O0/cvt_round.ptx:179")
-						continue
+					{
+						v119x, v119ok := w.TryLoad(v119aw, runtime.SpaceGeneric, v119a, 8, l)
+						if !v119ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v119a, 8, "testdata/ptx/O0/cvt_round.ptx:179")
+							continue
+						}
+						v119 = v119x
 					}
-					v119 = v119x
 				}
 				r104[l] = v119
 			}
@@ -5541,12 +5915,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v119ao := v119a - v119aw.Base; v119ao < v119aw.End && v119a&7 == 0 {
 					v119 = runtime.Load64(v119aw.Ptr, v119ao)
 				} else {
-					v119x, v119ok := w.TryLoad(v119aw, runtime.SpaceGeneric, v119a, 8, l)
-					if !v119ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v119a, 8, "testdata/ptx/O0/cvt_round.ptx:179")
-						continue
+					{
+						v119x, v119ok := w.TryLoad(v119aw, runtime.SpaceGeneric, v119a, 8, l)
+						if !v119ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v119a, 8, "testdata/ptx/O0/cvt_round.ptx:179")
+							continue
+						}
+						v119 = v119x
 					}
-					v119 = v119x
 				}
 				r104[l] = v119
 			}
@@ -5567,7 +5943,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s120o := s120 - s120w.Base; s120o < s120w.End && s120&7 == 0 {
 					runtime.Store64(s120w.Ptr, s120o, s120v)
 				} else {
-					w.StoreLane(s120w, runtime.SpaceGeneric, s120, 8, s120v, l, "testdata/ptx/O0/cvt_round.ptx:180")
+					{
+						w.StoreLane(s120w, runtime.SpaceGeneric, s120, 8, s120v, l, "testdata/ptx/O0/cvt_round.ptx:180")
+					}
 				}
 			}
 		} else {
@@ -5582,7 +5960,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s120o := s120 - s120w.Base; s120o < s120w.End && s120&7 == 0 {
 					runtime.Store64(s120w.Ptr, s120o, s120v)
 				} else {
-					w.StoreLane(s120w, runtime.SpaceGeneric, s120, 8, s120v, l, "testdata/ptx/O0/cvt_round.ptx:180")
+					{
+						w.StoreLane(s120w, runtime.SpaceGeneric, s120, 8, s120v, l, "testdata/ptx/O0/cvt_round.ptx:180")
+					}
 				}
 			}
 		}
@@ -5603,12 +5983,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v121ao := v121a - v121aw.Base; v121ao < v121aw.End && v121a&7 == 0 {
 					v121 = runtime.Load64(v121aw.Ptr, v121ao)
 				} else {
-					v121x, v121ok := w.TryLoad(v121aw, runtime.SpaceGeneric, v121a, 8, l)
-					if !v121ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v121a, 8, "testdata/ptx/O0/cvt_round.ptx:181")
-						continue
+					{
+						v121x, v121ok := w.TryLoad(v121aw, runtime.SpaceGeneric, v121a, 8, l)
+						if !v121ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v121a, 8, "testdata/ptx/O0/cvt_round.ptx:181")
+							continue
+						}
+						v121 = v121x
 					}
-					v121 = v121x
 				}
 				// 182: cvt.rzi.u64.f64
 				v122 := isa.FloatToInt(math.Float64frombits(v121), isa.RZ, 64, false)
@@ -5622,12 +6004,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&7 == 0 {
 					v123 = runtime.Load64(v123aw.Ptr, v123ao)
 				} else {
-					v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
-					if !v123ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/cvt_round.ptx:183")
-						continue
+					{
+						v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
+						if !v123ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/cvt_round.ptx:183")
+							continue
+						}
+						v123 = v123x
 					}
-					v123 = v123x
 				}
 				r107[l] = v123
 			}
@@ -5643,12 +6027,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v121ao := v121a - v121aw.Base; v121ao < v121aw.End && v121a&7 == 0 {
 					v121 = runtime.Load64(v121aw.Ptr, v121ao)
 				} else {
-					v121x, v121ok := w.TryLoad(v121aw, runtime.SpaceGeneric, v121a, 8, l)
-					if !v121ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v121a, 8, "testdata/ptx/O0/cvt_round.ptx:181")
-						continue
+					{
+						v121x, v121ok := w.TryLoad(v121aw, runtime.SpaceGeneric, v121a, 8, l)
+						if !v121ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v121a, 8, "testdata/ptx/O0/cvt_round.ptx:181")
+							continue
+						}
+						v121 = v121x
 					}
-					v121 = v121x
 				}
 				// 182: cvt.rzi.u64.f64
 				v122 := isa.FloatToInt(math.Float64frombits(v121), isa.RZ, 64, false)
@@ -5662,12 +6048,14 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&7 == 0 {
 					v123 = runtime.Load64(v123aw.Ptr, v123ao)
 				} else {
-					v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
-					if !v123ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/cvt_round.ptx:183")
-						continue
+					{
+						v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
+						if !v123ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/cvt_round.ptx:183")
+							continue
+						}
+						v123 = v123x
 					}
-					v123 = v123x
 				}
 				r107[l] = v123
 			}
@@ -5688,7 +6076,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s124o := s124 - s124w.Base; s124o < s124w.End && s124&7 == 0 {
 					runtime.Store64(s124w.Ptr, s124o, s124v)
 				} else {
-					w.StoreLane(s124w, runtime.SpaceGeneric, s124, 8, s124v, l, "testdata/ptx/O0/cvt_round.ptx:184")
+					{
+						w.StoreLane(s124w, runtime.SpaceGeneric, s124, 8, s124v, l, "testdata/ptx/O0/cvt_round.ptx:184")
+					}
 				}
 			}
 		} else {
@@ -5703,7 +6093,9 @@ func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s124o := s124 - s124w.Base; s124o < s124w.End && s124&7 == 0 {
 					runtime.Store64(s124w.Ptr, s124o, s124v)
 				} else {
-					w.StoreLane(s124w, runtime.SpaceGeneric, s124, 8, s124v, l, "testdata/ptx/O0/cvt_round.ptx:184")
+					{
+						w.StoreLane(s124w, runtime.SpaceGeneric, s124, 8, s124v, l, "testdata/ptx/O0/cvt_round.ptx:184")
+					}
 				}
 			}
 		}
@@ -5857,7 +6249,9 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:220")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:220")
+					}
 				}
 			}
 		} else {
@@ -5872,7 +6266,9 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:220")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:220")
+					}
 				}
 			}
 		}
@@ -5891,7 +6287,9 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:221")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:221")
+					}
 				}
 			}
 		} else {
@@ -5906,7 +6304,9 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:221")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:221")
+					}
 				}
 			}
 		}
@@ -5925,7 +6325,9 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:222")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:222")
+					}
 				}
 			}
 		} else {
@@ -5940,7 +6342,9 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:222")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:222")
+					}
 				}
 			}
 		}
@@ -5959,7 +6363,9 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:223")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:223")
+					}
 				}
 			}
 		} else {
@@ -5974,7 +6380,9 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:223")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:223")
+					}
 				}
 			}
 		}
@@ -6004,7 +6412,9 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:229")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:229")
+					}
 				}
 			}
 		} else {
@@ -6023,7 +6433,9 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:229")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:229")
+					}
 				}
 			}
 		}
@@ -6046,12 +6458,14 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:230")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:230")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 231: ld.u32
 				v24a := uint64(u2) + 0x60
@@ -6062,12 +6476,14 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:231")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:231")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 232: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -6090,12 +6506,14 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:230")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:230")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 231: ld.u32
 				v24a := uint64(u2) + 0x60
@@ -6106,12 +6524,14 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:231")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:231")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 232: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -6187,12 +6607,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:238")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:238")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 239: ld.s32
 				v2a := uint64(r0[l]) + 0x64
@@ -6203,12 +6625,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:239")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:239")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 240: shl.b64
@@ -6224,12 +6648,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/cvt_round.ptx:242")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/cvt_round.ptx:242")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -6245,12 +6671,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:238")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:238")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 239: ld.s32
 				v2a := uint64(r0[l]) + 0x64
@@ -6261,12 +6689,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:239")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:239")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 240: shl.b64
@@ -6282,12 +6712,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/cvt_round.ptx:242")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/cvt_round.ptx:242")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -6308,7 +6740,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/cvt_round.ptx:243")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/cvt_round.ptx:243")
+					}
 				}
 			}
 		} else {
@@ -6323,7 +6757,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/cvt_round.ptx:243")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/cvt_round.ptx:243")
+					}
 				}
 			}
 		}
@@ -6345,12 +6781,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:244")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:244")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 245: ld.s32
 				v8a := uint64(r0[l]) + 0x64
@@ -6361,12 +6799,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:245")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:245")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 246: shl.b64
@@ -6382,12 +6822,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:248")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:248")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -6403,12 +6845,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:244")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:244")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 245: ld.s32
 				v8a := uint64(r0[l]) + 0x64
@@ -6419,12 +6863,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:245")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:245")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 246: shl.b64
@@ -6440,12 +6886,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:248")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:248")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -6466,7 +6914,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:249")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:249")
+					}
 				}
 			}
 		} else {
@@ -6481,7 +6931,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:249")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:249")
+					}
 				}
 			}
 		}
@@ -6502,12 +6954,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:250")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:250")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 251: ld.u32
 				v14a := uint64(r0[l]) + 0x64
@@ -6518,12 +6972,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:251")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:251")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 252: mul.lo.s32
 				v15 := uint64(uint32(v14) * uint32(k1))
@@ -6547,12 +7003,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:250")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:250")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 251: ld.u32
 				v14a := uint64(r0[l]) + 0x64
@@ -6563,12 +7021,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:251")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:251")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 252: mul.lo.s32
 				v15 := uint64(uint32(v14) * uint32(k1))
@@ -6597,7 +7057,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:256")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:256")
+					}
 				}
 			}
 		} else {
@@ -6612,7 +7074,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:256")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:256")
+					}
 				}
 			}
 		}
@@ -6632,12 +7096,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:257")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:257")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r35[l] = v20
 			}
@@ -6653,12 +7119,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:257")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:257")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r35[l] = v20
 			}
@@ -6679,7 +7147,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:258")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:258")
+					}
 				}
 			}
 		} else {
@@ -6694,7 +7164,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:258")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:258")
+					}
 				}
 			}
 		}
@@ -6715,12 +7187,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:259")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:259")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 260: cvt.rp.f32.s32
 				v23 := isa.IntToFloat(int64(int32(v22)), 0, true, 32, isa.RP)
@@ -6734,12 +7208,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/cvt_round.ptx:261")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/cvt_round.ptx:261")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r38[l] = v24
 			}
@@ -6755,12 +7231,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:259")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:259")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 260: cvt.rp.f32.s32
 				v23 := isa.IntToFloat(int64(int32(v22)), 0, true, 32, isa.RP)
@@ -6774,12 +7252,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/cvt_round.ptx:261")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/cvt_round.ptx:261")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r38[l] = v24
 			}
@@ -6800,7 +7280,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/cvt_round.ptx:262")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/cvt_round.ptx:262")
+					}
 				}
 			}
 		} else {
@@ -6815,7 +7297,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/cvt_round.ptx:262")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/cvt_round.ptx:262")
+					}
 				}
 			}
 		}
@@ -6835,12 +7319,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
 					v26 = runtime.Load64(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/cvt_round.ptx:263")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/cvt_round.ptx:263")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r39[l] = v26
 			}
@@ -6856,12 +7342,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
 					v26 = runtime.Load64(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/cvt_round.ptx:263")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/cvt_round.ptx:263")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r39[l] = v26
 			}
@@ -6882,7 +7370,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/cvt_round.ptx:264")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/cvt_round.ptx:264")
+					}
 				}
 			}
 		} else {
@@ -6897,7 +7387,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/cvt_round.ptx:264")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/cvt_round.ptx:264")
+					}
 				}
 			}
 		}
@@ -6918,12 +7410,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/cvt_round.ptx:265")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/cvt_round.ptx:265")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 266: cvt.rm.f32.s32
 				v29 := isa.IntToFloat(int64(int32(v28)), 0, true, 32, isa.RM)
@@ -6937,12 +7431,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
 					v30 = runtime.Load64(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/cvt_round.ptx:267")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/cvt_round.ptx:267")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r42[l] = v30
 			}
@@ -6958,12 +7454,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/cvt_round.ptx:265")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/cvt_round.ptx:265")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 266: cvt.rm.f32.s32
 				v29 := isa.IntToFloat(int64(int32(v28)), 0, true, 32, isa.RM)
@@ -6977,12 +7475,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
 					v30 = runtime.Load64(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/cvt_round.ptx:267")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/cvt_round.ptx:267")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r42[l] = v30
 			}
@@ -7003,7 +7503,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:268")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:268")
+					}
 				}
 			}
 		} else {
@@ -7018,7 +7520,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:268")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:268")
+					}
 				}
 			}
 		}
@@ -7038,12 +7542,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
 					v32 = runtime.Load64(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:269")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:269")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r43[l] = v32
 			}
@@ -7059,12 +7565,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
 					v32 = runtime.Load64(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:269")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:269")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r43[l] = v32
 			}
@@ -7085,7 +7593,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/cvt_round.ptx:270")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/cvt_round.ptx:270")
+					}
 				}
 			}
 		} else {
@@ -7100,7 +7610,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/cvt_round.ptx:270")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/cvt_round.ptx:270")
+					}
 				}
 			}
 		}
@@ -7121,12 +7633,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:271")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:271")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 272: cvt.rp.f32.u32
 				v35 := isa.IntToFloat(0, uint64(uint32(v34)), false, 32, isa.RP)
@@ -7140,12 +7654,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
 					v36 = runtime.Load64(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/cvt_round.ptx:273")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/cvt_round.ptx:273")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r46[l] = v36
 			}
@@ -7161,12 +7677,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:271")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:271")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 272: cvt.rp.f32.u32
 				v35 := isa.IntToFloat(0, uint64(uint32(v34)), false, 32, isa.RP)
@@ -7180,12 +7698,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
 					v36 = runtime.Load64(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/cvt_round.ptx:273")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/cvt_round.ptx:273")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r46[l] = v36
 			}
@@ -7206,7 +7726,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/cvt_round.ptx:274")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/cvt_round.ptx:274")
+					}
 				}
 			}
 		} else {
@@ -7221,7 +7743,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/cvt_round.ptx:274")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/cvt_round.ptx:274")
+					}
 				}
 			}
 		}
@@ -7241,12 +7765,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
 					v38 = runtime.Load64(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
-					if !v38ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/cvt_round.ptx:275")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
+						if !v38ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/cvt_round.ptx:275")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				r47[l] = v38
 			}
@@ -7262,12 +7788,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
 					v38 = runtime.Load64(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
-					if !v38ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/cvt_round.ptx:275")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
+						if !v38ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/cvt_round.ptx:275")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				r47[l] = v38
 			}
@@ -7288,7 +7816,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/cvt_round.ptx:276")
+					{
+						w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/cvt_round.ptx:276")
+					}
 				}
 			}
 		} else {
@@ -7303,7 +7833,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/cvt_round.ptx:276")
+					{
+						w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/cvt_round.ptx:276")
+					}
 				}
 			}
 		}
@@ -7324,12 +7856,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
 					v40 = runtime.Load32(v40aw.Ptr, v40ao)
 				} else {
-					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
-					if !v40ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/cvt_round.ptx:277")
-						continue
+					{
+						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+						if !v40ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/cvt_round.ptx:277")
+							continue
+						}
+						v40 = v40x
 					}
-					v40 = v40x
 				}
 				// 278: cvt.rm.f32.u32
 				v41 := isa.IntToFloat(0, uint64(uint32(v40)), false, 32, isa.RM)
@@ -7343,12 +7877,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/cvt_round.ptx:279")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/cvt_round.ptx:279")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r50[l] = v42
 			}
@@ -7364,12 +7900,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
 					v40 = runtime.Load32(v40aw.Ptr, v40ao)
 				} else {
-					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
-					if !v40ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/cvt_round.ptx:277")
-						continue
+					{
+						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+						if !v40ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/cvt_round.ptx:277")
+							continue
+						}
+						v40 = v40x
 					}
-					v40 = v40x
 				}
 				// 278: cvt.rm.f32.u32
 				v41 := isa.IntToFloat(0, uint64(uint32(v40)), false, 32, isa.RM)
@@ -7383,12 +7921,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/cvt_round.ptx:279")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/cvt_round.ptx:279")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r50[l] = v42
 			}
@@ -7409,7 +7949,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/cvt_round.ptx:280")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/cvt_round.ptx:280")
+					}
 				}
 			}
 		} else {
@@ -7424,7 +7966,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/cvt_round.ptx:280")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/cvt_round.ptx:280")
+					}
 				}
 			}
 		}
@@ -7444,12 +7988,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&7 == 0 {
 					v44 = runtime.Load64(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
-					if !v44ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/cvt_round.ptx:281")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
+						if !v44ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/cvt_round.ptx:281")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r51[l] = v44
 			}
@@ -7465,12 +8011,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&7 == 0 {
 					v44 = runtime.Load64(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
-					if !v44ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/cvt_round.ptx:281")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
+						if !v44ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/cvt_round.ptx:281")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r51[l] = v44
 			}
@@ -7491,7 +8039,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
 					runtime.Store64(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 8, s45v, l, "testdata/ptx/O0/cvt_round.ptx:282")
+					{
+						w.StoreLane(s45w, runtime.SpaceGeneric, s45, 8, s45v, l, "testdata/ptx/O0/cvt_round.ptx:282")
+					}
 				}
 			}
 		} else {
@@ -7506,7 +8056,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
 					runtime.Store64(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 8, s45v, l, "testdata/ptx/O0/cvt_round.ptx:282")
+					{
+						w.StoreLane(s45w, runtime.SpaceGeneric, s45, 8, s45v, l, "testdata/ptx/O0/cvt_round.ptx:282")
+					}
 				}
 			}
 		}
@@ -7527,12 +8079,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
 					v46 = runtime.Load64(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-					if !v46ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:283")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+						if !v46ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:283")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 284: cvt.rp.f32.s64
 				v47 := isa.IntToFloat(int64(int64(v46)), 0, true, 32, isa.RP)
@@ -7546,12 +8100,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
 					v48 = runtime.Load64(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-					if !v48ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/cvt_round.ptx:285")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+						if !v48ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/cvt_round.ptx:285")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				r54[l] = v48
 			}
@@ -7567,12 +8123,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
 					v46 = runtime.Load64(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-					if !v46ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:283")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+						if !v46ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:283")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 284: cvt.rp.f32.s64
 				v47 := isa.IntToFloat(int64(int64(v46)), 0, true, 32, isa.RP)
@@ -7586,12 +8144,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
 					v48 = runtime.Load64(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-					if !v48ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/cvt_round.ptx:285")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+						if !v48ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/cvt_round.ptx:285")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				r54[l] = v48
 			}
@@ -7612,7 +8172,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
 					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:286")
+					{
+						w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:286")
+					}
 				}
 			}
 		} else {
@@ -7627,7 +8189,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
 					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:286")
+					{
+						w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:286")
+					}
 				}
 			}
 		}
@@ -7647,12 +8211,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
 					v50 = runtime.Load64(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
-					if !v50ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/cvt_round.ptx:287")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
+						if !v50ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/cvt_round.ptx:287")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				r55[l] = v50
 			}
@@ -7668,12 +8234,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
 					v50 = runtime.Load64(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
-					if !v50ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/cvt_round.ptx:287")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
+						if !v50ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/cvt_round.ptx:287")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				r55[l] = v50
 			}
@@ -7694,7 +8262,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
 					runtime.Store64(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/cvt_round.ptx:288")
+					{
+						w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/cvt_round.ptx:288")
+					}
 				}
 			}
 		} else {
@@ -7709,7 +8279,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
 					runtime.Store64(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/cvt_round.ptx:288")
+					{
+						w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/cvt_round.ptx:288")
+					}
 				}
 			}
 		}
@@ -7730,12 +8302,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&7 == 0 {
 					v52 = runtime.Load64(v52aw.Ptr, v52ao)
 				} else {
-					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 8, l)
-					if !v52ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v52a, 8, "testdata/ptx/O0/cvt_round.ptx:289")
-						continue
+					{
+						v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 8, l)
+						if !v52ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v52a, 8, "testdata/ptx/O0/cvt_round.ptx:289")
+							continue
+						}
+						v52 = v52x
 					}
-					v52 = v52x
 				}
 				// 290: cvt.rm.f32.s64
 				v53 := isa.IntToFloat(int64(int64(v52)), 0, true, 32, isa.RM)
@@ -7749,12 +8323,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
 					v54 = runtime.Load64(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/cvt_round.ptx:291")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/cvt_round.ptx:291")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r58[l] = v54
 			}
@@ -7770,12 +8346,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&7 == 0 {
 					v52 = runtime.Load64(v52aw.Ptr, v52ao)
 				} else {
-					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 8, l)
-					if !v52ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v52a, 8, "testdata/ptx/O0/cvt_round.ptx:289")
-						continue
+					{
+						v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 8, l)
+						if !v52ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v52a, 8, "testdata/ptx/O0/cvt_round.ptx:289")
+							continue
+						}
+						v52 = v52x
 					}
-					v52 = v52x
 				}
 				// 290: cvt.rm.f32.s64
 				v53 := isa.IntToFloat(int64(int64(v52)), 0, true, 32, isa.RM)
@@ -7789,12 +8367,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
 					v54 = runtime.Load64(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/cvt_round.ptx:291")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/cvt_round.ptx:291")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r58[l] = v54
 			}
@@ -7815,7 +8395,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
 					runtime.Store32(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/cvt_round.ptx:292")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/cvt_round.ptx:292")
+					}
 				}
 			}
 		} else {
@@ -7830,7 +8412,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
 					runtime.Store32(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/cvt_round.ptx:292")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/cvt_round.ptx:292")
+					}
 				}
 			}
 		}
@@ -7850,12 +8434,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&7 == 0 {
 					v56 = runtime.Load64(v56aw.Ptr, v56ao)
 				} else {
-					v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 8, l)
-					if !v56ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v56a, 8, "testdata/ptx/O0/cvt_round.ptx:293")
-						continue
+					{
+						v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 8, l)
+						if !v56ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v56a, 8, "testdata/ptx/O0/cvt_round.ptx:293")
+							continue
+						}
+						v56 = v56x
 					}
-					v56 = v56x
 				}
 				r59[l] = v56
 			}
@@ -7871,12 +8457,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&7 == 0 {
 					v56 = runtime.Load64(v56aw.Ptr, v56ao)
 				} else {
-					v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 8, l)
-					if !v56ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v56a, 8, "testdata/ptx/O0/cvt_round.ptx:293")
-						continue
+					{
+						v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 8, l)
+						if !v56ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v56a, 8, "testdata/ptx/O0/cvt_round.ptx:293")
+							continue
+						}
+						v56 = v56x
 					}
-					v56 = v56x
 				}
 				r59[l] = v56
 			}
@@ -7897,7 +8485,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&7 == 0 {
 					runtime.Store64(s57w.Ptr, s57o, s57v)
 				} else {
-					w.StoreLane(s57w, runtime.SpaceGeneric, s57, 8, s57v, l, "testdata/ptx/O0/cvt_round.ptx:294")
+					{
+						w.StoreLane(s57w, runtime.SpaceGeneric, s57, 8, s57v, l, "testdata/ptx/O0/cvt_round.ptx:294")
+					}
 				}
 			}
 		} else {
@@ -7912,7 +8502,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&7 == 0 {
 					runtime.Store64(s57w.Ptr, s57o, s57v)
 				} else {
-					w.StoreLane(s57w, runtime.SpaceGeneric, s57, 8, s57v, l, "testdata/ptx/O0/cvt_round.ptx:294")
+					{
+						w.StoreLane(s57w, runtime.SpaceGeneric, s57, 8, s57v, l, "testdata/ptx/O0/cvt_round.ptx:294")
+					}
 				}
 			}
 		}
@@ -7933,12 +8525,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&7 == 0 {
 					v58 = runtime.Load64(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
-					if !v58ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/cvt_round.ptx:295")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
+						if !v58ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/cvt_round.ptx:295")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				// 296: cvt.rp.f32.f64
 				v59 := isa.CvtFloat(v58, 32, 64, isa.RP, false, false, false)
@@ -7952,12 +8546,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:297")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:297")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				r62[l] = v60
 			}
@@ -7973,12 +8569,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&7 == 0 {
 					v58 = runtime.Load64(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
-					if !v58ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/cvt_round.ptx:295")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
+						if !v58ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/cvt_round.ptx:295")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				// 296: cvt.rp.f32.f64
 				v59 := isa.CvtFloat(v58, 32, 64, isa.RP, false, false, false)
@@ -7992,12 +8590,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:297")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:297")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				r62[l] = v60
 			}
@@ -8018,7 +8618,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
 					runtime.Store32(s61w.Ptr, s61o, s61v)
 				} else {
-					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/cvt_round.ptx:298")
+					{
+						w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/cvt_round.ptx:298")
+					}
 				}
 			}
 		} else {
@@ -8033,7 +8635,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
 					runtime.Store32(s61w.Ptr, s61o, s61v)
 				} else {
-					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/cvt_round.ptx:298")
+					{
+						w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/cvt_round.ptx:298")
+					}
 				}
 			}
 		}
@@ -8053,12 +8657,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&7 == 0 {
 					v62 = runtime.Load64(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
-					if !v62ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/cvt_round.ptx:299")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
+						if !v62ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/cvt_round.ptx:299")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r63[l] = v62
 			}
@@ -8074,12 +8680,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&7 == 0 {
 					v62 = runtime.Load64(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
-					if !v62ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/cvt_round.ptx:299")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
+						if !v62ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/cvt_round.ptx:299")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r63[l] = v62
 			}
@@ -8100,7 +8708,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&7 == 0 {
 					runtime.Store64(s63w.Ptr, s63o, s63v)
 				} else {
-					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 8, s63v, l, "testdata/ptx/O0/cvt_round.ptx:300")
+					{
+						w.StoreLane(s63w, runtime.SpaceGeneric, s63, 8, s63v, l, "testdata/ptx/O0/cvt_round.ptx:300")
+					}
 				}
 			}
 		} else {
@@ -8115,7 +8725,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&7 == 0 {
 					runtime.Store64(s63w.Ptr, s63o, s63v)
 				} else {
-					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 8, s63v, l, "testdata/ptx/O0/cvt_round.ptx:300")
+					{
+						w.StoreLane(s63w, runtime.SpaceGeneric, s63, 8, s63v, l, "testdata/ptx/O0/cvt_round.ptx:300")
+					}
 				}
 			}
 		}
@@ -8136,12 +8748,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&7 == 0 {
 					v64 = runtime.Load64(v64aw.Ptr, v64ao)
 				} else {
-					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 8, l)
-					if !v64ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v64a, 8, "testdata/ptx/O0/cvt_round.ptx:301")
-						continue
+					{
+						v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 8, l)
+						if !v64ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v64a, 8, "testdata/ptx/O0/cvt_round.ptx:301")
+							continue
+						}
+						v64 = v64x
 					}
-					v64 = v64x
 				}
 				// 302: cvt.rm.f32.f64
 				v65 := isa.CvtFloat(v64, 32, 64, isa.RM, false, false, false)
@@ -8155,12 +8769,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&7 == 0 {
 					v66 = runtime.Load64(v66aw.Ptr, v66ao)
 				} else {
-					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
-					if !v66ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/cvt_round.ptx:303")
-						continue
+					{
+						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
+						if !v66ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/cvt_round.ptx:303")
+							continue
+						}
+						v66 = v66x
 					}
-					v66 = v66x
 				}
 				r66[l] = v66
 			}
@@ -8176,12 +8792,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&7 == 0 {
 					v64 = runtime.Load64(v64aw.Ptr, v64ao)
 				} else {
-					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 8, l)
-					if !v64ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v64a, 8, "testdata/ptx/O0/cvt_round.ptx:301")
-						continue
+					{
+						v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 8, l)
+						if !v64ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v64a, 8, "testdata/ptx/O0/cvt_round.ptx:301")
+							continue
+						}
+						v64 = v64x
 					}
-					v64 = v64x
 				}
 				// 302: cvt.rm.f32.f64
 				v65 := isa.CvtFloat(v64, 32, 64, isa.RM, false, false, false)
@@ -8195,12 +8813,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&7 == 0 {
 					v66 = runtime.Load64(v66aw.Ptr, v66ao)
 				} else {
-					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
-					if !v66ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/cvt_round.ptx:303")
-						continue
+					{
+						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
+						if !v66ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/cvt_round.ptx:303")
+							continue
+						}
+						v66 = v66x
 					}
-					v66 = v66x
 				}
 				r66[l] = v66
 			}
@@ -8221,7 +8841,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
 					runtime.Store32(s67w.Ptr, s67o, s67v)
 				} else {
-					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/cvt_round.ptx:304")
+					{
+						w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/cvt_round.ptx:304")
+					}
 				}
 			}
 		} else {
@@ -8236,7 +8858,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
 					runtime.Store32(s67w.Ptr, s67o, s67v)
 				} else {
-					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/cvt_round.ptx:304")
+					{
+						w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/cvt_round.ptx:304")
+					}
 				}
 			}
 		}
@@ -8256,12 +8880,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&7 == 0 {
 					v68 = runtime.Load64(v68aw.Ptr, v68ao)
 				} else {
-					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 8, l)
-					if !v68ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v68a, 8, "testdata/ptx/O0/cvt_round.ptx:305")
-						continue
+					{
+						v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 8, l)
+						if !v68ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v68a, 8, "testdata/ptx/O0/cvt_round.ptx:305")
+							continue
+						}
+						v68 = v68x
 					}
-					v68 = v68x
 				}
 				r67[l] = v68
 			}
@@ -8277,12 +8903,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&7 == 0 {
 					v68 = runtime.Load64(v68aw.Ptr, v68ao)
 				} else {
-					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 8, l)
-					if !v68ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v68a, 8, "testdata/ptx/O0/cvt_round.ptx:305")
-						continue
+					{
+						v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 8, l)
+						if !v68ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v68a, 8, "testdata/ptx/O0/cvt_round.ptx:305")
+							continue
+						}
+						v68 = v68x
 					}
-					v68 = v68x
 				}
 				r67[l] = v68
 			}
@@ -8303,7 +8931,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&7 == 0 {
 					runtime.Store64(s69w.Ptr, s69o, s69v)
 				} else {
-					w.StoreLane(s69w, runtime.SpaceGeneric, s69, 8, s69v, l, "testdata/ptx/O0/cvt_round.ptx:306")
+					{
+						w.StoreLane(s69w, runtime.SpaceGeneric, s69, 8, s69v, l, "testdata/ptx/O0/cvt_round.ptx:306")
+					}
 				}
 			}
 		} else {
@@ -8318,7 +8948,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&7 == 0 {
 					runtime.Store64(s69w.Ptr, s69o, s69v)
 				} else {
-					w.StoreLane(s69w, runtime.SpaceGeneric, s69, 8, s69v, l, "testdata/ptx/O0/cvt_round.ptx:306")
+					{
+						w.StoreLane(s69w, runtime.SpaceGeneric, s69, 8, s69v, l, "testdata/ptx/O0/cvt_round.ptx:306")
+					}
 				}
 			}
 		}
@@ -8339,12 +8971,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&7 == 0 {
 					v70 = runtime.Load64(v70aw.Ptr, v70ao)
 				} else {
-					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 8, l)
-					if !v70ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v70a, 8, "testdata/ptx/O0/cvt_round.ptx:307")
-						continue
+					{
+						v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 8, l)
+						if !v70ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v70a, 8, "testdata/ptx/O0/cvt_round.ptx:307")
+							continue
+						}
+						v70 = v70x
 					}
-					v70 = v70x
 				}
 				// 308: cvt.rp.f64.s64
 				v71 := isa.IntToFloat(int64(int64(v70)), 0, true, 64, isa.RP)
@@ -8360,12 +8994,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
 					v73 = runtime.Load64(v73aw.Ptr, v73ao)
 				} else {
-					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
-					if !v73ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:310")
-						continue
+					{
+						v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
+						if !v73ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:310")
+							continue
+						}
+						v73 = v73x
 					}
-					v73 = v73x
 				}
 				r71[l] = v73
 			}
@@ -8381,12 +9017,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&7 == 0 {
 					v70 = runtime.Load64(v70aw.Ptr, v70ao)
 				} else {
-					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 8, l)
-					if !v70ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v70a, 8, "testdata/ptx/O0/cvt_round.ptx:307")
-						continue
+					{
+						v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 8, l)
+						if !v70ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v70a, 8, "testdata/ptx/O0/cvt_round.ptx:307")
+							continue
+						}
+						v70 = v70x
 					}
-					v70 = v70x
 				}
 				// 308: cvt.rp.f64.s64
 				v71 := isa.IntToFloat(int64(int64(v70)), 0, true, 64, isa.RP)
@@ -8402,12 +9040,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
 					v73 = runtime.Load64(v73aw.Ptr, v73ao)
 				} else {
-					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
-					if !v73ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:310")
-						continue
+					{
+						v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
+						if !v73ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:310")
+							continue
+						}
+						v73 = v73x
 					}
-					v73 = v73x
 				}
 				r71[l] = v73
 			}
@@ -8428,7 +9068,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/cvt_round.ptx:311")
+					{
+						w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/cvt_round.ptx:311")
+					}
 				}
 			}
 		} else {
@@ -8443,7 +9085,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/cvt_round.ptx:311")
+					{
+						w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/cvt_round.ptx:311")
+					}
 				}
 			}
 		}
@@ -8463,12 +9107,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
 					v75 = runtime.Load64(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/cvt_round.ptx:312")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/cvt_round.ptx:312")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				r72[l] = v75
 			}
@@ -8484,12 +9130,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
 					v75 = runtime.Load64(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/cvt_round.ptx:312")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/cvt_round.ptx:312")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				r72[l] = v75
 			}
@@ -8510,7 +9158,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&7 == 0 {
 					runtime.Store64(s76w.Ptr, s76o, s76v)
 				} else {
-					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 8, s76v, l, "testdata/ptx/O0/cvt_round.ptx:313")
+					{
+						w.StoreLane(s76w, runtime.SpaceGeneric, s76, 8, s76v, l, "testdata/ptx/O0/cvt_round.ptx:313")
+					}
 				}
 			}
 		} else {
@@ -8525,7 +9175,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&7 == 0 {
 					runtime.Store64(s76w.Ptr, s76o, s76v)
 				} else {
-					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 8, s76v, l, "testdata/ptx/O0/cvt_round.ptx:313")
+					{
+						w.StoreLane(s76w, runtime.SpaceGeneric, s76, 8, s76v, l, "testdata/ptx/O0/cvt_round.ptx:313")
+					}
 				}
 			}
 		}
@@ -8546,12 +9198,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&7 == 0 {
 					v77 = runtime.Load64(v77aw.Ptr, v77ao)
 				} else {
-					v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 8, l)
-					if !v77ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v77a, 8, "testdata/ptx/O0/cvt_round.ptx:314")
-						continue
+					{
+						v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 8, l)
+						if !v77ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v77a, 8, "testdata/ptx/O0/cvt_round.ptx:314")
+							continue
+						}
+						v77 = v77x
 					}
-					v77 = v77x
 				}
 				// 315: cvt.rm.f64.s64
 				v78 := isa.IntToFloat(int64(int64(v77)), 0, true, 64, isa.RM)
@@ -8567,12 +9221,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&7 == 0 {
 					v80 = runtime.Load64(v80aw.Ptr, v80ao)
 				} else {
-					v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
-					if !v80ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/cvt_round.ptx:317")
-						continue
+					{
+						v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
+						if !v80ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/cvt_round.ptx:317")
+							continue
+						}
+						v80 = v80x
 					}
-					v80 = v80x
 				}
 				r76[l] = v80
 			}
@@ -8588,12 +9244,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&7 == 0 {
 					v77 = runtime.Load64(v77aw.Ptr, v77ao)
 				} else {
-					v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 8, l)
-					if !v77ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v77a, 8, "testdata/ptx/O0/cvt_round.ptx:314")
-						continue
+					{
+						v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 8, l)
+						if !v77ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v77a, 8, "testdata/ptx/O0/cvt_round.ptx:314")
+							continue
+						}
+						v77 = v77x
 					}
-					v77 = v77x
 				}
 				// 315: cvt.rm.f64.s64
 				v78 := isa.IntToFloat(int64(int64(v77)), 0, true, 64, isa.RM)
@@ -8609,12 +9267,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&7 == 0 {
 					v80 = runtime.Load64(v80aw.Ptr, v80ao)
 				} else {
-					v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
-					if !v80ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/cvt_round.ptx:317")
-						continue
+					{
+						v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
+						if !v80ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/cvt_round.ptx:317")
+							continue
+						}
+						v80 = v80x
 					}
-					v80 = v80x
 				}
 				r76[l] = v80
 			}
@@ -8635,7 +9295,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s81o := s81 - s81w.Base; s81o < s81w.End && s81&7 == 0 {
 					runtime.Store64(s81w.Ptr, s81o, s81v)
 				} else {
-					w.StoreLane(s81w, runtime.SpaceGeneric, s81, 8, s81v, l, "testdata/ptx/O0/cvt_round.ptx:318")
+					{
+						w.StoreLane(s81w, runtime.SpaceGeneric, s81, 8, s81v, l, "testdata/ptx/O0/cvt_round.ptx:318")
+					}
 				}
 			}
 		} else {
@@ -8650,7 +9312,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s81o := s81 - s81w.Base; s81o < s81w.End && s81&7 == 0 {
 					runtime.Store64(s81w.Ptr, s81o, s81v)
 				} else {
-					w.StoreLane(s81w, runtime.SpaceGeneric, s81, 8, s81v, l, "testdata/ptx/O0/cvt_round.ptx:318")
+					{
+						w.StoreLane(s81w, runtime.SpaceGeneric, s81, 8, s81v, l, "testdata/ptx/O0/cvt_round.ptx:318")
+					}
 				}
 			}
 		}
@@ -8671,12 +9335,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&7 == 0 {
 					v82 = runtime.Load64(v82aw.Ptr, v82ao)
 				} else {
-					v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 8, l)
-					if !v82ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v82a, 8, "testdata/ptx/O0/cvt_round.ptx:319")
-						continue
+					{
+						v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 8, l)
+						if !v82ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v82a, 8, "testdata/ptx/O0/cvt_round.ptx:319")
+							continue
+						}
+						v82 = v82x
 					}
-					v82 = v82x
 				}
 				// 320: cvt.rp.f64.s64
 				v83 := isa.IntToFloat(int64(int64(v82)), 0, true, 64, isa.RP)
@@ -8696,12 +9362,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v86ao := v86a - v86aw.Base; v86ao < v86aw.End && v86a&7 == 0 {
 					v86 = runtime.Load64(v86aw.Ptr, v86ao)
 				} else {
-					v86x, v86ok := w.TryLoad(v86aw, runtime.SpaceGeneric, v86a, 8, l)
-					if !v86ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v86a, 8, "testdata/ptx/O0/cvt_round.ptx:323")
-						continue
+					{
+						v86x, v86ok := w.TryLoad(v86aw, runtime.SpaceGeneric, v86a, 8, l)
+						if !v86ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v86a, 8, "testdata/ptx/O0/cvt_round.ptx:323")
+							continue
+						}
+						v86 = v86x
 					}
-					v86 = v86x
 				}
 				r81[l] = v86
 			}
@@ -8717,12 +9385,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&7 == 0 {
 					v82 = runtime.Load64(v82aw.Ptr, v82ao)
 				} else {
-					v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 8, l)
-					if !v82ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v82a, 8, "testdata/ptx/O0/cvt_round.ptx:319")
-						continue
+					{
+						v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 8, l)
+						if !v82ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v82a, 8, "testdata/ptx/O0/cvt_round.ptx:319")
+							continue
+						}
+						v82 = v82x
 					}
-					v82 = v82x
 				}
 				// 320: cvt.rp.f64.s64
 				v83 := isa.IntToFloat(int64(int64(v82)), 0, true, 64, isa.RP)
@@ -8742,12 +9412,14 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v86ao := v86a - v86aw.Base; v86ao < v86aw.End && v86a&7 == 0 {
 					v86 = runtime.Load64(v86aw.Ptr, v86ao)
 				} else {
-					v86x, v86ok := w.TryLoad(v86aw, runtime.SpaceGeneric, v86a, 8, l)
-					if !v86ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v86a, 8, "testdata/ptx/O0/cvt_round.ptx:323")
-						continue
+					{
+						v86x, v86ok := w.TryLoad(v86aw, runtime.SpaceGeneric, v86a, 8, l)
+						if !v86ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v86a, 8, "testdata/ptx/O0/cvt_round.ptx:323")
+							continue
+						}
+						v86 = v86x
 					}
-					v86 = v86x
 				}
 				r81[l] = v86
 			}
@@ -8768,7 +9440,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s87o := s87 - s87w.Base; s87o < s87w.End && s87&3 == 0 {
 					runtime.Store32(s87w.Ptr, s87o, s87v)
 				} else {
-					w.StoreLane(s87w, runtime.SpaceGeneric, s87, 4, s87v, l, "testdata/ptx/O0/cvt_round.ptx:324")
+					{
+						w.StoreLane(s87w, runtime.SpaceGeneric, s87, 4, s87v, l, "testdata/ptx/O0/cvt_round.ptx:324")
+					}
 				}
 			}
 		} else {
@@ -8783,7 +9457,9 @@ func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s87o := s87 - s87w.Base; s87o < s87w.End && s87&3 == 0 {
 					runtime.Store32(s87w.Ptr, s87o, s87v)
 				} else {
-					w.StoreLane(s87w, runtime.SpaceGeneric, s87, 4, s87v, l, "testdata/ptx/O0/cvt_round.ptx:324")
+					{
+						w.StoreLane(s87w, runtime.SpaceGeneric, s87, 4, s87v, l, "testdata/ptx/O0/cvt_round.ptx:324")
+					}
 				}
 			}
 		}
@@ -8937,7 +9613,9 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:360")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:360")
+					}
 				}
 			}
 		} else {
@@ -8952,7 +9630,9 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:360")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:360")
+					}
 				}
 			}
 		}
@@ -8971,7 +9651,9 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:361")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:361")
+					}
 				}
 			}
 		} else {
@@ -8986,7 +9668,9 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:361")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:361")
+					}
 				}
 			}
 		}
@@ -9005,7 +9689,9 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:362")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:362")
+					}
 				}
 			}
 		} else {
@@ -9020,7 +9706,9 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:362")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:362")
+					}
 				}
 			}
 		}
@@ -9039,7 +9727,9 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:363")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:363")
+					}
 				}
 			}
 		} else {
@@ -9054,7 +9744,9 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:363")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:363")
+					}
 				}
 			}
 		}
@@ -9084,7 +9776,9 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:369")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:369")
+					}
 				}
 			}
 		} else {
@@ -9103,7 +9797,9 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:369")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:369")
+					}
 				}
 			}
 		}
@@ -9126,12 +9822,14 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:370")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:370")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 371: ld.u32
 				v24a := uint64(u2) + 0x28
@@ -9142,12 +9840,14 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:371")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:371")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 372: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -9170,12 +9870,14 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:370")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:370")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 371: ld.u32
 				v24a := uint64(u2) + 0x28
@@ -9186,12 +9888,14 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:371")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:371")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 372: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -9238,12 +9942,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:378")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:378")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 379: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -9254,12 +9960,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:379")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:379")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 380: shl.b64
@@ -9275,12 +9983,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:382")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:382")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -9296,12 +10006,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:378")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:378")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 379: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -9312,12 +10024,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:379")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:379")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 380: shl.b64
@@ -9333,12 +10047,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:382")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:382")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -9359,7 +10075,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:383")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:383")
+					}
 				}
 			}
 		} else {
@@ -9374,7 +10092,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:383")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:383")
+					}
 				}
 			}
 		}
@@ -9396,12 +10116,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/cvt_round.ptx:384")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/cvt_round.ptx:384")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 385: cvt.sat.f32.f32
 				v8 := isa.CvtFloat(v7, 32, 32, isa.RN, false, false, true)
@@ -9415,12 +10137,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/cvt_round.ptx:386")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/cvt_round.ptx:386")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 387: ld.u32
 				v10a := uint64(r0[l]) + 0x2c
@@ -9431,12 +10155,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/cvt_round.ptx:387")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/cvt_round.ptx:387")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 388: shl.b32
 				v11 := uint64(uint32(v10) << uint32(k1))
@@ -9460,12 +10186,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/cvt_round.ptx:384")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/cvt_round.ptx:384")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 385: cvt.sat.f32.f32
 				v8 := isa.CvtFloat(v7, 32, 32, isa.RN, false, false, true)
@@ -9479,12 +10207,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/cvt_round.ptx:386")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/cvt_round.ptx:386")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 387: ld.u32
 				v10a := uint64(r0[l]) + 0x2c
@@ -9495,12 +10225,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/cvt_round.ptx:387")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/cvt_round.ptx:387")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 388: shl.b32
 				v11 := uint64(uint32(v10) << uint32(k1))
@@ -9529,7 +10261,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/cvt_round.ptx:392")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/cvt_round.ptx:392")
+					}
 				}
 			}
 		} else {
@@ -9544,7 +10278,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/cvt_round.ptx:392")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/cvt_round.ptx:392")
+					}
 				}
 			}
 		}
@@ -9566,12 +10302,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/cvt_round.ptx:393")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/cvt_round.ptx:393")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 394: ld.s32
 				v17a := uint64(r0[l]) + 0x2c
@@ -9582,12 +10320,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/cvt_round.ptx:394")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/cvt_round.ptx:394")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				v17 = uint64(uint64(int64(int32(v17))))
 				// 395: shl.b64
@@ -9603,12 +10343,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:397")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:397")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r36[l] = v20
 			}
@@ -9624,12 +10366,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/cvt_round.ptx:393")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/cvt_round.ptx:393")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 394: ld.s32
 				v17a := uint64(r0[l]) + 0x2c
@@ -9640,12 +10384,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/cvt_round.ptx:394")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/cvt_round.ptx:394")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				v17 = uint64(uint64(int64(int32(v17))))
 				// 395: shl.b64
@@ -9661,12 +10407,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:397")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:397")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r36[l] = v20
 			}
@@ -9687,7 +10435,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/cvt_round.ptx:398")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/cvt_round.ptx:398")
+					}
 				}
 			}
 		} else {
@@ -9702,7 +10452,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/cvt_round.ptx:398")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/cvt_round.ptx:398")
+					}
 				}
 			}
 		}
@@ -9724,12 +10476,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
 					v22 = runtime.Load64(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-					if !v22ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/cvt_round.ptx:399")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/cvt_round.ptx:399")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 400: cvt.sat.f64.f64
 				v23 := isa.CvtFloat(v22, 64, 64, isa.RN, false, false, true)
@@ -9745,12 +10499,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
 					v25 = runtime.Load64(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-					if !v25ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:402")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+						if !v25ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:402")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 403: ld.u32
 				v26a := uint64(r0[l]) + 0x2c
@@ -9761,12 +10517,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/cvt_round.ptx:403")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/cvt_round.ptx:403")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 404: shl.b32
 				v27 := uint64(uint32(v26) << uint32(k1))
@@ -9790,12 +10548,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
 					v22 = runtime.Load64(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-					if !v22ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/cvt_round.ptx:399")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/cvt_round.ptx:399")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 400: cvt.sat.f64.f64
 				v23 := isa.CvtFloat(v22, 64, 64, isa.RN, false, false, true)
@@ -9811,12 +10571,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
 					v25 = runtime.Load64(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-					if !v25ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:402")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+						if !v25ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:402")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 403: ld.u32
 				v26a := uint64(r0[l]) + 0x2c
@@ -9827,12 +10589,14 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/cvt_round.ptx:403")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/cvt_round.ptx:403")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 404: shl.b32
 				v27 := uint64(uint32(v26) << uint32(k1))
@@ -9861,7 +10625,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:408")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:408")
+					}
 				}
 			}
 		} else {
@@ -9876,7 +10642,9 @@ func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:408")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:408")
+					}
 				}
 			}
 		}

@@ -797,7 +797,9 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 					runtime.Store64(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:52")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -812,7 +814,9 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 					runtime.Store64(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:52")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:52")
+					}
 				}
 			}
 		}
@@ -831,7 +835,9 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
+					}
 				}
 			}
 		} else {
@@ -846,7 +852,9 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
+					}
 				}
 			}
 		}
@@ -876,7 +884,9 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_assert.ptx:59")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_assert.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -895,7 +905,9 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_assert.ptx:59")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_assert.ptx:59")
+					}
 				}
 			}
 		}
@@ -918,12 +930,14 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/device_assert.ptx:60")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/device_assert.ptx:60")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 61: ld.u32
 				v16a := uint64(u2) + 0x8
@@ -934,12 +948,14 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/device_assert.ptx:61")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/device_assert.ptx:61")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 62: setp.ge.s32
 				c17t := int32(v15) >= int32(v16)
@@ -962,12 +978,14 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/device_assert.ptx:60")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/device_assert.ptx:60")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 61: ld.u32
 				v16a := uint64(u2) + 0x8
@@ -978,12 +996,14 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/device_assert.ptx:61")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/device_assert.ptx:61")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 62: setp.ge.s32
 				c17t := int32(v15) >= int32(v16)
@@ -1025,12 +1045,14 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:66")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:66")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 67: ld.s32
 				v2a := uint64(r0[l]) + 0xc
@@ -1041,12 +1063,14 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:67")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:67")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 68: shl.b64
@@ -1062,12 +1086,14 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:70")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:70")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 71: setp.gt.s32
 				c6t := int32(v5) > int32(k1)
@@ -1090,12 +1116,14 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:66")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:66")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 67: ld.s32
 				v2a := uint64(r0[l]) + 0xc
@@ -1106,12 +1134,14 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:67")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:67")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 68: shl.b64
@@ -1127,12 +1157,14 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:70")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:70")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 71: setp.gt.s32
 				c6t := int32(v5) > int32(k1)
@@ -1178,12 +1210,14 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_assert.ptx:75")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_assert.ptx:75")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r18[l] = v1
 				// 76: ld.u64
@@ -1195,12 +1229,14 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_assert.ptx:76")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_assert.ptx:76")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 77: cvt.s64.s32
 				v3 := uint64(uint64(int32(v1)))
@@ -1217,12 +1253,14 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_assert.ptx:80")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_assert.ptx:80")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r23[l] = v6
 			}
@@ -1238,12 +1276,14 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_assert.ptx:75")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_assert.ptx:75")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r18[l] = v1
 				// 76: ld.u64
@@ -1255,12 +1295,14 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_assert.ptx:76")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_assert.ptx:76")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 77: cvt.s64.s32
 				v3 := uint64(uint64(int32(v1)))
@@ -1277,12 +1319,14 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_assert.ptx:80")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_assert.ptx:80")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r23[l] = v6
 			}
@@ -1303,7 +1347,9 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_assert.ptx:81")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_assert.ptx:81")
+					}
 				}
 				// 82: add.u64
 				v8 := uint64(uint64(r0[l]) + uint64(k1))
@@ -1324,7 +1370,9 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_assert.ptx:81")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_assert.ptx:81")
+					}
 				}
 				// 82: add.u64
 				v8 := uint64(uint64(r0[l]) + uint64(k1))
@@ -1349,7 +1397,9 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/device_assert.ptx:84")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/device_assert.ptx:84")
+					}
 				}
 			}
 		} else {
@@ -1364,7 +1414,9 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/device_assert.ptx:84")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/device_assert.ptx:84")
+					}
 				}
 			}
 		}
@@ -1395,7 +1447,9 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
+					}
 				}
 			}
 		} else {
@@ -1407,7 +1461,9 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
+					}
 				}
 			}
 		}
@@ -1434,7 +1490,9 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
+					}
 				}
 			}
 		} else {
@@ -1446,7 +1504,9 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
+					}
 				}
 			}
 		}
@@ -1478,12 +1538,14 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:103")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:103")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 104: ld.s32
 				v2a := uint64(r0[l]) + 0xc
@@ -1494,12 +1556,14 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:104")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:104")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 105: shl.b64
@@ -1515,12 +1579,14 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:107")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:107")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 108: setp.lt.s32
 				c6t := int32(v5) < int32(k1)
@@ -1543,12 +1609,14 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:103")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:103")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 104: ld.s32
 				v2a := uint64(r0[l]) + 0xc
@@ -1559,12 +1627,14 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:104")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:104")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 105: shl.b64
@@ -1580,12 +1650,14 @@ func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:107")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:107")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 108: setp.lt.s32
 				c6t := int32(v5) < int32(k1)
@@ -1642,7 +1714,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
+					}
 				}
 			}
 		} else {
@@ -1654,7 +1728,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
+					}
 				}
 			}
 		}
@@ -1681,7 +1757,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -1693,7 +1771,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
+					}
 				}
 			}
 		}
@@ -1720,7 +1800,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
+					}
 				}
 			}
 		} else {
@@ -1732,7 +1814,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
+					}
 				}
 			}
 		}
@@ -1759,7 +1843,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -1771,7 +1857,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
+					}
 				}
 			}
 		}
@@ -1798,7 +1886,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -1810,7 +1900,9 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
+					}
 				}
 			}
 		}
@@ -1843,12 +1935,14 @@ func checkPositiveBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				_ = v1
 			}
@@ -1861,12 +1955,14 @@ func checkPositiveBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				_ = v1
 			}

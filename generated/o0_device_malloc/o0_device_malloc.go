@@ -1928,7 +1928,9 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:49")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -1943,7 +1945,9 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:49")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:49")
+					}
 				}
 			}
 		}
@@ -1962,7 +1966,9 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_malloc.ptx:50")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_malloc.ptx:50")
+					}
 				}
 			}
 		} else {
@@ -1977,7 +1983,9 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_malloc.ptx:50")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_malloc.ptx:50")
+					}
 				}
 			}
 		}
@@ -1996,7 +2004,9 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/device_malloc.ptx:51")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/device_malloc.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -2011,7 +2021,9 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/device_malloc.ptx:51")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/device_malloc.ptx:51")
+					}
 				}
 			}
 		}
@@ -2030,7 +2042,9 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -2045,7 +2059,9 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
+					}
 				}
 			}
 		}
@@ -2075,7 +2091,9 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_malloc.ptx:58")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_malloc.ptx:58")
+					}
 				}
 			}
 		} else {
@@ -2094,7 +2112,9 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_malloc.ptx:58")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_malloc.ptx:58")
+					}
 				}
 			}
 		}
@@ -2117,12 +2137,14 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_malloc.ptx:59")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_malloc.ptx:59")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 60: ld.u32
 				v22a := uint64(u2) + 0x10
@@ -2133,12 +2155,14 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/device_malloc.ptx:60")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/device_malloc.ptx:60")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 61: setp.lt.s32
 				c23t := int32(v21) < int32(v22)
@@ -2161,12 +2185,14 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_malloc.ptx:59")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_malloc.ptx:59")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 60: ld.u32
 				v22a := uint64(u2) + 0x10
@@ -2177,12 +2203,14 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/device_malloc.ptx:60")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/device_malloc.ptx:60")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 61: setp.lt.s32
 				c23t := int32(v21) < int32(v22)
@@ -2220,12 +2248,14 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:67")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:67")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 68: shl.b64
@@ -2244,12 +2274,14 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:67")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:67")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 68: shl.b64
@@ -2281,7 +2313,9 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -2293,7 +2327,9 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
+					}
 				}
 			}
 		}
@@ -2323,12 +2359,14 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:92")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:92")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 93: ld.s32
 				v2a := uint64(r0[l]) + 0x18
@@ -2339,12 +2377,14 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:93")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:93")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 94: shl.b64
@@ -2365,12 +2405,14 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:92")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:92")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 93: ld.s32
 				v2a := uint64(r0[l]) + 0x18
@@ -2381,12 +2423,14 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:93")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:93")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 94: shl.b64
@@ -2414,7 +2458,9 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:97")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -2429,7 +2475,9 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:97")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:97")
+					}
 				}
 			}
 		}
@@ -2457,7 +2505,9 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:101")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -2472,7 +2522,9 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:101")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:101")
+					}
 				}
 			}
 		}
@@ -2501,12 +2553,14 @@ func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:104")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:104")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 105: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -2517,12 +2571,14 @@ func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:105")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:105")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 106: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -2545,12 +2601,14 @@ func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:104")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:104")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 105: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -2561,12 +2619,14 @@ func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:105")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:105")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 106: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -2608,12 +2668,14 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:110")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:110")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 111: ld.u32
 				v2a := uint64(r0[l]) + 0x28
@@ -2624,12 +2686,14 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:111")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:111")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 112: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(v2))
@@ -2645,12 +2709,14 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:114")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:114")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 115: cvt.s64.s32
 				v6 := uint64(uint64(int32(v2)))
@@ -2672,12 +2738,14 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:110")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:110")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 111: ld.u32
 				v2a := uint64(r0[l]) + 0x28
@@ -2688,12 +2756,14 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:111")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:111")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 112: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(v2))
@@ -2709,12 +2779,14 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:114")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:114")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 115: cvt.s64.s32
 				v6 := uint64(uint64(int32(v2)))
@@ -2741,7 +2813,9 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:118")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:118")
+					}
 				}
 			}
 		} else {
@@ -2756,7 +2830,9 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:118")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:118")
+					}
 				}
 			}
 		}
@@ -2784,12 +2860,14 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:121")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:121")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 122: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -2807,12 +2885,14 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:121")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:121")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 122: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -2835,7 +2915,9 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:123")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:123")
+					}
 				}
 			}
 		} else {
@@ -2850,7 +2932,9 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:123")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:123")
+					}
 				}
 			}
 		}
@@ -2878,7 +2962,9 @@ func mallocSumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:127")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -2893,7 +2979,9 @@ func mallocSumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:127")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:127")
+					}
 				}
 			}
 		}
@@ -2912,7 +3000,9 @@ func mallocSumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:128")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -2927,7 +3017,9 @@ func mallocSumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:128")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:128")
+					}
 				}
 			}
 		}
@@ -2956,12 +3048,14 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:131")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:131")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 132: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -2972,12 +3066,14 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:132")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:132")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 133: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -3000,12 +3096,14 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:131")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:131")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 132: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -3016,12 +3114,14 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:132")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:132")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 133: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -3062,12 +3162,14 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:137")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:137")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 138: ld.s32
 				v2a := uint64(r0[l]) + 0x30
@@ -3078,12 +3180,14 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:138")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:138")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 139: shl.b64
@@ -3099,12 +3203,14 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:141")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:141")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 142: ld.u32
 				v6a := uint64(r0[l]) + 0x2c
@@ -3115,12 +3221,14 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_malloc.ptx:142")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_malloc.ptx:142")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 143: add.s32
 				v7 := uint64(uint32(v6) + uint32(v5))
@@ -3138,12 +3246,14 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:137")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:137")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 138: ld.s32
 				v2a := uint64(r0[l]) + 0x30
@@ -3154,12 +3264,14 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:138")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:138")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 139: shl.b64
@@ -3175,12 +3287,14 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:141")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:141")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 142: ld.u32
 				v6a := uint64(r0[l]) + 0x2c
@@ -3191,12 +3305,14 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_malloc.ptx:142")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_malloc.ptx:142")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 143: add.s32
 				v7 := uint64(uint32(v6) + uint32(v5))
@@ -3219,7 +3335,9 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_malloc.ptx:144")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_malloc.ptx:144")
+					}
 				}
 			}
 		} else {
@@ -3234,7 +3352,9 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_malloc.ptx:144")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_malloc.ptx:144")
+					}
 				}
 			}
 		}
@@ -3262,12 +3382,14 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:147")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:147")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 148: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3285,12 +3407,14 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:147")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:147")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 148: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3313,7 +3437,9 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:149")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:149")
+					}
 				}
 			}
 		} else {
@@ -3328,7 +3454,9 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:149")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:149")
+					}
 				}
 			}
 		}
@@ -3360,12 +3488,14 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:152")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:152")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r56[l] = v1
 				// 153: ld.u64
@@ -3377,12 +3507,14 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:153")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:153")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 154: ld.s32
 				v3a := uint64(r0[l]) + 0x18
@@ -3393,12 +3525,14 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:154")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:154")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 155: shl.b64
@@ -3419,12 +3553,14 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:152")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:152")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r56[l] = v1
 				// 153: ld.u64
@@ -3436,12 +3572,14 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:153")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:153")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 154: ld.s32
 				v3a := uint64(r0[l]) + 0x18
@@ -3452,12 +3590,14 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:154")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:154")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 155: shl.b64
@@ -3483,7 +3623,9 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:157")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -3498,7 +3640,9 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:157")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:157")
+					}
 				}
 			}
 		}
@@ -3518,12 +3662,14 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:158")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:158")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r61[l] = v7
 			}
@@ -3539,12 +3685,14 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:158")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:158")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r61[l] = v7
 			}
@@ -3573,7 +3721,9 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -3585,7 +3735,9 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
+					}
 				}
 			}
 		}
@@ -3624,12 +3776,14 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r19[l] = v1
 			}
@@ -3642,12 +3796,14 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r19[l] = v1
 			}
@@ -3668,7 +3824,9 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:80")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:80")
+					}
 				}
 			}
 		} else {
@@ -3683,7 +3841,9 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:80")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:80")
+					}
 				}
 			}
 		}
@@ -3705,12 +3865,14 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:81")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:81")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r20[l] = v3
 				// 82: ld.u64
@@ -3722,12 +3884,14 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/device_malloc.ptx:82")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/device_malloc.ptx:82")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 83: ld.s32
 				v5a := uint64(r0[l]) + 0x18
@@ -3738,12 +3902,14 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:83")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:83")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				v5 = uint64(uint64(int64(int32(v5))))
 				// 84: shl.b64
@@ -3764,12 +3930,14 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:81")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:81")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r20[l] = v3
 				// 82: ld.u64
@@ -3781,12 +3949,14 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/device_malloc.ptx:82")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/device_malloc.ptx:82")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 83: ld.s32
 				v5a := uint64(r0[l]) + 0x18
@@ -3797,12 +3967,14 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:83")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:83")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				v5 = uint64(uint64(int64(int32(v5))))
 				// 84: shl.b64
@@ -3828,7 +4000,9 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:86")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:86")
+					}
 				}
 			}
 		} else {
@@ -3843,7 +4017,9 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:86")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:86")
+					}
 				}
 			}
 		}
@@ -3865,12 +4041,14 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_malloc.ptx:87")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_malloc.ptx:87")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 88: setp.ne.s64
 				c10t := uint64(v9) != uint64(k1)
@@ -3893,12 +4071,14 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_malloc.ptx:87")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_malloc.ptx:87")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 88: setp.ne.s64
 				c10t := uint64(v9) != uint64(k1)
@@ -4072,7 +4252,9 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:195")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:195")
+					}
 				}
 			}
 		} else {
@@ -4087,7 +4269,9 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:195")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:195")
+					}
 				}
 			}
 		}
@@ -4106,7 +4290,9 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:196")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:196")
+					}
 				}
 			}
 		} else {
@@ -4121,7 +4307,9 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:196")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:196")
+					}
 				}
 			}
 		}
@@ -4140,7 +4328,9 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
+					}
 				}
 			}
 		} else {
@@ -4155,7 +4345,9 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
+					}
 				}
 			}
 		}
@@ -4185,7 +4377,9 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_malloc.ptx:203")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_malloc.ptx:203")
+					}
 				}
 			}
 		} else {
@@ -4204,7 +4398,9 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_malloc.ptx:203")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_malloc.ptx:203")
+					}
 				}
 			}
 		}
@@ -4227,12 +4423,14 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/device_malloc.ptx:204")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/device_malloc.ptx:204")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 205: ld.u32
 				v18a := uint64(u2) + 0x8
@@ -4243,12 +4441,14 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_malloc.ptx:205")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_malloc.ptx:205")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 206: setp.lt.s32
 				c19t := int32(v17) < int32(v18)
@@ -4271,12 +4471,14 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/device_malloc.ptx:204")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/device_malloc.ptx:204")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 205: ld.u32
 				v18a := uint64(u2) + 0x8
@@ -4287,12 +4489,14 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_malloc.ptx:205")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_malloc.ptx:205")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 206: setp.lt.s32
 				c19t := int32(v17) < int32(v18)
@@ -4329,12 +4533,14 @@ func mallocKeepBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:212")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:212")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r14[l] = v1
 			}
@@ -4350,12 +4556,14 @@ func mallocKeepBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:212")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:212")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r14[l] = v1
 			}
@@ -4384,7 +4592,9 @@ func mallocKeepBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
+					}
 				}
 			}
 		} else {
@@ -4396,7 +4606,9 @@ func mallocKeepBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
+					}
 				}
 			}
 		}
@@ -4425,12 +4637,14 @@ func mallocKeepBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:230")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:230")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r17[l] = v1
 				// 231: ld.u64
@@ -4442,12 +4656,14 @@ func mallocKeepBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:231")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:231")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r18[l] = v2
 			}
@@ -4463,12 +4679,14 @@ func mallocKeepBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:230")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:230")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r17[l] = v1
 				// 231: ld.u64
@@ -4480,12 +4698,14 @@ func mallocKeepBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:231")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:231")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r18[l] = v2
 			}
@@ -4506,7 +4726,9 @@ func mallocKeepBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:232")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:232")
+					}
 				}
 			}
 		} else {
@@ -4521,7 +4743,9 @@ func mallocKeepBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:232")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:232")
+					}
 				}
 			}
 		}
@@ -4552,12 +4776,14 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:235")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:235")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r19[l] = v1
 				// 236: ld.u64
@@ -4569,12 +4795,14 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:236")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:236")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 237: ld.s32
 				v3a := uint64(r0[l]) + 0x18
@@ -4585,12 +4813,14 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:237")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:237")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 238: shl.b64
@@ -4611,12 +4841,14 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:235")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:235")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r19[l] = v1
 				// 236: ld.u64
@@ -4628,12 +4860,14 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:236")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:236")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 237: ld.s32
 				v3a := uint64(r0[l]) + 0x18
@@ -4644,12 +4878,14 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:237")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:237")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 238: shl.b64
@@ -4675,7 +4911,9 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:240")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:240")
+					}
 				}
 			}
 		} else {
@@ -4690,7 +4928,9 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:240")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:240")
+					}
 				}
 			}
 		}
@@ -4726,12 +4966,14 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r15[l] = v1
 			}
@@ -4744,12 +4986,14 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r15[l] = v1
 			}
@@ -4770,7 +5014,9 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:224")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:224")
+					}
 				}
 			}
 		} else {
@@ -4785,7 +5031,9 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:224")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:224")
+					}
 				}
 			}
 		}
@@ -4807,12 +5055,14 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:225")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:225")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 226: setp.eq.s64
 				c4t := uint64(v3) == uint64(k0)
@@ -4835,12 +5085,14 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:225")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:225")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 226: setp.eq.s64
 				c4t := uint64(v3) == uint64(k0)
@@ -5021,7 +5273,9 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:270")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:270")
+					}
 				}
 			}
 		} else {
@@ -5036,7 +5290,9 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:270")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:270")
+					}
 				}
 			}
 		}
@@ -5055,7 +5311,9 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:271")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:271")
+					}
 				}
 			}
 		} else {
@@ -5070,7 +5328,9 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:271")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:271")
+					}
 				}
 			}
 		}
@@ -5089,7 +5349,9 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
+					}
 				}
 			}
 		} else {
@@ -5104,7 +5366,9 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
+					}
 				}
 			}
 		}
@@ -5134,7 +5398,9 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/device_malloc.ptx:278")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/device_malloc.ptx:278")
+					}
 				}
 			}
 		} else {
@@ -5153,7 +5419,9 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/device_malloc.ptx:278")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/device_malloc.ptx:278")
+					}
 				}
 			}
 		}
@@ -5176,12 +5444,14 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/device_malloc.ptx:279")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/device_malloc.ptx:279")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 280: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -5192,12 +5462,14 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/device_malloc.ptx:280")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/device_malloc.ptx:280")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 281: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -5220,12 +5492,14 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/device_malloc.ptx:279")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/device_malloc.ptx:279")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 280: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -5236,12 +5510,14 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/device_malloc.ptx:280")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/device_malloc.ptx:280")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 281: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -5282,12 +5558,14 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:287")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:287")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 288: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -5298,12 +5576,14 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:288")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:288")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 289: shl.b64
@@ -5319,12 +5599,14 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:291")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:291")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -5340,12 +5622,14 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:287")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:287")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 288: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -5356,12 +5640,14 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:288")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:288")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 289: shl.b64
@@ -5377,12 +5663,14 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:291")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:291")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -5403,7 +5691,9 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:292")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:292")
+					}
 				}
 			}
 		} else {
@@ -5418,7 +5708,9 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:292")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:292")
+					}
 				}
 			}
 		}
@@ -5440,12 +5732,14 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:293")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:293")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 294: setp.eq.s64
 				c8t := uint64(v7) == uint64(k1)
@@ -5468,12 +5762,14 @@ func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:293")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:293")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 294: setp.eq.s64
 				c8t := uint64(v7) == uint64(k1)
@@ -5511,12 +5807,14 @@ func freeKeptBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:298")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:298")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 299: ld.u32
 				v2a := uint64(v1) + 0x0
@@ -5527,12 +5825,14 @@ func freeKeptBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:299")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:299")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 300: mov.u32
 				v3 := uint64(v2)
@@ -5550,12 +5850,14 @@ func freeKeptBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:298")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:298")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 299: ld.u32
 				v2a := uint64(v1) + 0x0
@@ -5566,12 +5868,14 @@ func freeKeptBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:299")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:299")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 300: mov.u32
 				v3 := uint64(v2)
@@ -5636,12 +5940,14 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:308")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:308")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 309: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -5652,12 +5958,14 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:309")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:309")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 310: shl.b64
@@ -5681,12 +5989,14 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:308")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:308")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 309: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -5697,12 +6007,14 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:309")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:309")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 310: shl.b64
@@ -5728,7 +6040,9 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:312")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:312")
+					}
 				}
 			}
 		} else {
@@ -5743,7 +6057,9 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:312")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:312")
+					}
 				}
 			}
 		}
@@ -5763,12 +6079,14 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:313")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:313")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r31[l] = v7
 			}
@@ -5784,12 +6102,14 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:313")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:313")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r31[l] = v7
 			}
@@ -5818,7 +6138,9 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
+					}
 				}
 			}
 		} else {
@@ -5830,7 +6152,9 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
+					}
 				}
 			}
 		}

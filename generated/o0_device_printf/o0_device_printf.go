@@ -1854,7 +1854,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:60")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:60")
+					}
 				}
 			}
 		} else {
@@ -1869,7 +1871,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:60")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:60")
+					}
 				}
 			}
 		}
@@ -1888,7 +1892,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:61")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:61")
+					}
 				}
 			}
 		} else {
@@ -1903,7 +1909,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:61")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:61")
+					}
 				}
 			}
 		}
@@ -1922,7 +1930,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:62")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:62")
+					}
 				}
 			}
 		} else {
@@ -1937,7 +1947,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:62")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:62")
+					}
 				}
 			}
 		}
@@ -1956,7 +1968,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:63")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:63")
+					}
 				}
 			}
 		} else {
@@ -1971,7 +1985,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:63")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:63")
+					}
 				}
 			}
 		}
@@ -1990,7 +2006,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_printf.ptx:64")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_printf.ptx:64")
+					}
 				}
 			}
 		} else {
@@ -2005,7 +2023,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_printf.ptx:64")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_printf.ptx:64")
+					}
 				}
 			}
 		}
@@ -2035,7 +2055,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:70")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:70")
+					}
 				}
 			}
 		} else {
@@ -2054,7 +2076,9 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:70")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:70")
+					}
 				}
 			}
 		}
@@ -2077,12 +2101,14 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/device_printf.ptx:71")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/device_printf.ptx:71")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 72: ld.u32
 				v28a := uint64(u2) + 0x20
@@ -2093,12 +2119,14 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/device_printf.ptx:72")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/device_printf.ptx:72")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 73: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -2121,12 +2149,14 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/device_printf.ptx:71")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/device_printf.ptx:71")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 72: ld.u32
 				v28a := uint64(u2) + 0x20
@@ -2137,12 +2167,14 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/device_printf.ptx:72")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/device_printf.ptx:72")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 73: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -2192,12 +2224,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:79")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:79")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 80: ld.s32
 				v2a := uint64(r0[l]) + 0x24
@@ -2208,12 +2242,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:80")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:80")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 81: shl.b64
@@ -2229,12 +2265,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_printf.ptx:83")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_printf.ptx:83")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 			}
@@ -2250,12 +2288,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:79")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:79")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 80: ld.s32
 				v2a := uint64(r0[l]) + 0x24
@@ -2266,12 +2306,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:80")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:80")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 81: shl.b64
@@ -2287,12 +2329,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_printf.ptx:83")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_printf.ptx:83")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 			}
@@ -2313,7 +2357,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_printf.ptx:84")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_printf.ptx:84")
+					}
 				}
 			}
 		} else {
@@ -2328,7 +2374,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_printf.ptx:84")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_printf.ptx:84")
+					}
 				}
 			}
 		}
@@ -2350,12 +2398,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:85")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:85")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 86: ld.s32
 				v8a := uint64(r0[l]) + 0x24
@@ -2366,12 +2416,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:86")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:86")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 87: shl.b64
@@ -2387,12 +2439,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:89")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:89")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 			}
@@ -2408,12 +2462,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:85")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:85")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 86: ld.s32
 				v8a := uint64(r0[l]) + 0x24
@@ -2424,12 +2480,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:86")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:86")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 87: shl.b64
@@ -2445,12 +2503,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:89")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:89")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 			}
@@ -2471,7 +2531,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:90")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:90")
+					}
 				}
 			}
 		} else {
@@ -2486,7 +2548,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:90")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:90")
+					}
 				}
 			}
 		}
@@ -2508,12 +2572,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:91")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:91")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 92: ld.s32
 				v14a := uint64(r0[l]) + 0x24
@@ -2524,12 +2590,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/device_printf.ptx:92")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/device_printf.ptx:92")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 93: shl.b64
@@ -2545,12 +2613,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/device_printf.ptx:95")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/device_printf.ptx:95")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r36[l] = v17
 			}
@@ -2566,12 +2636,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:91")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:91")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 92: ld.s32
 				v14a := uint64(r0[l]) + 0x24
@@ -2582,12 +2654,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/device_printf.ptx:92")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/device_printf.ptx:92")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 93: shl.b64
@@ -2603,12 +2677,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/device_printf.ptx:95")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/device_printf.ptx:95")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r36[l] = v17
 			}
@@ -2629,7 +2705,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:96")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:96")
+					}
 				}
 			}
 		} else {
@@ -2644,7 +2722,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:96")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:96")
+					}
 				}
 			}
 		}
@@ -2670,12 +2750,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_printf.ptx:99")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_printf.ptx:99")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r39[l] = v21
 			}
@@ -2694,12 +2776,14 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_printf.ptx:99")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_printf.ptx:99")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r39[l] = v21
 			}
@@ -2720,7 +2804,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:100")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:100")
+					}
 				}
 				// 101: add.u64
 				v23 := uint64(uint64(r0[l]) + uint64(k2))
@@ -2741,7 +2827,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:100")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:100")
+					}
 				}
 				// 101: add.u64
 				v23 := uint64(uint64(r0[l]) + uint64(k2))
@@ -2766,7 +2854,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:103")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:103")
+					}
 				}
 			}
 		} else {
@@ -2781,7 +2871,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:103")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:103")
+					}
 				}
 			}
 		}
@@ -2800,7 +2892,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:104")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -2815,7 +2909,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:104")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:104")
+					}
 				}
 			}
 		}
@@ -2834,7 +2930,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:105")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:105")
+					}
 				}
 			}
 		} else {
@@ -2849,7 +2947,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:105")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:105")
+					}
 				}
 			}
 		}
@@ -2868,7 +2968,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/device_printf.ptx:106")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/device_printf.ptx:106")
+					}
 				}
 			}
 		} else {
@@ -2883,7 +2985,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/device_printf.ptx:106")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/device_printf.ptx:106")
+					}
 				}
 			}
 		}
@@ -2902,7 +3006,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/device_printf.ptx:107")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/device_printf.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -2917,7 +3023,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/device_printf.ptx:107")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/device_printf.ptx:107")
+					}
 				}
 			}
 		}
@@ -2936,7 +3044,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/device_printf.ptx:108")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/device_printf.ptx:108")
+					}
 				}
 			}
 		} else {
@@ -2951,7 +3061,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/device_printf.ptx:108")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/device_printf.ptx:108")
+					}
 				}
 			}
 		}
@@ -2970,7 +3082,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/device_printf.ptx:109")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/device_printf.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -2985,7 +3099,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/device_printf.ptx:109")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/device_printf.ptx:109")
+					}
 				}
 			}
 		}
@@ -3004,7 +3120,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/device_printf.ptx:110")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/device_printf.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -3019,7 +3137,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/device_printf.ptx:110")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/device_printf.ptx:110")
+					}
 				}
 			}
 		}
@@ -3038,7 +3158,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/device_printf.ptx:111")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/device_printf.ptx:111")
+					}
 				}
 			}
 		} else {
@@ -3053,7 +3175,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/device_printf.ptx:111")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/device_printf.ptx:111")
+					}
 				}
 			}
 		}
@@ -3084,7 +3208,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s36:], uint64(s36v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s36, 8, s36v, l, "testdata/ptx/O0/device_printf.ptx:116")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s36, 8, s36v, l, "testdata/ptx/O0/device_printf.ptx:116")
+					}
 				}
 			}
 		} else {
@@ -3096,7 +3222,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s36:], uint64(s36v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s36, 8, s36v, l, "testdata/ptx/O0/device_printf.ptx:116")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s36, 8, s36v, l, "testdata/ptx/O0/device_printf.ptx:116")
+					}
 				}
 			}
 		}
@@ -3123,7 +3251,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s37:], uint64(s37v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s37, 8, s37v, l, "testdata/ptx/O0/device_printf.ptx:118")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s37, 8, s37v, l, "testdata/ptx/O0/device_printf.ptx:118")
+					}
 				}
 			}
 		} else {
@@ -3135,7 +3265,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s37:], uint64(s37v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s37, 8, s37v, l, "testdata/ptx/O0/device_printf.ptx:118")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s37, 8, s37v, l, "testdata/ptx/O0/device_printf.ptx:118")
+					}
 				}
 			}
 		}
@@ -3187,12 +3319,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:126")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:126")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r44[l] = v1
 				// 128: ld.u64
@@ -3204,12 +3338,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:128")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:128")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 129: ld.u32
 				v3a := uint64(r0[l]) + 0x24
@@ -3220,12 +3356,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:129")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:129")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 130: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -3246,12 +3384,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:126")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:126")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r44[l] = v1
 				// 128: ld.u64
@@ -3263,12 +3403,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:128")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:128")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 129: ld.u32
 				v3a := uint64(r0[l]) + 0x24
@@ -3279,12 +3421,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:129")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:129")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 130: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -3313,7 +3457,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:134")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:134")
+					}
 				}
 			}
 		} else {
@@ -3328,7 +3474,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:134")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:134")
+					}
 				}
 			}
 		}
@@ -3350,12 +3498,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:135")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:135")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r51[l] = v9
 				// 136: ld.u32
@@ -3367,12 +3517,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:136")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:136")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 137: mul.hi.s32
 				v11 := uint64(uint32(isa.MulHi(v10, k1, 32, true)))
@@ -3398,12 +3550,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_printf.ptx:144")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_printf.ptx:144")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r60[l] = v18
 			}
@@ -3419,12 +3573,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:135")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:135")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r51[l] = v9
 				// 136: ld.u32
@@ -3436,12 +3592,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:136")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:136")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 137: mul.hi.s32
 				v11 := uint64(uint32(isa.MulHi(v10, k1, 32, true)))
@@ -3467,12 +3625,14 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_printf.ptx:144")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_printf.ptx:144")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r60[l] = v18
 			}
@@ -3493,7 +3653,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/device_printf.ptx:145")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/device_printf.ptx:145")
+					}
 				}
 				// 146: add.u64
 				v20 := uint64(uint64(r0[l]) + uint64(k6))
@@ -3514,7 +3676,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/device_printf.ptx:145")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/device_printf.ptx:145")
+					}
 				}
 				// 146: add.u64
 				v20 := uint64(uint64(r0[l]) + uint64(k6))
@@ -3539,7 +3703,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:148")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:148")
+					}
 				}
 			}
 		} else {
@@ -3554,7 +3720,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:148")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:148")
+					}
 				}
 			}
 		}
@@ -3573,7 +3741,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/device_printf.ptx:149")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/device_printf.ptx:149")
+					}
 				}
 			}
 		} else {
@@ -3588,7 +3758,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/device_printf.ptx:149")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/device_printf.ptx:149")
+					}
 				}
 			}
 		}
@@ -3607,7 +3779,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:150")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:150")
+					}
 				}
 			}
 		} else {
@@ -3622,7 +3796,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:150")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:150")
+					}
 				}
 			}
 		}
@@ -3641,7 +3817,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:151")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:151")
+					}
 				}
 			}
 		} else {
@@ -3656,7 +3834,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:151")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:151")
+					}
 				}
 			}
 		}
@@ -3675,7 +3855,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:152")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:152")
+					}
 				}
 			}
 		} else {
@@ -3690,7 +3872,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:152")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:152")
+					}
 				}
 			}
 		}
@@ -3709,7 +3893,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:153")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:153")
+					}
 				}
 			}
 		} else {
@@ -3724,7 +3910,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:153")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:153")
+					}
 				}
 			}
 		}
@@ -3755,7 +3943,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s30 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:158")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:158")
+					}
 				}
 			}
 		} else {
@@ -3767,7 +3957,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s30 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:158")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:158")
+					}
 				}
 			}
 		}
@@ -3794,7 +3986,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s31 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/O0/device_printf.ptx:160")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/O0/device_printf.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -3806,7 +4000,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s31 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/O0/device_printf.ptx:160")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/O0/device_printf.ptx:160")
+					}
 				}
 			}
 		}
@@ -3850,12 +4046,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:168")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:168")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r65[l] = v1
 				// 170: ld.u64
@@ -3867,12 +4065,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:170")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:170")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 171: ld.u32
 				v3a := uint64(r0[l]) + 0x24
@@ -3883,12 +4083,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:171")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:171")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 172: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -3909,12 +4111,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:168")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:168")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r65[l] = v1
 				// 170: ld.u64
@@ -3926,12 +4130,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:170")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:170")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 171: ld.u32
 				v3a := uint64(r0[l]) + 0x24
@@ -3942,12 +4148,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:171")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:171")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 172: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -3976,7 +4184,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:176")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:176")
+					}
 				}
 			}
 		} else {
@@ -3991,7 +4201,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:176")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:176")
+					}
 				}
 			}
 		}
@@ -4012,12 +4224,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_printf.ptx:177")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_printf.ptx:177")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r72[l] = v9
 				// 178: ld.u32
@@ -4029,12 +4243,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:178")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:178")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r73[l] = v10
 			}
@@ -4050,12 +4266,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_printf.ptx:177")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_printf.ptx:177")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r72[l] = v9
 				// 178: ld.u32
@@ -4067,12 +4285,14 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:178")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:178")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r73[l] = v10
 			}
@@ -4093,7 +4313,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_printf.ptx:179")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_printf.ptx:179")
+					}
 				}
 			}
 		} else {
@@ -4108,7 +4330,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_printf.ptx:179")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_printf.ptx:179")
+					}
 				}
 			}
 		}
@@ -4127,7 +4351,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:180")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:180")
+					}
 				}
 			}
 		} else {
@@ -4142,7 +4368,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:180")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:180")
+					}
 				}
 			}
 		}
@@ -4161,7 +4389,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:181")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:181")
+					}
 				}
 			}
 		} else {
@@ -4176,7 +4406,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:181")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:181")
+					}
 				}
 			}
 		}
@@ -4195,7 +4427,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:182")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:182")
+					}
 				}
 			}
 		} else {
@@ -4210,7 +4444,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:182")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:182")
+					}
 				}
 			}
 		}
@@ -4229,7 +4465,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:183")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:183")
+					}
 				}
 			}
 		} else {
@@ -4244,7 +4482,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:183")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:183")
+					}
 				}
 			}
 		}
@@ -4263,7 +4503,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:184")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:184")
+					}
 				}
 			}
 		} else {
@@ -4278,7 +4520,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:184")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:184")
+					}
 				}
 			}
 		}
@@ -4312,7 +4556,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s20 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s20:], uint64(s20v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:190")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:190")
+					}
 				}
 			}
 		} else {
@@ -4327,7 +4573,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s20 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s20:], uint64(s20v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:190")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:190")
+					}
 				}
 			}
 		}
@@ -4354,7 +4602,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s21 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:192")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:192")
+					}
 				}
 			}
 		} else {
@@ -4366,7 +4616,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s21 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:192")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:192")
+					}
 				}
 			}
 		}
@@ -4413,12 +4665,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:200")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:200")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r77[l] = v1
 				// 202: ld.u64
@@ -4430,12 +4684,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:202")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:202")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 203: ld.u32
 				v3a := uint64(r0[l]) + 0x24
@@ -4446,12 +4702,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:203")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:203")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 204: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -4472,12 +4730,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:200")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:200")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r77[l] = v1
 				// 202: ld.u64
@@ -4489,12 +4749,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:202")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:202")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 203: ld.u32
 				v3a := uint64(r0[l]) + 0x24
@@ -4505,12 +4767,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:203")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:203")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 204: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -4539,7 +4803,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:208")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:208")
+					}
 				}
 			}
 		} else {
@@ -4554,7 +4820,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:208")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:208")
+					}
 				}
 			}
 		}
@@ -4576,12 +4844,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:209")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:209")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 210: shr.u32
 				v10 := uint64(uint32(v9) >> uint32(k1))
@@ -4618,12 +4888,14 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:209")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:209")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 210: shr.u32
 				v10 := uint64(uint32(v9) >> uint32(k1))
@@ -4670,7 +4942,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:218")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:218")
+					}
 				}
 			}
 		} else {
@@ -4685,7 +4959,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:218")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:218")
+					}
 				}
 			}
 		}
@@ -4704,7 +4980,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:219")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:219")
+					}
 				}
 			}
 		} else {
@@ -4719,7 +4997,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:219")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:219")
+					}
 				}
 			}
 		}
@@ -4742,7 +5022,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:222")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:222")
+					}
 				}
 			}
 		} else {
@@ -4757,7 +5039,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:222")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:222")
+					}
 				}
 			}
 		}
@@ -4776,7 +5060,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:223")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:223")
+					}
 				}
 			}
 		} else {
@@ -4791,7 +5077,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:223")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:223")
+					}
 				}
 			}
 		}
@@ -4810,7 +5098,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:224")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:224")
+					}
 				}
 			}
 		} else {
@@ -4825,7 +5115,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:224")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:224")
+					}
 				}
 			}
 		}
@@ -4859,7 +5151,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s28 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/O0/device_printf.ptx:230")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/O0/device_printf.ptx:230")
+					}
 				}
 			}
 		} else {
@@ -4874,7 +5168,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s28 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/O0/device_printf.ptx:230")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/O0/device_printf.ptx:230")
+					}
 				}
 			}
 		}
@@ -4901,7 +5197,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s29 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:232")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:232")
+					}
 				}
 			}
 		} else {
@@ -4913,7 +5211,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s29 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:232")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:232")
+					}
 				}
 			}
 		}
@@ -4952,12 +5252,14 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:240")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:240")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r97[l] = v1
 				// 242: ld.u64
@@ -4969,12 +5271,14 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:242")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:242")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 243: ld.u32
 				v3a := uint64(r0[l]) + 0x24
@@ -4985,12 +5289,14 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:243")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:243")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 244: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -5011,12 +5317,14 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:240")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:240")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r97[l] = v1
 				// 242: ld.u64
@@ -5028,12 +5336,14 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:242")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:242")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 243: ld.u32
 				v3a := uint64(r0[l]) + 0x24
@@ -5044,12 +5354,14 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:243")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:243")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 244: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -5078,7 +5390,9 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:248")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:248")
+					}
 				}
 			}
 		} else {
@@ -5093,7 +5407,9 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:248")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:248")
+					}
 				}
 			}
 		}
@@ -5267,7 +5583,9 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:284")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:284")
+					}
 				}
 			}
 		} else {
@@ -5282,7 +5600,9 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:284")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:284")
+					}
 				}
 			}
 		}
@@ -5301,7 +5621,9 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:285")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:285")
+					}
 				}
 			}
 		} else {
@@ -5316,7 +5638,9 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:285")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:285")
+					}
 				}
 			}
 		}
@@ -5335,7 +5659,9 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:286")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:286")
+					}
 				}
 			}
 		} else {
@@ -5350,7 +5676,9 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:286")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:286")
+					}
 				}
 			}
 		}
@@ -5369,7 +5697,9 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_printf.ptx:287")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_printf.ptx:287")
+					}
 				}
 			}
 		} else {
@@ -5384,7 +5714,9 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_printf.ptx:287")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_printf.ptx:287")
+					}
 				}
 			}
 		}
@@ -5414,7 +5746,9 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:293")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:293")
+					}
 				}
 			}
 		} else {
@@ -5433,7 +5767,9 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:293")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:293")
+					}
 				}
 			}
 		}
@@ -5456,12 +5792,14 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/device_printf.ptx:294")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/device_printf.ptx:294")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 295: ld.u32
 				v24a := uint64(u2) + 0x18
@@ -5472,12 +5810,14 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/device_printf.ptx:295")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/device_printf.ptx:295")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 296: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -5500,12 +5840,14 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/device_printf.ptx:294")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/device_printf.ptx:294")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 295: ld.u32
 				v24a := uint64(u2) + 0x18
@@ -5516,12 +5858,14 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/device_printf.ptx:295")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/device_printf.ptx:295")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 296: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -5567,12 +5911,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:302")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:302")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 303: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -5583,12 +5929,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:303")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:303")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 304: shl.b64
@@ -5604,12 +5952,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_printf.ptx:306")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_printf.ptx:306")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -5625,12 +5975,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:302")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:302")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 303: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -5641,12 +5993,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:303")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:303")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 304: shl.b64
@@ -5662,12 +6016,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_printf.ptx:306")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_printf.ptx:306")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -5688,7 +6044,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:307")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:307")
+					}
 				}
 			}
 		} else {
@@ -5703,7 +6061,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:307")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:307")
+					}
 				}
 			}
 		}
@@ -5725,12 +6085,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:308")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:308")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 309: ld.s32
 				v8a := uint64(r0[l]) + 0x1c
@@ -5741,12 +6103,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:309")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:309")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 310: shl.b64
@@ -5762,12 +6126,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:312")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:312")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -5783,12 +6149,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:308")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:308")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 309: ld.s32
 				v8a := uint64(r0[l]) + 0x1c
@@ -5799,12 +6167,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:309")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:309")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 310: shl.b64
@@ -5820,12 +6190,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:312")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:312")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -5846,7 +6218,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:313")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:313")
+					}
 				}
 			}
 		} else {
@@ -5861,7 +6235,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:313")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:313")
+					}
 				}
 			}
 		}
@@ -5881,12 +6257,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:314")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:314")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r29[l] = v13
 			}
@@ -5902,12 +6280,14 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:314")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:314")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r29[l] = v13
 			}
@@ -5928,7 +6308,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:315")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:315")
+					}
 				}
 			}
 		} else {
@@ -5943,7 +6325,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:315")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:315")
+					}
 				}
 			}
 		}
@@ -5962,7 +6346,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:316")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:316")
+					}
 				}
 			}
 		} else {
@@ -5977,7 +6363,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:316")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:316")
+					}
 				}
 			}
 		}
@@ -5996,7 +6384,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:317")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:317")
+					}
 				}
 			}
 		} else {
@@ -6011,7 +6401,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:317")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:317")
+					}
 				}
 			}
 		}
@@ -6030,7 +6422,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:318")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:318")
+					}
 				}
 			}
 		} else {
@@ -6045,7 +6439,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:318")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:318")
+					}
 				}
 			}
 		}
@@ -6064,7 +6460,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:319")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:319")
+					}
 				}
 			}
 		} else {
@@ -6079,7 +6477,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:319")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:319")
+					}
 				}
 			}
 		}
@@ -6098,7 +6498,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:320")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:320")
+					}
 				}
 			}
 		} else {
@@ -6113,7 +6515,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:320")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:320")
+					}
 				}
 			}
 		}
@@ -6132,7 +6536,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:321")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:321")
+					}
 				}
 			}
 		} else {
@@ -6147,7 +6553,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:321")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:321")
+					}
 				}
 			}
 		}
@@ -6166,7 +6574,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:322")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:322")
+					}
 				}
 			}
 		} else {
@@ -6181,7 +6591,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:322")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:322")
+					}
 				}
 			}
 		}
@@ -6200,7 +6612,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:323")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:323")
+					}
 				}
 			}
 		} else {
@@ -6215,7 +6629,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:323")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:323")
+					}
 				}
 			}
 		}
@@ -6234,7 +6650,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:324")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:324")
+					}
 				}
 			}
 		} else {
@@ -6249,7 +6667,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:324")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:324")
+					}
 				}
 			}
 		}
@@ -6268,7 +6688,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/device_printf.ptx:325")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/device_printf.ptx:325")
+					}
 				}
 			}
 		} else {
@@ -6283,7 +6705,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/device_printf.ptx:325")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/device_printf.ptx:325")
+					}
 				}
 			}
 		}
@@ -6302,7 +6726,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/device_printf.ptx:326")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/device_printf.ptx:326")
+					}
 				}
 			}
 		} else {
@@ -6317,7 +6743,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/device_printf.ptx:326")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/device_printf.ptx:326")
+					}
 				}
 			}
 		}
@@ -6351,7 +6779,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:332")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:332")
+					}
 				}
 			}
 		} else {
@@ -6366,7 +6796,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:332")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:332")
+					}
 				}
 			}
 		}
@@ -6393,7 +6825,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:334")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:334")
+					}
 				}
 			}
 		} else {
@@ -6405,7 +6839,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:334")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:334")
+					}
 				}
 			}
 		}
@@ -6450,12 +6886,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:342")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:342")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 344: ld.u64
@@ -6467,12 +6905,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:344")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:344")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 345: ld.u32
 				v3a := uint64(r0[l]) + 0x1c
@@ -6483,12 +6923,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:345")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:345")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 346: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -6509,12 +6951,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:342")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:342")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 344: ld.u64
@@ -6526,12 +6970,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:344")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:344")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 345: ld.u32
 				v3a := uint64(r0[l]) + 0x1c
@@ -6542,12 +6988,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:345")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:345")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 346: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -6576,7 +7024,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:350")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:350")
+					}
 				}
 			}
 		} else {
@@ -6591,7 +7041,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:350")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:350")
+					}
 				}
 			}
 		}
@@ -6612,12 +7064,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:351")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:351")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 352: cvt.f64.f32
 				v10 := isa.CvtFloat(v9, 64, 32, isa.RN, false, false, false)
@@ -6631,12 +7085,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/device_printf.ptx:353")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/device_printf.ptx:353")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r42[l] = v11
 			}
@@ -6652,12 +7108,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:351")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:351")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 352: cvt.f64.f32
 				v10 := isa.CvtFloat(v9, 64, 32, isa.RN, false, false, false)
@@ -6671,12 +7129,14 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/device_printf.ptx:353")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/device_printf.ptx:353")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r42[l] = v11
 			}
@@ -6697,7 +7157,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:354")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:354")
+					}
 				}
 			}
 		} else {
@@ -6712,7 +7174,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:354")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:354")
+					}
 				}
 			}
 		}
@@ -6731,7 +7195,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:355")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:355")
+					}
 				}
 			}
 		} else {
@@ -6746,7 +7212,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:355")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:355")
+					}
 				}
 			}
 		}
@@ -6765,7 +7233,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:356")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:356")
+					}
 				}
 			}
 		} else {
@@ -6780,7 +7250,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:356")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:356")
+					}
 				}
 			}
 		}
@@ -6799,7 +7271,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:357")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:357")
+					}
 				}
 			}
 		} else {
@@ -6814,7 +7288,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:357")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:357")
+					}
 				}
 			}
 		}
@@ -6833,7 +7309,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:358")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:358")
+					}
 				}
 			}
 		} else {
@@ -6848,7 +7326,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:358")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:358")
+					}
 				}
 			}
 		}
@@ -6867,7 +7347,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:359")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:359")
+					}
 				}
 			}
 		} else {
@@ -6882,7 +7364,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:359")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:359")
+					}
 				}
 			}
 		}
@@ -6916,7 +7400,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s21 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:365")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:365")
+					}
 				}
 			}
 		} else {
@@ -6931,7 +7417,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s21 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:365")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:365")
+					}
 				}
 			}
 		}
@@ -6958,7 +7446,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s22 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s22:], uint64(s22v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:367")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:367")
+					}
 				}
 			}
 		} else {
@@ -6970,7 +7460,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s22 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s22:], uint64(s22v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:367")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:367")
+					}
 				}
 			}
 		}
@@ -7010,12 +7502,14 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:375")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:375")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r46[l] = v1
 				// 377: ld.u64
@@ -7027,12 +7521,14 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:377")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:377")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 378: ld.u32
 				v3a := uint64(r0[l]) + 0x1c
@@ -7043,12 +7539,14 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:378")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:378")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 379: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -7069,12 +7567,14 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:375")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:375")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r46[l] = v1
 				// 377: ld.u64
@@ -7086,12 +7586,14 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:377")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:377")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 378: ld.u32
 				v3a := uint64(r0[l]) + 0x1c
@@ -7102,12 +7604,14 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:378")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:378")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 379: shl.b32
 				v4 := uint64(uint32(v3) << uint32(k0))
@@ -7136,7 +7640,9 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:383")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:383")
+					}
 				}
 			}
 		} else {
@@ -7151,7 +7657,9 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:383")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:383")
+					}
 				}
 			}
 		}
@@ -7236,7 +7744,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:406")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:406")
+					}
 				}
 			}
 		} else {
@@ -7251,7 +7761,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:406")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:406")
+					}
 				}
 			}
 		}
@@ -7282,7 +7794,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/device_printf.ptx:411")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/device_printf.ptx:411")
+					}
 				}
 			}
 		} else {
@@ -7294,7 +7808,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/device_printf.ptx:411")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/device_printf.ptx:411")
+					}
 				}
 			}
 		}
@@ -7321,7 +7837,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_printf.ptx:413")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_printf.ptx:413")
+					}
 				}
 			}
 		} else {
@@ -7333,7 +7851,9 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_printf.ptx:413")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_printf.ptx:413")
+					}
 				}
 			}
 		}
@@ -7372,12 +7892,14 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:421")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:421")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 				// 423: ld.u64
@@ -7389,12 +7911,14 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:423")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:423")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 424: mov.u32
 				v3 := uint64(uint64(tid0[l]))
@@ -7415,12 +7939,14 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:421")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:421")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 				// 423: ld.u64
@@ -7432,12 +7958,14 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:423")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:423")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 424: mov.u32
 				v3 := uint64(uint64(tid0[l]))
@@ -7466,7 +7994,9 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_printf.ptx:428")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_printf.ptx:428")
+					}
 				}
 			}
 		} else {
@@ -7481,7 +8011,9 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_printf.ptx:428")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_printf.ptx:428")
+					}
 				}
 			}
 		}

@@ -1318,7 +1318,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/dynamic_shared.ptx:36")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/dynamic_shared.ptx:36")
+					}
 				}
 			}
 		} else {
@@ -1333,7 +1335,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/dynamic_shared.ptx:36")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/dynamic_shared.ptx:36")
+					}
 				}
 			}
 		}
@@ -1353,7 +1357,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:37")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:37")
+					}
 				}
 				// 38: mov.u32
 				v11 := uint64(uint64(tid0[l]))
@@ -1371,7 +1377,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:37")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:37")
+					}
 				}
 				// 38: mov.u32
 				v11 := uint64(uint64(tid0[l]))
@@ -1393,7 +1401,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:39")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -1408,7 +1418,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:39")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:39")
+					}
 				}
 			}
 		}
@@ -1429,7 +1441,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/dynamic_shared.ptx:41")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/dynamic_shared.ptx:41")
+					}
 				}
 			}
 		} else {
@@ -1444,7 +1458,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/dynamic_shared.ptx:41")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/dynamic_shared.ptx:41")
+					}
 				}
 			}
 		}
@@ -1466,12 +1482,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/dynamic_shared.ptx:43")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/dynamic_shared.ptx:43")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 44: mul.lo.s32
 				v17 := uint64(uint32(u15) * uint32(v16))
@@ -1489,12 +1507,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/dynamic_shared.ptx:43")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/dynamic_shared.ptx:43")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 44: mul.lo.s32
 				v17 := uint64(uint32(u15) * uint32(v16))
@@ -1517,7 +1537,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/dynamic_shared.ptx:45")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/dynamic_shared.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -1532,7 +1554,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/dynamic_shared.ptx:45")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/dynamic_shared.ptx:45")
+					}
 				}
 			}
 		}
@@ -1555,12 +1579,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/dynamic_shared.ptx:46")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/dynamic_shared.ptx:46")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 47: ld.u32
 				v20a := uint64(u2) + 0x18
@@ -1571,12 +1597,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/dynamic_shared.ptx:47")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/dynamic_shared.ptx:47")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 48: ld.u32
 				v21a := uint64(u2) + 0x10
@@ -1587,12 +1615,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:48")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:48")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 49: add.s32
 				v22 := uint64(uint32(v20) + uint32(v21))
@@ -1611,12 +1641,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/dynamic_shared.ptx:53")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/dynamic_shared.ptx:53")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r20[l] = v26
 				// 54: cvt.u64.u32
@@ -1635,12 +1667,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/dynamic_shared.ptx:46")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/dynamic_shared.ptx:46")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 47: ld.u32
 				v20a := uint64(u2) + 0x18
@@ -1651,12 +1685,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/dynamic_shared.ptx:47")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/dynamic_shared.ptx:47")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 48: ld.u32
 				v21a := uint64(u2) + 0x10
@@ -1667,12 +1703,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:48")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:48")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 49: add.s32
 				v22 := uint64(uint32(v20) + uint32(v21))
@@ -1691,12 +1729,14 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/dynamic_shared.ptx:53")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/dynamic_shared.ptx:53")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r20[l] = v26
 				// 54: cvt.u64.u32
@@ -1729,7 +1769,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/dynamic_shared.ptx:59")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/dynamic_shared.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -1748,7 +1790,9 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/dynamic_shared.ptx:59")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/dynamic_shared.ptx:59")
+					}
 				}
 			}
 		}
@@ -1782,12 +1826,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:61")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:61")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 62: ld.u32
 				v2a := uint64(r0[l]) + 0x10
@@ -1798,12 +1844,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:62")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:62")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 63: not.b32
 				v3 := uint64(^uint32(v2))
@@ -1824,12 +1872,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:68")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:68")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r33[l] = v8
 				// 69: ld.u64
@@ -1841,12 +1891,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/dynamic_shared.ptx:69")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/dynamic_shared.ptx:69")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 70: ld.u32
 				v10a := uint64(r0[l]) + 0x18
@@ -1857,12 +1909,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/dynamic_shared.ptx:70")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/dynamic_shared.ptx:70")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 71: add.s32
 				v11 := uint64(uint32(v10) + uint32(v2))
@@ -1886,12 +1940,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:61")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:61")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 62: ld.u32
 				v2a := uint64(r0[l]) + 0x10
@@ -1902,12 +1958,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:62")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:62")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 63: not.b32
 				v3 := uint64(^uint32(v2))
@@ -1928,12 +1986,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:68")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:68")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r33[l] = v8
 				// 69: ld.u64
@@ -1945,12 +2005,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/dynamic_shared.ptx:69")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/dynamic_shared.ptx:69")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 70: ld.u32
 				v10a := uint64(r0[l]) + 0x18
@@ -1961,12 +2023,14 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/dynamic_shared.ptx:70")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/dynamic_shared.ptx:70")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 71: add.s32
 				v11 := uint64(uint32(v10) + uint32(v2))
@@ -1995,7 +2059,9 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:75")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:75")
+					}
 				}
 			}
 		} else {
@@ -2010,7 +2076,9 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:75")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:75")
+					}
 				}
 			}
 		}
@@ -2305,7 +2373,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:104")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -2320,7 +2390,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:104")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:104")
+					}
 				}
 			}
 		}
@@ -2339,7 +2411,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/dynamic_shared.ptx:105")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/dynamic_shared.ptx:105")
+					}
 				}
 			}
 		} else {
@@ -2354,7 +2428,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/dynamic_shared.ptx:105")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/dynamic_shared.ptx:105")
+					}
 				}
 			}
 		}
@@ -2373,7 +2449,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:106")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:106")
+					}
 				}
 			}
 		} else {
@@ -2388,7 +2466,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:106")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:106")
+					}
 				}
 			}
 		}
@@ -2412,7 +2492,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:109")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:109")
+					}
 				}
 				// 110: mov.u32
 				v16 := uint64(uint64(tid0[l]))
@@ -2430,7 +2512,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:109")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:109")
+					}
 				}
 				// 110: mov.u32
 				v16 := uint64(uint64(tid0[l]))
@@ -2452,7 +2536,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/dynamic_shared.ptx:111")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/dynamic_shared.ptx:111")
+					}
 				}
 			}
 		} else {
@@ -2467,7 +2553,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/dynamic_shared.ptx:111")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/dynamic_shared.ptx:111")
+					}
 				}
 			}
 		}
@@ -2493,12 +2581,14 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:115")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:115")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 116: add.s32
 				v22 := uint64(uint32(u20) + uint32(v21))
@@ -2516,12 +2606,14 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:115")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:115")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 116: add.s32
 				v22 := uint64(uint32(u20) + uint32(v21))
@@ -2544,7 +2636,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/dynamic_shared.ptx:117")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/dynamic_shared.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -2559,7 +2653,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/dynamic_shared.ptx:117")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/dynamic_shared.ptx:117")
+					}
 				}
 			}
 		}
@@ -2582,12 +2678,14 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/dynamic_shared.ptx:118")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/dynamic_shared.ptx:118")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 119: ld.u32
 				v25a := uint64(u2) + 0x10
@@ -2598,12 +2696,14 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/dynamic_shared.ptx:119")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/dynamic_shared.ptx:119")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 120: setp.ge.s32
 				c26t := int32(v24) >= int32(v25)
@@ -2626,12 +2726,14 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/dynamic_shared.ptx:118")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/dynamic_shared.ptx:118")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 119: ld.u32
 				v25a := uint64(u2) + 0x10
@@ -2642,12 +2744,14 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/dynamic_shared.ptx:119")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/dynamic_shared.ptx:119")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 120: setp.ge.s32
 				c26t := int32(v24) >= int32(v25)
@@ -2687,12 +2791,14 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:124")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:124")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 125: ld.s32
 				v2a := uint64(r0[l]) + 0x24
@@ -2703,12 +2809,14 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:125")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:125")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 126: shl.b64
@@ -2724,12 +2832,14 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:128")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:128")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 129: mov.f32
 				v6 := uint64(v5)
@@ -2747,12 +2857,14 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:124")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:124")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 125: ld.s32
 				v2a := uint64(r0[l]) + 0x24
@@ -2763,12 +2875,14 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:125")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:125")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 126: shl.b64
@@ -2784,12 +2898,14 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:128")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:128")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 129: mov.f32
 				v6 := uint64(v5)
@@ -2854,12 +2970,14 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:137")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:137")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 138: ld.s32
 				v3a := uint64(r0[l]) + 0x20
@@ -2870,12 +2988,14 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:138")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:138")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 139: shl.b64
@@ -2899,12 +3019,14 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:137")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:137")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 138: ld.s32
 				v3a := uint64(r0[l]) + 0x20
@@ -2915,12 +3037,14 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:138")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:138")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 139: shl.b64
@@ -2946,7 +3070,9 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:141")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:141")
+					}
 				}
 			}
 		} else {
@@ -2961,7 +3087,9 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:141")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:141")
+					}
 				}
 			}
 		}
@@ -2983,12 +3111,14 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:142")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:142")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 143: setp.ne.s32
 				c8t := uint32(v7) != uint32(k1)
@@ -3011,12 +3141,14 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:142")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:142")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 143: setp.ne.s32
 				c8t := uint32(v7) != uint32(k1)
@@ -3055,12 +3187,14 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:147")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:147")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 148: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -3083,12 +3217,14 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:147")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:147")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 148: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -3128,12 +3264,14 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:152")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:152")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 153: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3146,12 +3284,14 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:154")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:154")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 155: setp.ge.s32
 				c4t := int32(v2) >= int32(v3)
@@ -3174,12 +3314,14 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:152")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:152")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 153: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3192,12 +3334,14 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:154")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:154")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 155: setp.ge.s32
 				c4t := int32(v2) >= int32(v3)
@@ -3238,12 +3382,14 @@ func stencil3Block6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:159")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:159")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 160: ld.u32
 				v2a := uint64(r0[l]) + 0x24
@@ -3254,12 +3400,14 @@ func stencil3Block6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:160")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:160")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 161: add.s32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -3278,12 +3426,14 @@ func stencil3Block6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:165")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:165")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 166: mov.f32
 				v8 := uint64(v7)
@@ -3301,12 +3451,14 @@ func stencil3Block6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:159")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:159")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 160: ld.u32
 				v2a := uint64(r0[l]) + 0x24
@@ -3317,12 +3469,14 @@ func stencil3Block6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:160")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:160")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 161: add.s32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -3341,12 +3495,14 @@ func stencil3Block6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:165")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:165")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 166: mov.f32
 				v8 := uint64(v7)
@@ -3408,12 +3564,14 @@ func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:174")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:174")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r46[l] = v2
 			}
@@ -3432,12 +3590,14 @@ func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:174")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:174")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r46[l] = v2
 			}
@@ -3458,7 +3618,9 @@ func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/dynamic_shared.ptx:175")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/dynamic_shared.ptx:175")
+					}
 				}
 			}
 		} else {
@@ -3473,7 +3635,9 @@ func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/dynamic_shared.ptx:175")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/dynamic_shared.ptx:175")
+					}
 				}
 			}
 		}
@@ -3501,12 +3665,14 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r47[l] = v1
 			}
@@ -3522,12 +3688,14 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r47[l] = v1
 			}
@@ -3593,12 +3761,14 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:185")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:185")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 186: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3611,12 +3781,14 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:187")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:187")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 188: setp.ge.s32
 				c4t := int32(v2) >= int32(v3)
@@ -3639,12 +3811,14 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:185")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:185")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 186: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3657,12 +3831,14 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:187")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:187")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 188: setp.ge.s32
 				c4t := int32(v2) >= int32(v3)
@@ -3702,12 +3878,14 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:192")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:192")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 193: ld.s32
 				v2a := uint64(r0[l]) + 0x24
@@ -3718,12 +3896,14 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:193")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:193")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 194: shl.b64
@@ -3739,12 +3919,14 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:196")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:196")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 197: mov.f32
 				v6 := uint64(v5)
@@ -3762,12 +3944,14 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:192")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:192")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 193: ld.s32
 				v2a := uint64(r0[l]) + 0x24
@@ -3778,12 +3962,14 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:193")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:193")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 194: shl.b64
@@ -3799,12 +3985,14 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:196")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:196")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 197: mov.f32
 				v6 := uint64(v5)
@@ -3868,12 +4056,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:205")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:205")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 206: ld.s32
 				v3a := uint64(r0[l]) + 0x20
@@ -3884,12 +4074,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:206")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:206")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 207: shl.b64
@@ -3913,12 +4105,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:205")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:205")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 206: ld.s32
 				v3a := uint64(r0[l]) + 0x20
@@ -3929,12 +4123,14 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:206")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:206")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 207: shl.b64
@@ -3960,7 +4156,9 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:209")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:209")
+					}
 				}
 			}
 		} else {
@@ -3975,7 +4173,9 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:209")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:209")
+					}
 				}
 			}
 		}
@@ -4004,12 +4204,14 @@ func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:213")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:213")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 214: ld.u32
 				v2a := uint64(r0[l]) + 0x10
@@ -4020,12 +4222,14 @@ func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:214")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:214")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 215: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -4048,12 +4252,14 @@ func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:213")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:213")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 214: ld.u32
 				v2a := uint64(r0[l]) + 0x10
@@ -4064,12 +4270,14 @@ func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:214")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:214")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 215: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -4119,12 +4327,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 						v1 = runtime.Load64(v1aw.Ptr, v1ao)
 					} else {
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:219")
-							continue
+						{
+							v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+							if !v1ok {
+								flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:219")
+								continue
+							}
+							v1 = v1x
 						}
-						v1 = v1x
 					}
 					// 220: ld.s32
 					v2a := uint64(r0[l]) + 0x20
@@ -4135,12 +4345,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 						v2 = runtime.Load32(v2aw.Ptr, v2ao)
 					} else {
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:220")
-							continue
+						{
+							v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+							if !v2ok {
+								flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:220")
+								continue
+							}
+							v2 = v2x
 						}
-						v2 = v2x
 					}
 					v2 = uint64(uint64(int64(int32(v2))))
 					// 221: shl.b64
@@ -4156,12 +4368,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 						v5 = runtime.Load32(v5aw.Ptr, v5ao)
 					} else {
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-						if !v5ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:223")
-							continue
+						{
+							v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+							if !v5ok {
+								flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:223")
+								continue
+							}
+							v5 = v5x
 						}
-						v5 = v5x
 					}
 					// 224: ld.f32
 					v6a := uint64(v4) + 0x4
@@ -4172,12 +4386,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 						v6 = runtime.Load32(v6aw.Ptr, v6ao)
 					} else {
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-						if !v6ok {
-							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/dynamic_shared.ptx:224")
-							continue
+						{
+							v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+							if !v6ok {
+								flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/dynamic_shared.ptx:224")
+								continue
+							}
+							v6 = v6x
 						}
-						v6 = v6x
 					}
 					// 225: add.rn.f32
 					v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) + math.Float32frombits(uint32(v6)))
@@ -4199,12 +4415,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 						v8 = runtime.Load32(v8aw.Ptr, v8ao)
 					} else {
-						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-						if !v8ok {
-							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:226")
-							continue
+						{
+							v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+							if !v8ok {
+								flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:226")
+								continue
+							}
+							v8 = v8x
 						}
-						v8 = v8x
 					}
 					// 227: add.rn.f32
 					v9F := isa.CanonF32(v7F + math.Float32frombits(uint32(v8)))
@@ -4227,12 +4445,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 						v11 = runtime.Load64(v11aw.Ptr, v11ao)
 					} else {
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-						if !v11ok {
-							flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/dynamic_shared.ptx:229")
-							continue
+						{
+							v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+							if !v11ok {
+								flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/dynamic_shared.ptx:229")
+								continue
+							}
+							v11 = v11x
 						}
-						v11 = v11x
 					}
 					// 230: ld.s32
 					v12a := uint64(r0[l]) + 0x24
@@ -4243,12 +4463,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 						v12 = runtime.Load32(v12aw.Ptr, v12ao)
 					} else {
-						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-						if !v12ok {
-							flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/dynamic_shared.ptx:230")
-							continue
+						{
+							v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+							if !v12ok {
+								flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/dynamic_shared.ptx:230")
+								continue
+							}
+							v12 = v12x
 						}
-						v12 = v12x
 					}
 					v12 = uint64(uint64(int64(int32(v12))))
 					// 231: shl.b64
@@ -4270,12 +4492,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:219")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:219")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 220: ld.s32
 				v2a := uint64(r0[l]) + 0x20
@@ -4286,12 +4510,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:220")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:220")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 221: shl.b64
@@ -4307,12 +4533,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:223")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:223")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 224: ld.f32
 				v6a := uint64(v4) + 0x4
@@ -4323,12 +4551,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/dynamic_shared.ptx:224")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/dynamic_shared.ptx:224")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 225: add.rn.f32
 				v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) + math.Float32frombits(uint32(v6)))
@@ -4344,12 +4574,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:226")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:226")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 227: add.rn.f32
 				v9F := isa.CanonF32(v7F + math.Float32frombits(uint32(v8)))
@@ -4368,12 +4600,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/dynamic_shared.ptx:229")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/dynamic_shared.ptx:229")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 230: ld.s32
 				v12a := uint64(r0[l]) + 0x24
@@ -4384,12 +4618,14 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/dynamic_shared.ptx:230")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/dynamic_shared.ptx:230")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				v12 = uint64(uint64(int64(int32(v12))))
 				// 231: shl.b64
@@ -4415,7 +4651,9 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:233")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:233")
+					}
 				}
 			}
 		} else {
@@ -4430,7 +4668,9 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:233")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:233")
+					}
 				}
 			}
 		}

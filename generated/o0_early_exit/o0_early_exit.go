@@ -1814,12 +1814,14 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/early_exit.ptx:27")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/early_exit.ptx:27")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -1832,12 +1834,14 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/early_exit.ptx:27")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/early_exit.ptx:27")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -1858,7 +1862,9 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:28")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:28")
+					}
 				}
 			}
 		} else {
@@ -1873,7 +1879,9 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:28")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:28")
+					}
 				}
 			}
 		}
@@ -1895,12 +1903,14 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:29")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:29")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 30: setp.gt.s32
 				c6t := int32(v5) > int32(k2)
@@ -1923,12 +1933,14 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:29")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:29")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 30: setp.gt.s32
 				c6t := int32(v5) > int32(k2)
@@ -1966,7 +1978,9 @@ func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:35")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:35")
+					}
 				}
 			}
 		} else {
@@ -1981,7 +1995,9 @@ func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:35")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:35")
+					}
 				}
 			}
 		}
@@ -2010,12 +2026,14 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:38")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:38")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 39: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
@@ -2038,12 +2056,14 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:38")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:38")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 39: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
@@ -2081,7 +2101,9 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:44")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -2096,7 +2118,9 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:44")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:44")
+					}
 				}
 			}
 		}
@@ -2125,12 +2149,14 @@ func classifyBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:47")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:47")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 48: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -2153,12 +2179,14 @@ func classifyBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:47")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:47")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 48: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -2196,7 +2224,9 @@ func classifyBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:53")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:53")
+					}
 				}
 			}
 		} else {
@@ -2211,7 +2241,9 @@ func classifyBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:53")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:53")
+					}
 				}
 			}
 		}
@@ -2240,12 +2272,14 @@ func classifyBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:56")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:56")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 57: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -2268,12 +2302,14 @@ func classifyBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:56")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:56")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 57: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -2311,7 +2347,9 @@ func classifyBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:62")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:62")
+					}
 				}
 			}
 		} else {
@@ -2326,7 +2364,9 @@ func classifyBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:62")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:62")
+					}
 				}
 			}
 		}
@@ -2354,7 +2394,9 @@ func classifyBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:66")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:66")
+					}
 				}
 			}
 		} else {
@@ -2369,7 +2411,9 @@ func classifyBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:66")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:66")
+					}
 				}
 			}
 		}
@@ -2396,12 +2440,14 @@ func classifyBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:69")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:69")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r12[l] = v1
 			}
@@ -2417,12 +2463,14 @@ func classifyBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:69")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:69")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r12[l] = v1
 			}
@@ -2451,7 +2499,9 @@ func classifyBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:70")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:70")
+					}
 				}
 			}
 		} else {
@@ -2463,7 +2513,9 @@ func classifyBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:70")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:70")
+					}
 				}
 			}
 		}
@@ -2711,7 +2763,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/early_exit.ptx:102")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/early_exit.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -2726,7 +2780,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/early_exit.ptx:102")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/early_exit.ptx:102")
+					}
 				}
 			}
 		}
@@ -2745,7 +2801,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/early_exit.ptx:103")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/early_exit.ptx:103")
+					}
 				}
 			}
 		} else {
@@ -2760,7 +2818,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/early_exit.ptx:103")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/early_exit.ptx:103")
+					}
 				}
 			}
 		}
@@ -2779,7 +2839,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/early_exit.ptx:104")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/early_exit.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -2794,7 +2856,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/early_exit.ptx:104")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/early_exit.ptx:104")
+					}
 				}
 			}
 		}
@@ -2813,7 +2877,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/early_exit.ptx:105")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/early_exit.ptx:105")
+					}
 				}
 			}
 		} else {
@@ -2828,7 +2894,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/early_exit.ptx:105")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/early_exit.ptx:105")
+					}
 				}
 			}
 		}
@@ -2847,7 +2915,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/early_exit.ptx:106")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/early_exit.ptx:106")
+					}
 				}
 			}
 		} else {
@@ -2862,7 +2932,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/early_exit.ptx:106")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/early_exit.ptx:106")
+					}
 				}
 			}
 		}
@@ -2892,7 +2964,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/early_exit.ptx:112")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/early_exit.ptx:112")
+					}
 				}
 			}
 		} else {
@@ -2911,7 +2985,9 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/early_exit.ptx:112")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/early_exit.ptx:112")
+					}
 				}
 			}
 		}
@@ -2934,12 +3010,14 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/early_exit.ptx:113")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/early_exit.ptx:113")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 114: ld.u32
 				v24a := uint64(u2) + 0x10
@@ -2950,12 +3028,14 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/early_exit.ptx:114")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/early_exit.ptx:114")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 115: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -2978,12 +3058,14 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/early_exit.ptx:113")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/early_exit.ptx:113")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 114: ld.u32
 				v24a := uint64(u2) + 0x10
@@ -2994,12 +3076,14 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/early_exit.ptx:114")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/early_exit.ptx:114")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 115: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -3037,7 +3121,9 @@ func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:122")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:122")
+					}
 				}
 			}
 		} else {
@@ -3052,7 +3138,9 @@ func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:122")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:122")
+					}
 				}
 			}
 		}
@@ -3081,12 +3169,14 @@ func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:125")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:125")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 126: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -3097,12 +3187,14 @@ func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:126")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:126")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 127: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -3125,12 +3217,14 @@ func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:125")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:125")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 126: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -3141,12 +3235,14 @@ func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:126")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:126")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 127: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -3188,12 +3284,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:131")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:131")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 132: ld.u32
 				v2a := uint64(r0[l]) + 0x1c
@@ -3204,12 +3302,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:132")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:132")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 133: ld.u32
 				v3a := uint64(r0[l]) + 0x14
@@ -3220,12 +3320,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:133")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:133")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 134: mul.lo.s32
 				v4 := uint64(uint32(v2) * uint32(v3))
@@ -3238,12 +3340,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:135")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:135")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 136: add.s32
 				v6 := uint64(uint32(v4) + uint32(v5))
@@ -3262,12 +3366,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/early_exit.ptx:140")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/early_exit.ptx:140")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r30[l] = v10
 			}
@@ -3283,12 +3389,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:131")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:131")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 132: ld.u32
 				v2a := uint64(r0[l]) + 0x1c
@@ -3299,12 +3407,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:132")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:132")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 133: ld.u32
 				v3a := uint64(r0[l]) + 0x14
@@ -3315,12 +3425,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:133")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:133")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 134: mul.lo.s32
 				v4 := uint64(uint32(v2) * uint32(v3))
@@ -3333,12 +3445,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:135")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:135")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 136: add.s32
 				v6 := uint64(uint32(v4) + uint32(v5))
@@ -3357,12 +3471,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/early_exit.ptx:140")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/early_exit.ptx:140")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r30[l] = v10
 			}
@@ -3383,7 +3499,9 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/early_exit.ptx:141")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/early_exit.ptx:141")
+					}
 				}
 			}
 		} else {
@@ -3398,7 +3516,9 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/early_exit.ptx:141")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/early_exit.ptx:141")
+					}
 				}
 			}
 		}
@@ -3421,12 +3541,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/early_exit.ptx:142")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/early_exit.ptx:142")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 143: ld.u32
 				v13a := uint64(r0[l]) + 0x18
@@ -3437,12 +3559,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/early_exit.ptx:143")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/early_exit.ptx:143")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 144: setp.ne.s32
 				c14t := uint32(v12) != uint32(v13)
@@ -3465,12 +3589,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/early_exit.ptx:142")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/early_exit.ptx:142")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 143: ld.u32
 				v13a := uint64(r0[l]) + 0x18
@@ -3481,12 +3607,14 @@ func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/early_exit.ptx:143")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/early_exit.ptx:143")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 144: setp.ne.s32
 				c14t := uint32(v12) != uint32(v13)
@@ -3527,12 +3655,14 @@ func findFirstBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:148")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:148")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 149: ld.u64
@@ -3544,12 +3674,14 @@ func findFirstBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:149")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:149")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 150: ld.s32
 				v3a := uint64(r0[l]) + 0x1c
@@ -3560,12 +3692,14 @@ func findFirstBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:150")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:150")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 151: shl.b64
@@ -3586,12 +3720,14 @@ func findFirstBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:148")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:148")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 149: ld.u64
@@ -3603,12 +3739,14 @@ func findFirstBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:149")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:149")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 150: ld.s32
 				v3a := uint64(r0[l]) + 0x1c
@@ -3619,12 +3757,14 @@ func findFirstBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:150")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:150")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 151: shl.b64
@@ -3650,7 +3790,9 @@ func findFirstBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:153")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:153")
+					}
 				}
 			}
 		} else {
@@ -3665,7 +3807,9 @@ func findFirstBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:153")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:153")
+					}
 				}
 			}
 		}
@@ -3694,12 +3838,14 @@ func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:156")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:156")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 157: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -3722,12 +3868,14 @@ func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:156")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:156")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 157: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -3768,12 +3916,14 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:161")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:161")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r39[l] = v1
 			}
@@ -3789,12 +3939,14 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:161")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:161")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r39[l] = v1
 			}
@@ -3822,12 +3974,14 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/early_exit.ptx:164")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/early_exit.ptx:164")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 165: ld.s32
 				v5a := uint64(r0[l]) + 0x1c
@@ -3838,12 +3992,14 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:165")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:165")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				v5 = uint64(uint64(int64(int32(v5))))
 				// 166: shl.b64
@@ -3867,12 +4023,14 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/early_exit.ptx:164")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/early_exit.ptx:164")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 165: ld.s32
 				v5a := uint64(r0[l]) + 0x1c
@@ -3883,12 +4041,14 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:165")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:165")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				v5 = uint64(uint64(int64(int32(v5))))
 				// 166: shl.b64
@@ -3914,7 +4074,9 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/early_exit.ptx:168")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/early_exit.ptx:168")
+					}
 				}
 			}
 		} else {
@@ -3929,7 +4091,9 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/early_exit.ptx:168")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/early_exit.ptx:168")
+					}
 				}
 			}
 		}
@@ -3957,12 +4121,14 @@ func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:173")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:173")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 174: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3980,12 +4146,14 @@ func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:173")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:173")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 174: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -4008,7 +4176,9 @@ func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:175")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:175")
+					}
 				}
 			}
 		} else {
@@ -4023,7 +4193,9 @@ func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:175")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:175")
+					}
 				}
 			}
 		}
@@ -4053,12 +4225,14 @@ func findFirstBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:178")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:178")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 179: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4069,12 +4243,14 @@ func findFirstBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:179")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:179")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 180: shl.b64
@@ -4095,12 +4271,14 @@ func findFirstBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:178")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:178")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 179: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4111,12 +4289,14 @@ func findFirstBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:179")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:179")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 180: shl.b64
@@ -4144,7 +4324,9 @@ func findFirstBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:183")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:183")
+					}
 				}
 			}
 		} else {
@@ -4159,7 +4341,9 @@ func findFirstBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:183")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:183")
+					}
 				}
 			}
 		}
@@ -4357,7 +4541,9 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/early_exit.ptx:213")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/early_exit.ptx:213")
+					}
 				}
 			}
 		} else {
@@ -4372,7 +4558,9 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/early_exit.ptx:213")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/early_exit.ptx:213")
+					}
 				}
 			}
 		}
@@ -4391,7 +4579,9 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/early_exit.ptx:214")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/early_exit.ptx:214")
+					}
 				}
 			}
 		} else {
@@ -4406,7 +4596,9 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/early_exit.ptx:214")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/early_exit.ptx:214")
+					}
 				}
 			}
 		}
@@ -4425,7 +4617,9 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/early_exit.ptx:215")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/early_exit.ptx:215")
+					}
 				}
 			}
 		} else {
@@ -4440,7 +4634,9 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/early_exit.ptx:215")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/early_exit.ptx:215")
+					}
 				}
 			}
 		}
@@ -4470,7 +4666,9 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/early_exit.ptx:221")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/early_exit.ptx:221")
+					}
 				}
 			}
 		} else {
@@ -4489,7 +4687,9 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/early_exit.ptx:221")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/early_exit.ptx:221")
+					}
 				}
 			}
 		}
@@ -4512,12 +4712,14 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/early_exit.ptx:222")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/early_exit.ptx:222")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 223: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -4528,12 +4730,14 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/early_exit.ptx:223")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/early_exit.ptx:223")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 224: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -4556,12 +4760,14 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/early_exit.ptx:222")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/early_exit.ptx:222")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 223: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -4572,12 +4778,14 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/early_exit.ptx:223")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/early_exit.ptx:223")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 224: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -4616,7 +4824,9 @@ func classifySumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:231")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:231")
+					}
 				}
 			}
 		} else {
@@ -4631,7 +4841,9 @@ func classifySumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:231")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:231")
+					}
 				}
 			}
 		}
@@ -4651,12 +4863,14 @@ func classifySumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:232")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:232")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r17[l] = v3
 			}
@@ -4672,12 +4886,14 @@ func classifySumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:232")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:232")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r17[l] = v3
 			}
@@ -4698,7 +4914,9 @@ func classifySumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:233")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:233")
+					}
 				}
 			}
 		} else {
@@ -4713,7 +4931,9 @@ func classifySumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:233")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:233")
+					}
 				}
 			}
 		}
@@ -4742,12 +4962,14 @@ func classifySumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:236")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:236")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 237: ld.u32
 				v2a := uint64(r0[l]) + 0x10
@@ -4758,12 +4980,14 @@ func classifySumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:237")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:237")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 238: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -4786,12 +5010,14 @@ func classifySumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:236")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:236")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 237: ld.u32
 				v2a := uint64(r0[l]) + 0x10
@@ -4802,12 +5028,14 @@ func classifySumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:237")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:237")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 238: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -4847,12 +5075,14 @@ func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:242")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:242")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 243: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4863,12 +5093,14 @@ func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:243")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:243")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 244: shl.b64
@@ -4884,12 +5116,14 @@ func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:246")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:246")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r24[l] = v5
 			}
@@ -4905,12 +5139,14 @@ func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:242")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:242")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 243: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4921,12 +5157,14 @@ func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:243")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:243")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 244: shl.b64
@@ -4942,12 +5180,14 @@ func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:246")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:246")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r24[l] = v5
 			}
@@ -4976,7 +5216,9 @@ func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:249")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:249")
+					}
 				}
 			}
 		} else {
@@ -4988,7 +5230,9 @@ func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:249")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:249")
+					}
 				}
 			}
 		}
@@ -5016,12 +5260,14 @@ func classifySumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:272")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:272")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 273: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5039,12 +5285,14 @@ func classifySumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:272")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:272")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 273: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5067,7 +5315,9 @@ func classifySumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:274")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:274")
+					}
 				}
 			}
 		} else {
@@ -5082,7 +5332,9 @@ func classifySumBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:274")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:274")
+					}
 				}
 			}
 		}
@@ -5113,12 +5365,14 @@ func classifySumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:277")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:277")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r32[l] = v1
 				// 278: ld.u64
@@ -5130,12 +5384,14 @@ func classifySumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:278")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:278")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 279: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -5146,12 +5402,14 @@ func classifySumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:279")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:279")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 280: shl.b64
@@ -5172,12 +5430,14 @@ func classifySumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:277")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:277")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r32[l] = v1
 				// 278: ld.u64
@@ -5189,12 +5449,14 @@ func classifySumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:278")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:278")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 279: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -5205,12 +5467,14 @@ func classifySumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:279")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:279")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 280: shl.b64
@@ -5236,7 +5500,9 @@ func classifySumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:282")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:282")
+					}
 				}
 			}
 		} else {
@@ -5251,7 +5517,9 @@ func classifySumBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:282")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:282")
+					}
 				}
 			}
 		}
@@ -5288,12 +5556,14 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/early_exit.ptx:256")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/early_exit.ptx:256")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r25[l] = v1
 			}
@@ -5306,12 +5576,14 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/early_exit.ptx:256")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/early_exit.ptx:256")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r25[l] = v1
 			}
@@ -5332,7 +5604,9 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:258")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:258")
+					}
 				}
 			}
 		} else {
@@ -5347,7 +5621,9 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:258")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:258")
+					}
 				}
 			}
 		}
@@ -5368,12 +5644,14 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:259")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:259")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 260: ld.u32
 				v4a := uint64(r0[l]) + 0x18
@@ -5384,12 +5662,14 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/early_exit.ptx:260")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/early_exit.ptx:260")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 261: add.s32
 				v5 := uint64(uint32(v4) + uint32(v3))
@@ -5407,12 +5687,14 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:259")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:259")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 260: ld.u32
 				v4a := uint64(r0[l]) + 0x18
@@ -5423,12 +5705,14 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/early_exit.ptx:260")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/early_exit.ptx:260")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 261: add.s32
 				v5 := uint64(uint32(v4) + uint32(v3))
@@ -5451,7 +5735,9 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:262")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:262")
+					}
 				}
 			}
 		} else {
@@ -5466,7 +5752,9 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:262")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:262")
+					}
 				}
 			}
 		}
@@ -5488,12 +5776,14 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/early_exit.ptx:263")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/early_exit.ptx:263")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 264: setp.ne.s32
 				c8t := uint32(v7) != uint32(k0)
@@ -5516,12 +5806,14 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/early_exit.ptx:263")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/early_exit.ptx:263")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 264: setp.ne.s32
 				c8t := uint32(v7) != uint32(k0)

@@ -625,7 +625,9 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fapprox.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fapprox.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -640,7 +642,9 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fapprox.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fapprox.ptx:42")
+					}
 				}
 			}
 		}
@@ -659,7 +663,9 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fapprox.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fapprox.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -674,7 +680,9 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fapprox.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fapprox.ptx:43")
+					}
 				}
 			}
 		}
@@ -693,7 +701,9 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fapprox.ptx:44")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fapprox.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -708,7 +718,9 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fapprox.ptx:44")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fapprox.ptx:44")
+					}
 				}
 			}
 		}
@@ -727,7 +739,9 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fapprox.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fapprox.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -742,7 +756,9 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fapprox.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fapprox.ptx:45")
+					}
 				}
 			}
 		}
@@ -772,7 +788,9 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fapprox.ptx:51")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fapprox.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -791,7 +809,9 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fapprox.ptx:51")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fapprox.ptx:51")
+					}
 				}
 			}
 		}
@@ -814,12 +834,14 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fapprox.ptx:52")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fapprox.ptx:52")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 53: ld.u32
 				v24a := uint64(u2) + 0x40
@@ -830,12 +852,14 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fapprox.ptx:53")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fapprox.ptx:53")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 54: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -858,12 +882,14 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fapprox.ptx:52")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fapprox.ptx:52")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 53: ld.u32
 				v24a := uint64(u2) + 0x40
@@ -874,12 +900,14 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fapprox.ptx:53")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fapprox.ptx:53")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 54: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -943,12 +971,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fapprox.ptx:60")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fapprox.ptx:60")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: ld.s32
 				v2a := uint64(r0[l]) + 0x44
@@ -959,12 +989,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fapprox.ptx:61")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fapprox.ptx:61")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 62: shl.b64
@@ -980,12 +1012,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fapprox.ptx:64")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fapprox.ptx:64")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -1001,12 +1035,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fapprox.ptx:60")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fapprox.ptx:60")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: ld.s32
 				v2a := uint64(r0[l]) + 0x44
@@ -1017,12 +1053,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fapprox.ptx:61")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fapprox.ptx:61")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 62: shl.b64
@@ -1038,12 +1076,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fapprox.ptx:64")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fapprox.ptx:64")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -1064,7 +1104,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fapprox.ptx:65")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fapprox.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -1079,7 +1121,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fapprox.ptx:65")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fapprox.ptx:65")
+					}
 				}
 			}
 		}
@@ -1101,12 +1145,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fapprox.ptx:66")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fapprox.ptx:66")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 67: ld.s32
 				v8a := uint64(r0[l]) + 0x44
@@ -1117,12 +1163,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fapprox.ptx:67")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fapprox.ptx:67")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 68: shl.b64
@@ -1138,12 +1186,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fapprox.ptx:70")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fapprox.ptx:70")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -1159,12 +1209,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fapprox.ptx:66")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fapprox.ptx:66")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 67: ld.s32
 				v8a := uint64(r0[l]) + 0x44
@@ -1175,12 +1227,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fapprox.ptx:67")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fapprox.ptx:67")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 68: shl.b64
@@ -1196,12 +1250,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fapprox.ptx:70")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fapprox.ptx:70")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -1222,7 +1278,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fapprox.ptx:71")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fapprox.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -1237,7 +1295,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fapprox.ptx:71")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fapprox.ptx:71")
+					}
 				}
 			}
 		}
@@ -1258,12 +1318,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fapprox.ptx:72")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fapprox.ptx:72")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 73: ld.u32
 				v14a := uint64(r0[l]) + 0x44
@@ -1274,12 +1336,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fapprox.ptx:73")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fapprox.ptx:73")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 74: mul.lo.s32
 				v15 := uint64(uint32(v14) * uint32(k1))
@@ -1303,12 +1367,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fapprox.ptx:72")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fapprox.ptx:72")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 73: ld.u32
 				v14a := uint64(r0[l]) + 0x44
@@ -1319,12 +1385,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fapprox.ptx:73")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fapprox.ptx:73")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 74: mul.lo.s32
 				v15 := uint64(uint32(v14) * uint32(k1))
@@ -1353,7 +1421,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fapprox.ptx:78")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fapprox.ptx:78")
+					}
 				}
 			}
 		} else {
@@ -1368,7 +1438,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fapprox.ptx:78")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fapprox.ptx:78")
+					}
 				}
 			}
 		}
@@ -1388,12 +1460,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fapprox.ptx:79")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fapprox.ptx:79")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r35[l] = v20
 			}
@@ -1409,12 +1483,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fapprox.ptx:79")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fapprox.ptx:79")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r35[l] = v20
 			}
@@ -1435,7 +1511,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/fapprox.ptx:80")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/fapprox.ptx:80")
+					}
 				}
 			}
 		} else {
@@ -1450,7 +1528,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/fapprox.ptx:80")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/fapprox.ptx:80")
+					}
 				}
 			}
 		}
@@ -1471,12 +1551,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fapprox.ptx:81")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fapprox.ptx:81")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 82: sin.approx.f32
 				v23 := uint64(isa.SinApproxF32(uint32(v22)))
@@ -1490,12 +1572,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/fapprox.ptx:83")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/fapprox.ptx:83")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r38[l] = v24
 			}
@@ -1511,12 +1595,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fapprox.ptx:81")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fapprox.ptx:81")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 82: sin.approx.f32
 				v23 := uint64(isa.SinApproxF32(uint32(v22)))
@@ -1530,12 +1616,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
 					v24 = runtime.Load64(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/fapprox.ptx:83")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/fapprox.ptx:83")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r38[l] = v24
 			}
@@ -1556,7 +1644,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/fapprox.ptx:84")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/fapprox.ptx:84")
+					}
 				}
 			}
 		} else {
@@ -1571,7 +1661,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/fapprox.ptx:84")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/fapprox.ptx:84")
+					}
 				}
 			}
 		}
@@ -1591,12 +1683,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fapprox.ptx:85")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fapprox.ptx:85")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r39[l] = v26
 			}
@@ -1612,12 +1706,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fapprox.ptx:85")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fapprox.ptx:85")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r39[l] = v26
 			}
@@ -1638,7 +1734,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/fapprox.ptx:86")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/fapprox.ptx:86")
+					}
 				}
 			}
 		} else {
@@ -1653,7 +1751,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/fapprox.ptx:86")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/fapprox.ptx:86")
+					}
 				}
 			}
 		}
@@ -1674,12 +1774,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fapprox.ptx:87")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fapprox.ptx:87")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 88: cos.approx.f32
 				v29 := uint64(isa.CosApproxF32(uint32(v28)))
@@ -1693,12 +1795,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
 					v30 = runtime.Load64(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fapprox.ptx:89")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fapprox.ptx:89")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r42[l] = v30
 			}
@@ -1714,12 +1818,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fapprox.ptx:87")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fapprox.ptx:87")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 88: cos.approx.f32
 				v29 := uint64(isa.CosApproxF32(uint32(v28)))
@@ -1733,12 +1839,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
 					v30 = runtime.Load64(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fapprox.ptx:89")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fapprox.ptx:89")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r42[l] = v30
 			}
@@ -1759,7 +1867,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/fapprox.ptx:90")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/fapprox.ptx:90")
+					}
 				}
 			}
 		} else {
@@ -1774,7 +1884,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/fapprox.ptx:90")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/fapprox.ptx:90")
+					}
 				}
 			}
 		}
@@ -1794,12 +1906,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fapprox.ptx:91")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fapprox.ptx:91")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r43[l] = v32
 			}
@@ -1815,12 +1929,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fapprox.ptx:91")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fapprox.ptx:91")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r43[l] = v32
 			}
@@ -1841,7 +1957,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/fapprox.ptx:92")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/fapprox.ptx:92")
+					}
 				}
 			}
 		} else {
@@ -1856,7 +1974,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/fapprox.ptx:92")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/fapprox.ptx:92")
+					}
 				}
 			}
 		}
@@ -1876,12 +1996,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/fapprox.ptx:93")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/fapprox.ptx:93")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 94: abs.f32
 				v35 := uint64(isa.AbsF32(uint32(v34)))
@@ -1899,12 +2021,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/fapprox.ptx:93")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/fapprox.ptx:93")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 94: abs.f32
 				v35 := uint64(isa.AbsF32(uint32(v34)))
@@ -1927,7 +2051,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/fapprox.ptx:95")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/fapprox.ptx:95")
+					}
 				}
 			}
 		} else {
@@ -1942,7 +2068,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/fapprox.ptx:95")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/fapprox.ptx:95")
+					}
 				}
 			}
 		}
@@ -1963,12 +2091,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/fapprox.ptx:96")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/fapprox.ptx:96")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 97: lg2.approx.f32
 				v38 := uint64(isa.Lg2ApproxF32(uint32(v37)))
@@ -1982,12 +2112,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
 					v39 = runtime.Load64(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-					if !v39ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fapprox.ptx:98")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+						if !v39ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fapprox.ptx:98")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				r48[l] = v39
 			}
@@ -2003,12 +2135,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/fapprox.ptx:96")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/fapprox.ptx:96")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 97: lg2.approx.f32
 				v38 := uint64(isa.Lg2ApproxF32(uint32(v37)))
@@ -2022,12 +2156,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
 					v39 = runtime.Load64(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-					if !v39ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fapprox.ptx:98")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+						if !v39ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fapprox.ptx:98")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				r48[l] = v39
 			}
@@ -2048,7 +2184,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fapprox.ptx:99")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fapprox.ptx:99")
+					}
 				}
 			}
 		} else {
@@ -2063,7 +2201,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fapprox.ptx:99")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fapprox.ptx:99")
+					}
 				}
 			}
 		}
@@ -2083,12 +2223,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
 					v41 = runtime.Load32(v41aw.Ptr, v41ao)
 				} else {
-					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-					if !v41ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/fapprox.ptx:100")
-						continue
+					{
+						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+						if !v41ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/fapprox.ptx:100")
+							continue
+						}
+						v41 = v41x
 					}
-					v41 = v41x
 				}
 				r49[l] = v41
 			}
@@ -2104,12 +2246,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
 					v41 = runtime.Load32(v41aw.Ptr, v41ao)
 				} else {
-					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-					if !v41ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/fapprox.ptx:100")
-						continue
+					{
+						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+						if !v41ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/fapprox.ptx:100")
+							continue
+						}
+						v41 = v41x
 					}
-					v41 = v41x
 				}
 				r49[l] = v41
 			}
@@ -2130,7 +2274,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/fapprox.ptx:101")
+					{
+						w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/fapprox.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -2145,7 +2291,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/fapprox.ptx:101")
+					{
+						w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/fapprox.ptx:101")
+					}
 				}
 			}
 		}
@@ -2166,12 +2314,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
 					v43 = runtime.Load32(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-					if !v43ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/fapprox.ptx:102")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+						if !v43ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/fapprox.ptx:102")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				// 103: ex2.approx.f32
 				v44 := uint64(isa.Ex2ApproxF32(uint32(v43)))
@@ -2185,12 +2335,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
 					v45 = runtime.Load64(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-					if !v45ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fapprox.ptx:104")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+						if !v45ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fapprox.ptx:104")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				r52[l] = v45
 			}
@@ -2206,12 +2358,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
 					v43 = runtime.Load32(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-					if !v43ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/fapprox.ptx:102")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+						if !v43ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/fapprox.ptx:102")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				// 103: ex2.approx.f32
 				v44 := uint64(isa.Ex2ApproxF32(uint32(v43)))
@@ -2225,12 +2379,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
 					v45 = runtime.Load64(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-					if !v45ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fapprox.ptx:104")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+						if !v45ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fapprox.ptx:104")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				r52[l] = v45
 			}
@@ -2251,7 +2407,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fapprox.ptx:105")
+					{
+						w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fapprox.ptx:105")
+					}
 				}
 			}
 		} else {
@@ -2266,7 +2424,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fapprox.ptx:105")
+					{
+						w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fapprox.ptx:105")
+					}
 				}
 			}
 		}
@@ -2286,12 +2446,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
 					v47 = runtime.Load32(v47aw.Ptr, v47ao)
 				} else {
-					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-					if !v47ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/fapprox.ptx:106")
-						continue
+					{
+						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+						if !v47ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/fapprox.ptx:106")
+							continue
+						}
+						v47 = v47x
 					}
-					v47 = v47x
 				}
 				r53[l] = v47
 			}
@@ -2307,12 +2469,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
 					v47 = runtime.Load32(v47aw.Ptr, v47ao)
 				} else {
-					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-					if !v47ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/fapprox.ptx:106")
-						continue
+					{
+						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+						if !v47ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/fapprox.ptx:106")
+							continue
+						}
+						v47 = v47x
 					}
-					v47 = v47x
 				}
 				r53[l] = v47
 			}
@@ -2333,7 +2497,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/fapprox.ptx:107")
+					{
+						w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/fapprox.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -2348,7 +2514,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/fapprox.ptx:107")
+					{
+						w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/fapprox.ptx:107")
+					}
 				}
 			}
 		}
@@ -2368,12 +2536,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
 					v49 = runtime.Load32(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-					if !v49ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fapprox.ptx:108")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+						if !v49ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fapprox.ptx:108")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				// 109: abs.f32
 				v50 := uint64(isa.AbsF32(uint32(v49)))
@@ -2391,12 +2561,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
 					v49 = runtime.Load32(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-					if !v49ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fapprox.ptx:108")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+						if !v49ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fapprox.ptx:108")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				// 109: abs.f32
 				v50 := uint64(isa.AbsF32(uint32(v49)))
@@ -2419,7 +2591,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
 					runtime.Store32(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/fapprox.ptx:110")
+					{
+						w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/fapprox.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -2434,7 +2608,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
 					runtime.Store32(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/fapprox.ptx:110")
+					{
+						w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/fapprox.ptx:110")
+					}
 				}
 			}
 		}
@@ -2455,12 +2631,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
 					v52 = runtime.Load32(v52aw.Ptr, v52ao)
 				} else {
-					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-					if !v52ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/fapprox.ptx:111")
-						continue
+					{
+						v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+						if !v52ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/fapprox.ptx:111")
+							continue
+						}
+						v52 = v52x
 					}
-					v52 = v52x
 				}
 				// 112: rsqrt.approx.f32
 				v53 := uint64(isa.RsqrtApproxF32(uint32(v52)))
@@ -2474,12 +2652,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
 					v54 = runtime.Load64(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fapprox.ptx:113")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fapprox.ptx:113")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r58[l] = v54
 			}
@@ -2495,12 +2675,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
 					v52 = runtime.Load32(v52aw.Ptr, v52ao)
 				} else {
-					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-					if !v52ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/fapprox.ptx:111")
-						continue
+					{
+						v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+						if !v52ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/fapprox.ptx:111")
+							continue
+						}
+						v52 = v52x
 					}
-					v52 = v52x
 				}
 				// 112: rsqrt.approx.f32
 				v53 := uint64(isa.RsqrtApproxF32(uint32(v52)))
@@ -2514,12 +2696,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
 					v54 = runtime.Load64(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fapprox.ptx:113")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fapprox.ptx:113")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r58[l] = v54
 			}
@@ -2540,7 +2724,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
 					runtime.Store32(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fapprox.ptx:114")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fapprox.ptx:114")
+					}
 				}
 			}
 		} else {
@@ -2555,7 +2741,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
 					runtime.Store32(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fapprox.ptx:114")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fapprox.ptx:114")
+					}
 				}
 			}
 		}
@@ -2576,12 +2764,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&3 == 0 {
 					v56 = runtime.Load32(v56aw.Ptr, v56ao)
 				} else {
-					v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 4, l)
-					if !v56ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v56a, 4, "testdata/ptx/O0/fapprox.ptx:115")
-						continue
+					{
+						v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 4, l)
+						if !v56ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v56a, 4, "testdata/ptx/O0/fapprox.ptx:115")
+							continue
+						}
+						v56 = v56x
 					}
-					v56 = v56x
 				}
 				r59[l] = v56
 				// 116: ld.f32
@@ -2593,12 +2783,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
 					v57 = runtime.Load32(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-					if !v57ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fapprox.ptx:116")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+						if !v57ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fapprox.ptx:116")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				r60[l] = v57
 			}
@@ -2614,12 +2806,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&3 == 0 {
 					v56 = runtime.Load32(v56aw.Ptr, v56ao)
 				} else {
-					v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 4, l)
-					if !v56ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v56a, 4, "testdata/ptx/O0/fapprox.ptx:115")
-						continue
+					{
+						v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 4, l)
+						if !v56ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v56a, 4, "testdata/ptx/O0/fapprox.ptx:115")
+							continue
+						}
+						v56 = v56x
 					}
-					v56 = v56x
 				}
 				r59[l] = v56
 				// 116: ld.f32
@@ -2631,12 +2825,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
 					v57 = runtime.Load32(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-					if !v57ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fapprox.ptx:116")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+						if !v57ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fapprox.ptx:116")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				r60[l] = v57
 			}
@@ -2657,7 +2853,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 					runtime.Store32(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/fapprox.ptx:117")
+					{
+						w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/fapprox.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -2672,7 +2870,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 					runtime.Store32(s58w.Ptr, s58o, s58v)
 				} else {
-					w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/fapprox.ptx:117")
+					{
+						w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/fapprox.ptx:117")
+					}
 				}
 			}
 		}
@@ -2691,7 +2891,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&3 == 0 {
 					runtime.Store32(s59w.Ptr, s59o, s59v)
 				} else {
-					w.StoreLane(s59w, runtime.SpaceGeneric, s59, 4, s59v, l, "testdata/ptx/O0/fapprox.ptx:118")
+					{
+						w.StoreLane(s59w, runtime.SpaceGeneric, s59, 4, s59v, l, "testdata/ptx/O0/fapprox.ptx:118")
+					}
 				}
 			}
 		} else {
@@ -2706,7 +2908,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&3 == 0 {
 					runtime.Store32(s59w.Ptr, s59o, s59v)
 				} else {
-					w.StoreLane(s59w, runtime.SpaceGeneric, s59, 4, s59v, l, "testdata/ptx/O0/fapprox.ptx:118")
+					{
+						w.StoreLane(s59w, runtime.SpaceGeneric, s59, 4, s59v, l, "testdata/ptx/O0/fapprox.ptx:118")
+					}
 				}
 			}
 		}
@@ -2728,12 +2932,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&3 == 0 {
 					v60 = runtime.Load32(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 4, l)
-					if !v60ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v60a, 4, "testdata/ptx/O0/fapprox.ptx:119")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 4, l)
+						if !v60ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v60a, 4, "testdata/ptx/O0/fapprox.ptx:119")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				// 120: ld.f32
 				v61a := uint64(r0[l]) + 0x4
@@ -2744,12 +2950,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
 					v61 = runtime.Load32(v61aw.Ptr, v61ao)
 				} else {
-					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-					if !v61ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/fapprox.ptx:120")
-						continue
+					{
+						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+						if !v61ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/fapprox.ptx:120")
+							continue
+						}
+						v61 = v61x
 					}
-					v61 = v61x
 				}
 				// 121: div.approx.f32
 				v62 := uint64(isa.DivApproxF32(uint32(v60), uint32(v61)))
@@ -2763,12 +2971,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
 					v63 = runtime.Load64(v63aw.Ptr, v63ao)
 				} else {
-					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
-					if !v63ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fapprox.ptx:122")
-						continue
+					{
+						v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
+						if !v63ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fapprox.ptx:122")
+							continue
+						}
+						v63 = v63x
 					}
-					v63 = v63x
 				}
 				r64[l] = v63
 			}
@@ -2784,12 +2994,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&3 == 0 {
 					v60 = runtime.Load32(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 4, l)
-					if !v60ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v60a, 4, "testdata/ptx/O0/fapprox.ptx:119")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 4, l)
+						if !v60ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v60a, 4, "testdata/ptx/O0/fapprox.ptx:119")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				// 120: ld.f32
 				v61a := uint64(r0[l]) + 0x4
@@ -2800,12 +3012,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
 					v61 = runtime.Load32(v61aw.Ptr, v61ao)
 				} else {
-					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-					if !v61ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/fapprox.ptx:120")
-						continue
+					{
+						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+						if !v61ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/fapprox.ptx:120")
+							continue
+						}
+						v61 = v61x
 					}
-					v61 = v61x
 				}
 				// 121: div.approx.f32
 				v62 := uint64(isa.DivApproxF32(uint32(v60), uint32(v61)))
@@ -2819,12 +3033,14 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
 					v63 = runtime.Load64(v63aw.Ptr, v63ao)
 				} else {
-					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
-					if !v63ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fapprox.ptx:122")
-						continue
+					{
+						v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
+						if !v63ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fapprox.ptx:122")
+							continue
+						}
+						v63 = v63x
 					}
-					v63 = v63x
 				}
 				r64[l] = v63
 			}
@@ -2845,7 +3061,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 					runtime.Store32(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fapprox.ptx:123")
+					{
+						w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fapprox.ptx:123")
+					}
 				}
 			}
 		} else {
@@ -2860,7 +3078,9 @@ func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 					runtime.Store32(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fapprox.ptx:123")
+					{
+						w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fapprox.ptx:123")
+					}
 				}
 			}
 		}

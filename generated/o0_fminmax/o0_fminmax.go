@@ -553,7 +553,9 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fminmax.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fminmax.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -568,7 +570,9 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fminmax.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fminmax.ptx:42")
+					}
 				}
 			}
 		}
@@ -587,7 +591,9 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fminmax.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fminmax.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -602,7 +608,9 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fminmax.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fminmax.ptx:43")
+					}
 				}
 			}
 		}
@@ -621,7 +629,9 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fminmax.ptx:44")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fminmax.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -636,7 +646,9 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fminmax.ptx:44")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fminmax.ptx:44")
+					}
 				}
 			}
 		}
@@ -655,7 +667,9 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fminmax.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fminmax.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -670,7 +684,9 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fminmax.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fminmax.ptx:45")
+					}
 				}
 			}
 		}
@@ -700,7 +716,9 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fminmax.ptx:51")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fminmax.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -719,7 +737,9 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fminmax.ptx:51")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fminmax.ptx:51")
+					}
 				}
 			}
 		}
@@ -742,12 +762,14 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fminmax.ptx:52")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fminmax.ptx:52")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 53: ld.u32
 				v24a := uint64(u2) + 0x28
@@ -758,12 +780,14 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fminmax.ptx:53")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fminmax.ptx:53")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 54: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -786,12 +810,14 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fminmax.ptx:52")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fminmax.ptx:52")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 53: ld.u32
 				v24a := uint64(u2) + 0x28
@@ -802,12 +828,14 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fminmax.ptx:53")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fminmax.ptx:53")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 54: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -857,12 +885,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fminmax.ptx:60")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fminmax.ptx:60")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -873,12 +903,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fminmax.ptx:61")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fminmax.ptx:61")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 62: shl.b64
@@ -894,12 +926,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fminmax.ptx:64")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fminmax.ptx:64")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 				// 65: ld.u64
@@ -911,12 +945,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/fminmax.ptx:65")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/fminmax.ptx:65")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 66: add.s64
 				v7 := uint64(uint64(v6) + uint64(v3))
@@ -929,12 +965,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fminmax.ptx:67")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fminmax.ptx:67")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r26[l] = v8
 			}
@@ -950,12 +988,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fminmax.ptx:60")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fminmax.ptx:60")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -966,12 +1006,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fminmax.ptx:61")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fminmax.ptx:61")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 62: shl.b64
@@ -987,12 +1029,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fminmax.ptx:64")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fminmax.ptx:64")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 				// 65: ld.u64
@@ -1004,12 +1048,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/fminmax.ptx:65")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/fminmax.ptx:65")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 66: add.s64
 				v7 := uint64(uint64(v6) + uint64(v3))
@@ -1022,12 +1068,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fminmax.ptx:67")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fminmax.ptx:67")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r26[l] = v8
 			}
@@ -1048,7 +1096,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/fminmax.ptx:68")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/fminmax.ptx:68")
+					}
 				}
 			}
 		} else {
@@ -1063,7 +1113,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/fminmax.ptx:68")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/fminmax.ptx:68")
+					}
 				}
 			}
 		}
@@ -1082,7 +1134,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fminmax.ptx:69")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fminmax.ptx:69")
+					}
 				}
 			}
 		} else {
@@ -1097,7 +1151,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fminmax.ptx:69")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fminmax.ptx:69")
+					}
 				}
 			}
 		}
@@ -1120,12 +1176,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fminmax.ptx:70")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fminmax.ptx:70")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 71: ld.f32
 				v12a := uint64(r0[l]) + 0xc
@@ -1136,12 +1194,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/fminmax.ptx:71")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/fminmax.ptx:71")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 72: min.NaN.f32
 				v13 := uint64(isa.MinF32(uint32(v11), uint32(v12), true))
@@ -1155,12 +1215,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fminmax.ptx:73")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fminmax.ptx:73")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 74: ld.u32
 				v15a := uint64(r0[l]) + 0x2c
@@ -1171,12 +1233,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/fminmax.ptx:74")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/fminmax.ptx:74")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 75: shl.b32
 				v16 := uint64(uint32(v15) << uint32(k1))
@@ -1200,12 +1264,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fminmax.ptx:70")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fminmax.ptx:70")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 71: ld.f32
 				v12a := uint64(r0[l]) + 0xc
@@ -1216,12 +1282,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/fminmax.ptx:71")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/fminmax.ptx:71")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 72: min.NaN.f32
 				v13 := uint64(isa.MinF32(uint32(v11), uint32(v12), true))
@@ -1235,12 +1303,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fminmax.ptx:73")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fminmax.ptx:73")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 74: ld.u32
 				v15a := uint64(r0[l]) + 0x2c
@@ -1251,12 +1321,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/fminmax.ptx:74")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/fminmax.ptx:74")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 75: shl.b32
 				v16 := uint64(uint32(v15) << uint32(k1))
@@ -1285,7 +1357,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fminmax.ptx:79")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fminmax.ptx:79")
+					}
 				}
 			}
 		} else {
@@ -1300,7 +1374,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fminmax.ptx:79")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fminmax.ptx:79")
+					}
 				}
 			}
 		}
@@ -1324,12 +1400,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 					v21 = runtime.Load64(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/fminmax.ptx:80")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/fminmax.ptx:80")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 81: ld.s32
 				v22a := uint64(r0[l]) + 0x2c
@@ -1340,12 +1418,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fminmax.ptx:81")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fminmax.ptx:81")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				v22 = uint64(uint64(int64(int32(v22))))
 				// 82: shl.b64
@@ -1361,12 +1441,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/fminmax.ptx:84")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/fminmax.ptx:84")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r40[l] = v25
 				// 85: ld.u64
@@ -1378,12 +1460,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
 					v26 = runtime.Load64(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-					if !v26ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fminmax.ptx:85")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+						if !v26ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fminmax.ptx:85")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 86: add.s64
 				v27 := uint64(uint64(v26) + uint64(v23))
@@ -1396,12 +1480,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fminmax.ptx:87")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fminmax.ptx:87")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r43[l] = v28
 			}
@@ -1417,12 +1503,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 					v21 = runtime.Load64(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/fminmax.ptx:80")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/fminmax.ptx:80")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 81: ld.s32
 				v22a := uint64(r0[l]) + 0x2c
@@ -1433,12 +1521,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fminmax.ptx:81")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fminmax.ptx:81")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				v22 = uint64(uint64(int64(int32(v22))))
 				// 82: shl.b64
@@ -1454,12 +1544,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/fminmax.ptx:84")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/fminmax.ptx:84")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r40[l] = v25
 				// 85: ld.u64
@@ -1471,12 +1563,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
 					v26 = runtime.Load64(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-					if !v26ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fminmax.ptx:85")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+						if !v26ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fminmax.ptx:85")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 86: add.s64
 				v27 := uint64(uint64(v26) + uint64(v23))
@@ -1489,12 +1583,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fminmax.ptx:87")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fminmax.ptx:87")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r43[l] = v28
 			}
@@ -1515,7 +1611,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fminmax.ptx:88")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fminmax.ptx:88")
+					}
 				}
 			}
 		} else {
@@ -1530,7 +1628,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fminmax.ptx:88")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fminmax.ptx:88")
+					}
 				}
 			}
 		}
@@ -1549,7 +1649,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/fminmax.ptx:89")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/fminmax.ptx:89")
+					}
 				}
 			}
 		} else {
@@ -1564,7 +1666,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/fminmax.ptx:89")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/fminmax.ptx:89")
+					}
 				}
 			}
 		}
@@ -1587,12 +1691,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fminmax.ptx:90")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fminmax.ptx:90")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 91: ld.f32
 				v32a := uint64(r0[l]) + 0x4
@@ -1603,12 +1709,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fminmax.ptx:91")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fminmax.ptx:91")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 92: max.NaN.f32
 				v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
@@ -1622,12 +1730,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
 					v34 = runtime.Load64(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
-					if !v34ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fminmax.ptx:93")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+						if !v34ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fminmax.ptx:93")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 94: ld.u32
 				v35a := uint64(r0[l]) + 0x2c
@@ -1638,12 +1748,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fminmax.ptx:94")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fminmax.ptx:94")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 95: shl.b32
 				v36 := uint64(uint32(v35) << uint32(k1))
@@ -1667,12 +1779,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fminmax.ptx:90")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fminmax.ptx:90")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 91: ld.f32
 				v32a := uint64(r0[l]) + 0x4
@@ -1683,12 +1797,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fminmax.ptx:91")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fminmax.ptx:91")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 92: max.NaN.f32
 				v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
@@ -1702,12 +1818,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
 					v34 = runtime.Load64(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
-					if !v34ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fminmax.ptx:93")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+						if !v34ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fminmax.ptx:93")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 94: ld.u32
 				v35a := uint64(r0[l]) + 0x2c
@@ -1718,12 +1836,14 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fminmax.ptx:94")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fminmax.ptx:94")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 95: shl.b32
 				v36 := uint64(uint32(v35) << uint32(k1))
@@ -1752,7 +1872,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fminmax.ptx:99")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fminmax.ptx:99")
+					}
 				}
 			}
 		} else {
@@ -1767,7 +1889,9 @@ func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fminmax.ptx:99")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fminmax.ptx:99")
+					}
 				}
 			}
 		}

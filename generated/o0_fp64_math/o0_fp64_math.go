@@ -1025,7 +1025,9 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fp64_math.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fp64_math.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -1040,7 +1042,9 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fp64_math.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fp64_math.ptx:42")
+					}
 				}
 			}
 		}
@@ -1059,7 +1063,9 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fp64_math.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fp64_math.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -1074,7 +1080,9 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fp64_math.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fp64_math.ptx:43")
+					}
 				}
 			}
 		}
@@ -1093,7 +1101,9 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fp64_math.ptx:44")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fp64_math.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -1108,7 +1118,9 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fp64_math.ptx:44")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fp64_math.ptx:44")
+					}
 				}
 			}
 		}
@@ -1127,7 +1139,9 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fp64_math.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fp64_math.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -1142,7 +1156,9 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fp64_math.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fp64_math.ptx:45")
+					}
 				}
 			}
 		}
@@ -1172,7 +1188,9 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fp64_math.ptx:51")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fp64_math.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -1191,7 +1209,9 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fp64_math.ptx:51")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fp64_math.ptx:51")
+					}
 				}
 			}
 		}
@@ -1214,12 +1234,14 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fp64_math.ptx:52")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fp64_math.ptx:52")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 53: ld.u32
 				v24a := uint64(u2) + 0x48
@@ -1230,12 +1252,14 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fp64_math.ptx:53")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fp64_math.ptx:53")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 54: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -1258,12 +1282,14 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fp64_math.ptx:52")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fp64_math.ptx:52")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 53: ld.u32
 				v24a := uint64(u2) + 0x48
@@ -1274,12 +1300,14 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fp64_math.ptx:53")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fp64_math.ptx:53")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 54: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -1332,12 +1360,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:60")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:60")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: ld.s32
 				v2a := uint64(r0[l]) + 0x4c
@@ -1348,12 +1378,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:61")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:61")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 62: shl.b64
@@ -1369,12 +1401,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:64")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:64")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -1390,12 +1424,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:60")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:60")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: ld.s32
 				v2a := uint64(r0[l]) + 0x4c
@@ -1406,12 +1442,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:61")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:61")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 62: shl.b64
@@ -1427,12 +1465,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:64")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:64")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -1453,7 +1493,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:65")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -1468,7 +1510,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:65")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:65")
+					}
 				}
 			}
 		}
@@ -1490,12 +1534,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:66")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:66")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 67: ld.s32
 				v8a := uint64(r0[l]) + 0x4c
@@ -1506,12 +1552,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fp64_math.ptx:67")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fp64_math.ptx:67")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 68: shl.b64
@@ -1527,12 +1575,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fp64_math.ptx:70")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fp64_math.ptx:70")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -1548,12 +1598,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:66")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:66")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 67: ld.s32
 				v8a := uint64(r0[l]) + 0x4c
@@ -1564,12 +1616,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fp64_math.ptx:67")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fp64_math.ptx:67")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 68: shl.b64
@@ -1585,12 +1639,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fp64_math.ptx:70")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fp64_math.ptx:70")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -1611,7 +1667,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:71")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -1626,7 +1684,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:71")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:71")
+					}
 				}
 			}
 		}
@@ -1650,12 +1710,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 						v13 = runtime.Load64(v13aw.Ptr, v13ao)
 					} else {
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fp64_math.ptx:72")
-							continue
+						{
+							v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+							if !v13ok {
+								flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fp64_math.ptx:72")
+								continue
+							}
+							v13 = v13x
 						}
-						v13 = v13x
 					}
 					// 73: ld.f64
 					v14a := uint64(r0[l]) + 0x58
@@ -1666,12 +1728,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 						v14 = runtime.Load64(v14aw.Ptr, v14ao)
 					} else {
-						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-						if !v14ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fp64_math.ptx:73")
-							continue
+						{
+							v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+							if !v14ok {
+								flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fp64_math.ptx:73")
+								continue
+							}
+							v14 = v14x
 						}
-						v14 = v14x
 					}
 					// 74: mul.rn.f64
 					v15 := isa.MulF64RN(v14, v14)
@@ -1698,12 +1762,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fp64_math.ptx:72")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fp64_math.ptx:72")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 73: ld.f64
 				v14a := uint64(r0[l]) + 0x58
@@ -1714,12 +1780,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fp64_math.ptx:73")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fp64_math.ptx:73")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 74: mul.rn.f64
 				v15 := isa.MulF64RN(v14, v14)
@@ -1744,7 +1812,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fp64_math.ptx:76")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fp64_math.ptx:76")
+					}
 				}
 			}
 		} else {
@@ -1759,7 +1829,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fp64_math.ptx:76")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fp64_math.ptx:76")
+					}
 				}
 			}
 		}
@@ -1781,12 +1853,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
 					v18 = runtime.Load64(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/fp64_math.ptx:77")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/fp64_math.ptx:77")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 78: sqrt.rn.f64
 				v19 := isa.SqrtF64(v18, isa.RN)
@@ -1800,12 +1874,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/fp64_math.ptx:79")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/fp64_math.ptx:79")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 80: ld.u32
 				v21a := uint64(r0[l]) + 0x4c
@@ -1816,12 +1892,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:80")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:80")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 81: shl.b32
 				v22 := uint64(uint32(v21) << uint32(k1))
@@ -1845,12 +1923,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
 					v18 = runtime.Load64(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/fp64_math.ptx:77")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/fp64_math.ptx:77")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 78: sqrt.rn.f64
 				v19 := isa.SqrtF64(v18, isa.RN)
@@ -1864,12 +1944,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/fp64_math.ptx:79")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/fp64_math.ptx:79")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 80: ld.u32
 				v21a := uint64(r0[l]) + 0x4c
@@ -1880,12 +1962,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:80")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:80")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 81: shl.b32
 				v22 := uint64(uint32(v21) << uint32(k1))
@@ -1914,7 +1998,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/fp64_math.ptx:85")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/fp64_math.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -1929,7 +2015,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/fp64_math.ptx:85")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/fp64_math.ptx:85")
+					}
 				}
 			}
 		}
@@ -1950,12 +2038,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
 					v27 = runtime.Load64(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fp64_math.ptx:86")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fp64_math.ptx:86")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r41[l] = v27
 				// 87: ld.f64
@@ -1967,12 +2057,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/fp64_math.ptx:87")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/fp64_math.ptx:87")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r42[l] = v28
 			}
@@ -1988,12 +2080,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
 					v27 = runtime.Load64(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fp64_math.ptx:86")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fp64_math.ptx:86")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r41[l] = v27
 				// 87: ld.f64
@@ -2005,12 +2099,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/fp64_math.ptx:87")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/fp64_math.ptx:87")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r42[l] = v28
 			}
@@ -2031,7 +2127,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
 					runtime.Store64(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fp64_math.ptx:88")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fp64_math.ptx:88")
+					}
 				}
 			}
 		} else {
@@ -2046,7 +2144,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
 					runtime.Store64(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fp64_math.ptx:88")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fp64_math.ptx:88")
+					}
 				}
 			}
 		}
@@ -2065,7 +2165,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/fp64_math.ptx:89")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/fp64_math.ptx:89")
+					}
 				}
 			}
 		} else {
@@ -2080,7 +2182,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 					runtime.Store64(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/fp64_math.ptx:89")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/fp64_math.ptx:89")
+					}
 				}
 			}
 		}
@@ -2102,12 +2206,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
 					v31 = runtime.Load64(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fp64_math.ptx:90")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fp64_math.ptx:90")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 91: ld.f64
 				v32a := uint64(r0[l]) + 0x20
@@ -2118,12 +2224,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
 					v32 = runtime.Load64(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/fp64_math.ptx:91")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/fp64_math.ptx:91")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 92: min.f64
 				v33 := isa.MinF64(v31, v32, false)
@@ -2137,12 +2245,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
 					v34 = runtime.Load64(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
-					if !v34ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fp64_math.ptx:93")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+						if !v34ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fp64_math.ptx:93")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				r46[l] = v34
 			}
@@ -2158,12 +2268,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
 					v31 = runtime.Load64(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fp64_math.ptx:90")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fp64_math.ptx:90")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 91: ld.f64
 				v32a := uint64(r0[l]) + 0x20
@@ -2174,12 +2286,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
 					v32 = runtime.Load64(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/fp64_math.ptx:91")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/fp64_math.ptx:91")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 92: min.f64
 				v33 := isa.MinF64(v31, v32, false)
@@ -2193,12 +2307,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
 					v34 = runtime.Load64(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
-					if !v34ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fp64_math.ptx:93")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+						if !v34ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fp64_math.ptx:93")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				r46[l] = v34
 			}
@@ -2219,7 +2335,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
 					runtime.Store64(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/fp64_math.ptx:94")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/fp64_math.ptx:94")
+					}
 				}
 			}
 		} else {
@@ -2234,7 +2352,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
 					runtime.Store64(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/fp64_math.ptx:94")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/fp64_math.ptx:94")
+					}
 				}
 			}
 		}
@@ -2254,12 +2374,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
 					v36 = runtime.Load64(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fp64_math.ptx:95")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fp64_math.ptx:95")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 96: abs.f64
 				v37 := isa.AbsF64(v36)
@@ -2277,12 +2399,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
 					v36 = runtime.Load64(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fp64_math.ptx:95")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fp64_math.ptx:95")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 96: abs.f64
 				v37 := isa.AbsF64(v36)
@@ -2305,7 +2429,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 					runtime.Store64(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fp64_math.ptx:97")
+					{
+						w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fp64_math.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -2320,7 +2446,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 					runtime.Store64(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fp64_math.ptx:97")
+					{
+						w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fp64_math.ptx:97")
+					}
 				}
 			}
 		}
@@ -2341,7 +2469,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 					runtime.Store64(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/fp64_math.ptx:99")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/fp64_math.ptx:99")
+					}
 				}
 			}
 		} else {
@@ -2356,7 +2486,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 					runtime.Store64(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/fp64_math.ptx:99")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/fp64_math.ptx:99")
+					}
 				}
 			}
 		}
@@ -2379,12 +2511,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&7 == 0 {
 					v41 = runtime.Load64(v41aw.Ptr, v41ao)
 				} else {
-					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 8, l)
-					if !v41ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v41a, 8, "testdata/ptx/O0/fp64_math.ptx:100")
-						continue
+					{
+						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 8, l)
+						if !v41ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v41a, 8, "testdata/ptx/O0/fp64_math.ptx:100")
+							continue
+						}
+						v41 = v41x
 					}
-					v41 = v41x
 				}
 				// 101: ld.f64
 				v42a := uint64(r0[l]) + 0x10
@@ -2395,12 +2529,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fp64_math.ptx:101")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fp64_math.ptx:101")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				// 102: max.f64
 				v43 := isa.MaxF64(v41, v42, false)
@@ -2416,12 +2552,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
 					v45 = runtime.Load64(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-					if !v45ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fp64_math.ptx:104")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+						if !v45ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fp64_math.ptx:104")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				// 105: ld.u32
 				v46a := uint64(r0[l]) + 0x4c
@@ -2432,12 +2570,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
 					v46 = runtime.Load32(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-					if !v46ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/fp64_math.ptx:105")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+						if !v46ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/fp64_math.ptx:105")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 106: shl.b32
 				v47 := uint64(uint32(v46) << uint32(k1))
@@ -2461,12 +2601,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&7 == 0 {
 					v41 = runtime.Load64(v41aw.Ptr, v41ao)
 				} else {
-					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 8, l)
-					if !v41ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v41a, 8, "testdata/ptx/O0/fp64_math.ptx:100")
-						continue
+					{
+						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 8, l)
+						if !v41ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v41a, 8, "testdata/ptx/O0/fp64_math.ptx:100")
+							continue
+						}
+						v41 = v41x
 					}
-					v41 = v41x
 				}
 				// 101: ld.f64
 				v42a := uint64(r0[l]) + 0x10
@@ -2477,12 +2619,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fp64_math.ptx:101")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fp64_math.ptx:101")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				// 102: max.f64
 				v43 := isa.MaxF64(v41, v42, false)
@@ -2498,12 +2642,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
 					v45 = runtime.Load64(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-					if !v45ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fp64_math.ptx:104")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+						if !v45ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fp64_math.ptx:104")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				// 105: ld.u32
 				v46a := uint64(r0[l]) + 0x4c
@@ -2514,12 +2660,14 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
 					v46 = runtime.Load32(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-					if !v46ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/fp64_math.ptx:105")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+						if !v46ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/fp64_math.ptx:105")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 106: shl.b32
 				v47 := uint64(uint32(v46) << uint32(k1))
@@ -2548,7 +2696,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
 					runtime.Store64(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/fp64_math.ptx:110")
+					{
+						w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/fp64_math.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -2563,7 +2713,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
 					runtime.Store64(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/fp64_math.ptx:110")
+					{
+						w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/fp64_math.ptx:110")
+					}
 				}
 			}
 		}
@@ -2751,7 +2903,9 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/fp64_math.ptx:143")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/fp64_math.ptx:143")
+					}
 				}
 			}
 		} else {
@@ -2766,7 +2920,9 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/fp64_math.ptx:143")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/fp64_math.ptx:143")
+					}
 				}
 			}
 		}
@@ -2785,7 +2941,9 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:144")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:144")
+					}
 				}
 			}
 		} else {
@@ -2800,7 +2958,9 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:144")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:144")
+					}
 				}
 			}
 		}
@@ -2819,7 +2979,9 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/fp64_math.ptx:145")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/fp64_math.ptx:145")
+					}
 				}
 			}
 		} else {
@@ -2834,7 +2996,9 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/fp64_math.ptx:145")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/fp64_math.ptx:145")
+					}
 				}
 			}
 		}
@@ -2853,7 +3017,9 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/fp64_math.ptx:146")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/fp64_math.ptx:146")
+					}
 				}
 			}
 		} else {
@@ -2868,7 +3034,9 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/fp64_math.ptx:146")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/fp64_math.ptx:146")
+					}
 				}
 			}
 		}
@@ -2898,7 +3066,9 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fp64_math.ptx:152")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fp64_math.ptx:152")
+					}
 				}
 			}
 		} else {
@@ -2917,7 +3087,9 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fp64_math.ptx:152")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fp64_math.ptx:152")
+					}
 				}
 			}
 		}
@@ -2940,12 +3112,14 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:153")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:153")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 154: ld.u32
 				v22a := uint64(u2) + 0x14
@@ -2956,12 +3130,14 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fp64_math.ptx:154")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fp64_math.ptx:154")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 155: setp.lt.s32
 				c23t := int32(v21) < int32(v22)
@@ -2984,12 +3160,14 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:153")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:153")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 154: ld.u32
 				v22a := uint64(u2) + 0x14
@@ -3000,12 +3178,14 @@ func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fp64_math.ptx:154")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fp64_math.ptx:154")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 155: setp.lt.s32
 				c23t := int32(v21) < int32(v22)
@@ -3047,12 +3227,14 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:161")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:161")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 162: ld.s32
 				v2a := uint64(r0[l]) + 0x18
@@ -3063,12 +3245,14 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:162")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:162")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 163: shl.b64
@@ -3084,12 +3268,14 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:165")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:165")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r21[l] = v5
 			}
@@ -3105,12 +3291,14 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:161")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:161")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 162: ld.s32
 				v2a := uint64(r0[l]) + 0x18
@@ -3121,12 +3309,14 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:162")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:162")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 163: shl.b64
@@ -3142,12 +3332,14 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:165")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:165")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r21[l] = v5
 			}
@@ -3168,7 +3360,9 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:166")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:166")
+					}
 				}
 			}
 		} else {
@@ -3183,7 +3377,9 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:166")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:166")
+					}
 				}
 			}
 		}
@@ -3203,12 +3399,14 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:167")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:167")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r22[l] = v7
 			}
@@ -3224,12 +3422,14 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:167")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:167")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r22[l] = v7
 			}
@@ -3250,7 +3450,9 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/fp64_math.ptx:168")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/fp64_math.ptx:168")
+					}
 				}
 			}
 		} else {
@@ -3265,7 +3467,9 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/fp64_math.ptx:168")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/fp64_math.ptx:168")
+					}
 				}
 			}
 		}
@@ -3286,7 +3490,9 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fp64_math.ptx:170")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fp64_math.ptx:170")
+					}
 				}
 			}
 		} else {
@@ -3301,7 +3507,9 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fp64_math.ptx:170")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fp64_math.ptx:170")
+					}
 				}
 			}
 		}
@@ -3330,12 +3538,14 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:173")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:173")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 174: ld.u32
 				v2a := uint64(r0[l]) + 0x10
@@ -3346,12 +3556,14 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:174")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:174")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 175: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -3374,12 +3586,14 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:173")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:173")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 174: ld.u32
 				v2a := uint64(r0[l]) + 0x10
@@ -3390,12 +3604,14 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:174")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:174")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 175: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -3438,12 +3654,14 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 					if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 						v1 = runtime.Load64(v1aw.Ptr, v1ao)
 					} else {
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:179")
-							continue
+						{
+							v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+							if !v1ok {
+								flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:179")
+								continue
+							}
+							v1 = v1x
 						}
-						v1 = v1x
 					}
 					// 180: ld.f64
 					v2a := uint64(r0[l]) + 0x20
@@ -3454,12 +3672,14 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 					if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 						v2 = runtime.Load64(v2aw.Ptr, v2ao)
 					} else {
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:180")
-							continue
+						{
+							v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+							if !v2ok {
+								flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:180")
+								continue
+							}
+							v2 = v2x
 						}
-						v2 = v2x
 					}
 					// 181: div.rn.f64
 					v3 := isa.DivF64(v2, v1, isa.RN)
@@ -3492,12 +3712,14 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:179")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:179")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 180: ld.f64
 				v2a := uint64(r0[l]) + 0x20
@@ -3508,12 +3730,14 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:180")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:180")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 181: div.rn.f64
 				v3 := isa.DivF64(v2, v1, isa.RN)
@@ -3540,7 +3764,9 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:184")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:184")
+					}
 				}
 			}
 		} else {
@@ -3555,7 +3781,9 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:184")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:184")
+					}
 				}
 			}
 		}
@@ -3583,12 +3811,14 @@ func newtonSqrtBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:187")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:187")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 188: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3606,12 +3836,14 @@ func newtonSqrtBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:187")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:187")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 188: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3634,7 +3866,9 @@ func newtonSqrtBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/fp64_math.ptx:189")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/fp64_math.ptx:189")
+					}
 				}
 			}
 		} else {
@@ -3649,7 +3883,9 @@ func newtonSqrtBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/fp64_math.ptx:189")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/fp64_math.ptx:189")
+					}
 				}
 			}
 		}
@@ -3680,12 +3916,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:192")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:192")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 193: ld.u64
@@ -3697,12 +3935,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:193")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:193")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 194: ld.s32
 				v3a := uint64(r0[l]) + 0x18
@@ -3713,12 +3953,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/fp64_math.ptx:194")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/fp64_math.ptx:194")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 195: shl.b64
@@ -3739,12 +3981,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:192")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:192")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 193: ld.u64
@@ -3756,12 +4000,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:193")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:193")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 194: ld.s32
 				v3a := uint64(r0[l]) + 0x18
@@ -3772,12 +4018,14 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/fp64_math.ptx:194")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/fp64_math.ptx:194")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 195: shl.b64
@@ -3803,7 +4051,9 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:197")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:197")
+					}
 				}
 			}
 		} else {
@@ -3818,7 +4068,9 @@ func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:197")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:197")
+					}
 				}
 			}
 		}

@@ -2112,7 +2112,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:46")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -2127,7 +2129,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:46")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:46")
+					}
 				}
 			}
 		}
@@ -2146,7 +2150,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:47")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:47")
+					}
 				}
 			}
 		} else {
@@ -2161,7 +2167,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:47")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:47")
+					}
 				}
 			}
 		}
@@ -2180,7 +2188,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:48")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -2195,7 +2205,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:48")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:48")
+					}
 				}
 			}
 		}
@@ -2214,7 +2226,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:49")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -2229,7 +2243,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:49")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:49")
+					}
 				}
 			}
 		}
@@ -2248,7 +2264,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:50")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:50")
+					}
 				}
 			}
 		} else {
@@ -2263,7 +2281,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:50")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:50")
+					}
 				}
 			}
 		}
@@ -2293,7 +2313,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:56")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:56")
+					}
 				}
 			}
 		} else {
@@ -2312,7 +2334,9 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:56")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:56")
+					}
 				}
 			}
 		}
@@ -2335,12 +2359,14 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:57")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:57")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 58: ld.u32
 				v28a := uint64(u2) + 0xd0
@@ -2351,12 +2377,14 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:58")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:58")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 59: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -2379,12 +2407,14 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:57")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:57")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 58: ld.u32
 				v28a := uint64(u2) + 0xd0
@@ -2395,12 +2425,14 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:58")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:58")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 59: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -2536,12 +2568,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:65")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:65")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 66: ld.s32
 				v2a := uint64(r0[l]) + 0xd4
@@ -2552,12 +2586,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:66")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:66")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 67: shl.b64
@@ -2573,12 +2609,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fround.ptx:69")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fround.ptx:69")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 			}
@@ -2594,12 +2632,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:65")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:65")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 66: ld.s32
 				v2a := uint64(r0[l]) + 0xd4
@@ -2610,12 +2650,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:66")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:66")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 67: shl.b64
@@ -2631,12 +2673,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fround.ptx:69")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fround.ptx:69")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 			}
@@ -2657,7 +2701,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fround.ptx:70")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fround.ptx:70")
+					}
 				}
 			}
 		} else {
@@ -2672,7 +2718,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fround.ptx:70")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fround.ptx:70")
+					}
 				}
 			}
 		}
@@ -2694,12 +2742,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:71")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:71")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 72: ld.s32
 				v8a := uint64(r0[l]) + 0xd4
@@ -2710,12 +2760,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:72")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:72")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 73: shl.b64
@@ -2731,12 +2783,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fround.ptx:75")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fround.ptx:75")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 			}
@@ -2752,12 +2806,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:71")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:71")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 72: ld.s32
 				v8a := uint64(r0[l]) + 0xd4
@@ -2768,12 +2824,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:72")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:72")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 73: shl.b64
@@ -2789,12 +2847,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fround.ptx:75")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fround.ptx:75")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 			}
@@ -2815,7 +2875,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fround.ptx:76")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fround.ptx:76")
+					}
 				}
 			}
 		} else {
@@ -2830,7 +2892,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fround.ptx:76")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fround.ptx:76")
+					}
 				}
 			}
 		}
@@ -2852,12 +2916,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:77")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:77")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 78: ld.s32
 				v14a := uint64(r0[l]) + 0xd4
@@ -2868,12 +2934,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:78")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:78")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 79: shl.b64
@@ -2889,12 +2957,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/fround.ptx:81")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/fround.ptx:81")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r36[l] = v17
 			}
@@ -2910,12 +2980,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:77")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:77")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 78: ld.s32
 				v14a := uint64(r0[l]) + 0xd4
@@ -2926,12 +2998,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:78")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:78")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 79: shl.b64
@@ -2947,12 +3021,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/fround.ptx:81")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/fround.ptx:81")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r36[l] = v17
 			}
@@ -2973,7 +3049,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/fround.ptx:82")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/fround.ptx:82")
+					}
 				}
 			}
 		} else {
@@ -2988,7 +3066,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/fround.ptx:82")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/fround.ptx:82")
+					}
 				}
 			}
 		}
@@ -3009,12 +3089,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:83")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:83")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 84: ld.u32
 				v20a := uint64(r0[l]) + 0xd4
@@ -3025,12 +3107,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:84")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:84")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 85: mul.lo.s32
 				v21 := uint64(uint32(v20) * uint32(k1))
@@ -3054,12 +3138,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:83")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:83")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 84: ld.u32
 				v20a := uint64(r0[l]) + 0xd4
@@ -3070,12 +3156,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:84")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:84")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 85: mul.lo.s32
 				v21 := uint64(uint32(v20) * uint32(k1))
@@ -3104,7 +3192,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:89")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:89")
+					}
 				}
 			}
 		} else {
@@ -3119,7 +3209,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:89")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:89")
+					}
 				}
 			}
 		}
@@ -3140,12 +3232,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fround.ptx:90")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fround.ptx:90")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r43[l] = v26
 				// 91: ld.f32
@@ -3157,12 +3251,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:91")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:91")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r44[l] = v27
 			}
@@ -3178,12 +3274,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fround.ptx:90")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fround.ptx:90")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r43[l] = v26
 				// 91: ld.f32
@@ -3195,12 +3293,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:91")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:91")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r44[l] = v27
 			}
@@ -3221,7 +3321,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/fround.ptx:92")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/fround.ptx:92")
+					}
 				}
 			}
 		} else {
@@ -3236,7 +3338,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/fround.ptx:92")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/fround.ptx:92")
+					}
 				}
 			}
 		}
@@ -3255,7 +3359,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fround.ptx:93")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fround.ptx:93")
+					}
 				}
 			}
 		} else {
@@ -3270,7 +3376,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fround.ptx:93")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fround.ptx:93")
+					}
 				}
 			}
 		}
@@ -3292,12 +3400,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/fround.ptx:94")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/fround.ptx:94")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 95: ld.f32
 				v31a := uint64(r0[l]) + 0xac
@@ -3308,12 +3418,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fround.ptx:95")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fround.ptx:95")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 96: add.rn.f32
 				v32F := isa.CanonF32(math.Float32frombits(uint32(v30)) + math.Float32frombits(uint32(v31)))
@@ -3329,12 +3441,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
 					v33 = runtime.Load64(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:97")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:97")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r48[l] = v33
 			}
@@ -3350,12 +3464,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/fround.ptx:94")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/fround.ptx:94")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 95: ld.f32
 				v31a := uint64(r0[l]) + 0xac
@@ -3366,12 +3482,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fround.ptx:95")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fround.ptx:95")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 96: add.rn.f32
 				v32F := isa.CanonF32(math.Float32frombits(uint32(v30)) + math.Float32frombits(uint32(v31)))
@@ -3387,12 +3505,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
 					v33 = runtime.Load64(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:97")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:97")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r48[l] = v33
 			}
@@ -3413,7 +3533,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/fround.ptx:98")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/fround.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -3428,7 +3550,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/fround.ptx:98")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/fround.ptx:98")
+					}
 				}
 			}
 		}
@@ -3449,12 +3573,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fround.ptx:99")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fround.ptx:99")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r49[l] = v35
 				// 100: ld.f32
@@ -3466,12 +3592,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/fround.ptx:100")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/fround.ptx:100")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r50[l] = v36
 			}
@@ -3487,12 +3615,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fround.ptx:99")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fround.ptx:99")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r49[l] = v35
 				// 100: ld.f32
@@ -3504,12 +3634,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/fround.ptx:100")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/fround.ptx:100")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r50[l] = v36
 			}
@@ -3530,7 +3662,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/fround.ptx:101")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/fround.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -3545,7 +3679,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/fround.ptx:101")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/fround.ptx:101")
+					}
 				}
 			}
 		}
@@ -3564,7 +3700,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/fround.ptx:102")
+					{
+						w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/fround.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -3579,7 +3717,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/fround.ptx:102")
+					{
+						w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/fround.ptx:102")
+					}
 				}
 			}
 		}
@@ -3601,12 +3741,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/fround.ptx:103")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/fround.ptx:103")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 104: ld.f32
 				v40a := uint64(r0[l]) + 0xa4
@@ -3617,12 +3759,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
 					v40 = runtime.Load32(v40aw.Ptr, v40ao)
 				} else {
-					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
-					if !v40ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/fround.ptx:104")
-						continue
+					{
+						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+						if !v40ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/fround.ptx:104")
+							continue
+						}
+						v40 = v40x
 					}
-					v40 = v40x
 				}
 				// 105: add.rz.f32
 				v41 := uint64(isa.AddF32(uint32(v39), uint32(v40), isa.RZ))
@@ -3636,12 +3780,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:106")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:106")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r54[l] = v42
 			}
@@ -3657,12 +3803,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/fround.ptx:103")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/fround.ptx:103")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 104: ld.f32
 				v40a := uint64(r0[l]) + 0xa4
@@ -3673,12 +3821,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
 					v40 = runtime.Load32(v40aw.Ptr, v40ao)
 				} else {
-					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
-					if !v40ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/fround.ptx:104")
-						continue
+					{
+						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+						if !v40ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/fround.ptx:104")
+							continue
+						}
+						v40 = v40x
 					}
-					v40 = v40x
 				}
 				// 105: add.rz.f32
 				v41 := uint64(isa.AddF32(uint32(v39), uint32(v40), isa.RZ))
@@ -3692,12 +3842,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:106")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:106")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r54[l] = v42
 			}
@@ -3718,7 +3870,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/fround.ptx:107")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/fround.ptx:107")
+					}
 				}
 			}
 		} else {
@@ -3733,7 +3887,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/fround.ptx:107")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/fround.ptx:107")
+					}
 				}
 			}
 		}
@@ -3754,12 +3910,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/fround.ptx:108")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/fround.ptx:108")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r55[l] = v44
 				// 109: ld.f32
@@ -3771,12 +3929,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
 					v45 = runtime.Load32(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 4, l)
-					if !v45ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v45a, 4, "testdata/ptx/O0/fround.ptx:109")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 4, l)
+						if !v45ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v45a, 4, "testdata/ptx/O0/fround.ptx:109")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				r56[l] = v45
 			}
@@ -3792,12 +3952,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/fround.ptx:108")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/fround.ptx:108")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r55[l] = v44
 				// 109: ld.f32
@@ -3809,12 +3971,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
 					v45 = runtime.Load32(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 4, l)
-					if !v45ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v45a, 4, "testdata/ptx/O0/fround.ptx:109")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 4, l)
+						if !v45ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v45a, 4, "testdata/ptx/O0/fround.ptx:109")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				r56[l] = v45
 			}
@@ -3835,7 +3999,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fround.ptx:110")
+					{
+						w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fround.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -3850,7 +4016,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fround.ptx:110")
+					{
+						w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fround.ptx:110")
+					}
 				}
 			}
 		}
@@ -3869,7 +4037,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
 					runtime.Store32(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/fround.ptx:111")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/fround.ptx:111")
+					}
 				}
 			}
 		} else {
@@ -3884,7 +4054,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
 					runtime.Store32(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/fround.ptx:111")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/fround.ptx:111")
+					}
 				}
 			}
 		}
@@ -3906,12 +4078,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
 					v48 = runtime.Load32(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/fround.ptx:112")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/fround.ptx:112")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				// 113: ld.f32
 				v49a := uint64(r0[l]) + 0x9c
@@ -3922,12 +4096,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
 					v49 = runtime.Load32(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-					if !v49ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fround.ptx:113")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+						if !v49ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fround.ptx:113")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				// 114: add.rp.f32
 				v50 := uint64(isa.AddF32(uint32(v48), uint32(v49), isa.RP))
@@ -3941,12 +4117,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&7 == 0 {
 					v51 = runtime.Load64(v51aw.Ptr, v51ao)
 				} else {
-					v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
-					if !v51ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:115")
-						continue
+					{
+						v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
+						if !v51ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:115")
+							continue
+						}
+						v51 = v51x
 					}
-					v51 = v51x
 				}
 				r60[l] = v51
 			}
@@ -3962,12 +4140,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
 					v48 = runtime.Load32(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/fround.ptx:112")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/fround.ptx:112")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				// 113: ld.f32
 				v49a := uint64(r0[l]) + 0x9c
@@ -3978,12 +4158,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
 					v49 = runtime.Load32(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-					if !v49ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fround.ptx:113")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+						if !v49ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fround.ptx:113")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				// 114: add.rp.f32
 				v50 := uint64(isa.AddF32(uint32(v48), uint32(v49), isa.RP))
@@ -3997,12 +4179,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&7 == 0 {
 					v51 = runtime.Load64(v51aw.Ptr, v51ao)
 				} else {
-					v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
-					if !v51ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:115")
-						continue
+					{
+						v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
+						if !v51ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:115")
+							continue
+						}
+						v51 = v51x
 					}
-					v51 = v51x
 				}
 				r60[l] = v51
 			}
@@ -4023,7 +4207,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/fround.ptx:116")
+					{
+						w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/fround.ptx:116")
+					}
 				}
 			}
 		} else {
@@ -4038,7 +4224,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/fround.ptx:116")
+					{
+						w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/fround.ptx:116")
+					}
 				}
 			}
 		}
@@ -4059,12 +4247,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&3 == 0 {
 					v53 = runtime.Load32(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
-					if !v53ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/fround.ptx:117")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
+						if !v53ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/fround.ptx:117")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r61[l] = v53
 				// 118: ld.f32
@@ -4076,12 +4266,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/fround.ptx:118")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/fround.ptx:118")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r62[l] = v54
 			}
@@ -4097,12 +4289,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&3 == 0 {
 					v53 = runtime.Load32(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
-					if !v53ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/fround.ptx:117")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
+						if !v53ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/fround.ptx:117")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r61[l] = v53
 				// 118: ld.f32
@@ -4114,12 +4308,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/fround.ptx:118")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/fround.ptx:118")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r62[l] = v54
 			}
@@ -4140,7 +4336,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
 					runtime.Store32(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fround.ptx:119")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fround.ptx:119")
+					}
 				}
 			}
 		} else {
@@ -4155,7 +4353,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
 					runtime.Store32(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fround.ptx:119")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fround.ptx:119")
+					}
 				}
 			}
 		}
@@ -4174,7 +4374,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/fround.ptx:120")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/fround.ptx:120")
+					}
 				}
 			}
 		} else {
@@ -4189,7 +4391,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/fround.ptx:120")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/fround.ptx:120")
+					}
 				}
 			}
 		}
@@ -4211,12 +4415,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
 					v57 = runtime.Load32(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fround.ptx:121")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fround.ptx:121")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 122: ld.f32
 				v58a := uint64(r0[l]) + 0x94
@@ -4227,12 +4433,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
 					v58 = runtime.Load32(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
-					if !v58ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/fround.ptx:122")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+						if !v58ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/fround.ptx:122")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				// 123: add.rm.f32
 				v59 := uint64(isa.AddF32(uint32(v57), uint32(v58), isa.RM))
@@ -4246,12 +4454,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:124")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:124")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				r66[l] = v60
 			}
@@ -4267,12 +4477,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
 					v57 = runtime.Load32(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fround.ptx:121")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fround.ptx:121")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 122: ld.f32
 				v58a := uint64(r0[l]) + 0x94
@@ -4283,12 +4495,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
 					v58 = runtime.Load32(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
-					if !v58ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/fround.ptx:122")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+						if !v58ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/fround.ptx:122")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				// 123: add.rm.f32
 				v59 := uint64(isa.AddF32(uint32(v57), uint32(v58), isa.RM))
@@ -4302,12 +4516,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:124")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:124")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				r66[l] = v60
 			}
@@ -4328,7 +4544,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
 					runtime.Store32(s61w.Ptr, s61o, s61v)
 				} else {
-					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/fround.ptx:125")
+					{
+						w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/fround.ptx:125")
+					}
 				}
 			}
 		} else {
@@ -4343,7 +4561,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
 					runtime.Store32(s61w.Ptr, s61o, s61v)
 				} else {
-					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/fround.ptx:125")
+					{
+						w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/fround.ptx:125")
+					}
 				}
 			}
 		}
@@ -4364,12 +4584,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
 					v62 = runtime.Load32(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
-					if !v62ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/fround.ptx:126")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+						if !v62ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/fround.ptx:126")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r67[l] = v62
 				// 127: ld.f32
@@ -4381,12 +4603,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
 					v63 = runtime.Load32(v63aw.Ptr, v63ao)
 				} else {
-					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
-					if !v63ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/fround.ptx:127")
-						continue
+					{
+						v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
+						if !v63ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/fround.ptx:127")
+							continue
+						}
+						v63 = v63x
 					}
-					v63 = v63x
 				}
 				r68[l] = v63
 			}
@@ -4402,12 +4626,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
 					v62 = runtime.Load32(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
-					if !v62ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/fround.ptx:126")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+						if !v62ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/fround.ptx:126")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r67[l] = v62
 				// 127: ld.f32
@@ -4419,12 +4645,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
 					v63 = runtime.Load32(v63aw.Ptr, v63ao)
 				} else {
-					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
-					if !v63ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/fround.ptx:127")
-						continue
+					{
+						v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
+						if !v63ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/fround.ptx:127")
+							continue
+						}
+						v63 = v63x
 					}
-					v63 = v63x
 				}
 				r68[l] = v63
 			}
@@ -4445,7 +4673,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 					runtime.Store32(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fround.ptx:128")
+					{
+						w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fround.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -4460,7 +4690,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 					runtime.Store32(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fround.ptx:128")
+					{
+						w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fround.ptx:128")
+					}
 				}
 			}
 		}
@@ -4479,7 +4711,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
 					runtime.Store32(s65w.Ptr, s65o, s65v)
 				} else {
-					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/fround.ptx:129")
+					{
+						w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/fround.ptx:129")
+					}
 				}
 			}
 		} else {
@@ -4494,7 +4728,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
 					runtime.Store32(s65w.Ptr, s65o, s65v)
 				} else {
-					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/fround.ptx:129")
+					{
+						w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/fround.ptx:129")
+					}
 				}
 			}
 		}
@@ -4516,12 +4752,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&3 == 0 {
 					v66 = runtime.Load32(v66aw.Ptr, v66ao)
 				} else {
-					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 4, l)
-					if !v66ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v66a, 4, "testdata/ptx/O0/fround.ptx:130")
-						continue
+					{
+						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 4, l)
+						if !v66ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v66a, 4, "testdata/ptx/O0/fround.ptx:130")
+							continue
+						}
+						v66 = v66x
 					}
-					v66 = v66x
 				}
 				// 131: ld.f32
 				v67a := uint64(r0[l]) + 0x8c
@@ -4532,12 +4770,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
 					v67 = runtime.Load32(v67aw.Ptr, v67ao)
 				} else {
-					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
-					if !v67ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/fround.ptx:131")
-						continue
+					{
+						v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
+						if !v67ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/fround.ptx:131")
+							continue
+						}
+						v67 = v67x
 					}
-					v67 = v67x
 				}
 				// 132: mul.rn.f32
 				v68F := isa.CanonF32(math.Float32frombits(uint32(v66)) * math.Float32frombits(uint32(v67)))
@@ -4553,12 +4793,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&7 == 0 {
 					v69 = runtime.Load64(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
-					if !v69ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:133")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
+						if !v69ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:133")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				r72[l] = v69
 			}
@@ -4574,12 +4816,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&3 == 0 {
 					v66 = runtime.Load32(v66aw.Ptr, v66ao)
 				} else {
-					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 4, l)
-					if !v66ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v66a, 4, "testdata/ptx/O0/fround.ptx:130")
-						continue
+					{
+						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 4, l)
+						if !v66ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v66a, 4, "testdata/ptx/O0/fround.ptx:130")
+							continue
+						}
+						v66 = v66x
 					}
-					v66 = v66x
 				}
 				// 131: ld.f32
 				v67a := uint64(r0[l]) + 0x8c
@@ -4590,12 +4834,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
 					v67 = runtime.Load32(v67aw.Ptr, v67ao)
 				} else {
-					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
-					if !v67ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/fround.ptx:131")
-						continue
+					{
+						v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
+						if !v67ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/fround.ptx:131")
+							continue
+						}
+						v67 = v67x
 					}
-					v67 = v67x
 				}
 				// 132: mul.rn.f32
 				v68F := isa.CanonF32(math.Float32frombits(uint32(v66)) * math.Float32frombits(uint32(v67)))
@@ -4611,12 +4857,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&7 == 0 {
 					v69 = runtime.Load64(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
-					if !v69ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:133")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
+						if !v69ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:133")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				r72[l] = v69
 			}
@@ -4637,7 +4885,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 					runtime.Store32(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/fround.ptx:134")
+					{
+						w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/fround.ptx:134")
+					}
 				}
 			}
 		} else {
@@ -4652,7 +4902,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 					runtime.Store32(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/fround.ptx:134")
+					{
+						w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/fround.ptx:134")
+					}
 				}
 			}
 		}
@@ -4673,12 +4925,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
 					v71 = runtime.Load32(v71aw.Ptr, v71ao)
 				} else {
-					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-					if !v71ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/fround.ptx:135")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+						if !v71ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/fround.ptx:135")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				r73[l] = v71
 				// 136: ld.f32
@@ -4690,12 +4944,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&3 == 0 {
 					v72 = runtime.Load32(v72aw.Ptr, v72ao)
 				} else {
-					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
-					if !v72ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/fround.ptx:136")
-						continue
+					{
+						v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
+						if !v72ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/fround.ptx:136")
+							continue
+						}
+						v72 = v72x
 					}
-					v72 = v72x
 				}
 				r74[l] = v72
 			}
@@ -4711,12 +4967,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
 					v71 = runtime.Load32(v71aw.Ptr, v71ao)
 				} else {
-					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-					if !v71ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/fround.ptx:135")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+						if !v71ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/fround.ptx:135")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				r73[l] = v71
 				// 136: ld.f32
@@ -4728,12 +4986,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&3 == 0 {
 					v72 = runtime.Load32(v72aw.Ptr, v72ao)
 				} else {
-					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
-					if !v72ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/fround.ptx:136")
-						continue
+					{
+						v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
+						if !v72ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/fround.ptx:136")
+							continue
+						}
+						v72 = v72x
 					}
-					v72 = v72x
 				}
 				r74[l] = v72
 			}
@@ -4754,7 +5014,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
 					runtime.Store32(s73w.Ptr, s73o, s73v)
 				} else {
-					w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/fround.ptx:137")
+					{
+						w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/fround.ptx:137")
+					}
 				}
 			}
 		} else {
@@ -4769,7 +5031,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
 					runtime.Store32(s73w.Ptr, s73o, s73v)
 				} else {
-					w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/fround.ptx:137")
+					{
+						w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/fround.ptx:137")
+					}
 				}
 			}
 		}
@@ -4788,7 +5052,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/fround.ptx:138")
+					{
+						w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/fround.ptx:138")
+					}
 				}
 			}
 		} else {
@@ -4803,7 +5069,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/fround.ptx:138")
+					{
+						w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/fround.ptx:138")
+					}
 				}
 			}
 		}
@@ -4825,12 +5093,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
 					v75 = runtime.Load32(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/fround.ptx:139")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/fround.ptx:139")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				// 140: ld.f32
 				v76a := uint64(r0[l]) + 0x84
@@ -4841,12 +5111,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
 					v76 = runtime.Load32(v76aw.Ptr, v76ao)
 				} else {
-					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
-					if !v76ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/fround.ptx:140")
-						continue
+					{
+						v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+						if !v76ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/fround.ptx:140")
+							continue
+						}
+						v76 = v76x
 					}
-					v76 = v76x
 				}
 				// 141: mul.rz.f32
 				v77 := uint64(isa.MulF32(uint32(v75), uint32(v76), isa.RZ))
@@ -4860,12 +5132,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&7 == 0 {
 					v78 = runtime.Load64(v78aw.Ptr, v78ao)
 				} else {
-					v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
-					if !v78ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:142")
-						continue
+					{
+						v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
+						if !v78ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:142")
+							continue
+						}
+						v78 = v78x
 					}
-					v78 = v78x
 				}
 				r78[l] = v78
 			}
@@ -4881,12 +5155,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
 					v75 = runtime.Load32(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/fround.ptx:139")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/fround.ptx:139")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				// 140: ld.f32
 				v76a := uint64(r0[l]) + 0x84
@@ -4897,12 +5173,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
 					v76 = runtime.Load32(v76aw.Ptr, v76ao)
 				} else {
-					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
-					if !v76ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/fround.ptx:140")
-						continue
+					{
+						v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+						if !v76ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/fround.ptx:140")
+							continue
+						}
+						v76 = v76x
 					}
-					v76 = v76x
 				}
 				// 141: mul.rz.f32
 				v77 := uint64(isa.MulF32(uint32(v75), uint32(v76), isa.RZ))
@@ -4916,12 +5194,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&7 == 0 {
 					v78 = runtime.Load64(v78aw.Ptr, v78ao)
 				} else {
-					v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
-					if !v78ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:142")
-						continue
+					{
+						v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
+						if !v78ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:142")
+							continue
+						}
+						v78 = v78x
 					}
-					v78 = v78x
 				}
 				r78[l] = v78
 			}
@@ -4942,7 +5222,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s79o := s79 - s79w.Base; s79o < s79w.End && s79&3 == 0 {
 					runtime.Store32(s79w.Ptr, s79o, s79v)
 				} else {
-					w.StoreLane(s79w, runtime.SpaceGeneric, s79, 4, s79v, l, "testdata/ptx/O0/fround.ptx:143")
+					{
+						w.StoreLane(s79w, runtime.SpaceGeneric, s79, 4, s79v, l, "testdata/ptx/O0/fround.ptx:143")
+					}
 				}
 			}
 		} else {
@@ -4957,7 +5239,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s79o := s79 - s79w.Base; s79o < s79w.End && s79&3 == 0 {
 					runtime.Store32(s79w.Ptr, s79o, s79v)
 				} else {
-					w.StoreLane(s79w, runtime.SpaceGeneric, s79, 4, s79v, l, "testdata/ptx/O0/fround.ptx:143")
+					{
+						w.StoreLane(s79w, runtime.SpaceGeneric, s79, 4, s79v, l, "testdata/ptx/O0/fround.ptx:143")
+					}
 				}
 			}
 		}
@@ -4978,12 +5262,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&3 == 0 {
 					v80 = runtime.Load32(v80aw.Ptr, v80ao)
 				} else {
-					v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 4, l)
-					if !v80ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v80a, 4, "testdata/ptx/O0/fround.ptx:144")
-						continue
+					{
+						v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 4, l)
+						if !v80ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v80a, 4, "testdata/ptx/O0/fround.ptx:144")
+							continue
+						}
+						v80 = v80x
 					}
-					v80 = v80x
 				}
 				r79[l] = v80
 				// 145: ld.f32
@@ -4995,12 +5281,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
 					v81 = runtime.Load32(v81aw.Ptr, v81ao)
 				} else {
-					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
-					if !v81ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/fround.ptx:145")
-						continue
+					{
+						v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+						if !v81ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/fround.ptx:145")
+							continue
+						}
+						v81 = v81x
 					}
-					v81 = v81x
 				}
 				r80[l] = v81
 			}
@@ -5016,12 +5304,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&3 == 0 {
 					v80 = runtime.Load32(v80aw.Ptr, v80ao)
 				} else {
-					v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 4, l)
-					if !v80ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v80a, 4, "testdata/ptx/O0/fround.ptx:144")
-						continue
+					{
+						v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 4, l)
+						if !v80ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v80a, 4, "testdata/ptx/O0/fround.ptx:144")
+							continue
+						}
+						v80 = v80x
 					}
-					v80 = v80x
 				}
 				r79[l] = v80
 				// 145: ld.f32
@@ -5033,12 +5323,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
 					v81 = runtime.Load32(v81aw.Ptr, v81ao)
 				} else {
-					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
-					if !v81ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/fround.ptx:145")
-						continue
+					{
+						v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+						if !v81ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/fround.ptx:145")
+							continue
+						}
+						v81 = v81x
 					}
-					v81 = v81x
 				}
 				r80[l] = v81
 			}
@@ -5059,7 +5351,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 					runtime.Store32(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/fround.ptx:146")
+					{
+						w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/fround.ptx:146")
+					}
 				}
 			}
 		} else {
@@ -5074,7 +5368,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 					runtime.Store32(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/fround.ptx:146")
+					{
+						w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/fround.ptx:146")
+					}
 				}
 			}
 		}
@@ -5093,7 +5389,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s83o := s83 - s83w.Base; s83o < s83w.End && s83&3 == 0 {
 					runtime.Store32(s83w.Ptr, s83o, s83v)
 				} else {
-					w.StoreLane(s83w, runtime.SpaceGeneric, s83, 4, s83v, l, "testdata/ptx/O0/fround.ptx:147")
+					{
+						w.StoreLane(s83w, runtime.SpaceGeneric, s83, 4, s83v, l, "testdata/ptx/O0/fround.ptx:147")
+					}
 				}
 			}
 		} else {
@@ -5108,7 +5406,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s83o := s83 - s83w.Base; s83o < s83w.End && s83&3 == 0 {
 					runtime.Store32(s83w.Ptr, s83o, s83v)
 				} else {
-					w.StoreLane(s83w, runtime.SpaceGeneric, s83, 4, s83v, l, "testdata/ptx/O0/fround.ptx:147")
+					{
+						w.StoreLane(s83w, runtime.SpaceGeneric, s83, 4, s83v, l, "testdata/ptx/O0/fround.ptx:147")
+					}
 				}
 			}
 		}
@@ -5130,12 +5430,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&3 == 0 {
 					v84 = runtime.Load32(v84aw.Ptr, v84ao)
 				} else {
-					v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 4, l)
-					if !v84ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v84a, 4, "testdata/ptx/O0/fround.ptx:148")
-						continue
+					{
+						v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 4, l)
+						if !v84ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v84a, 4, "testdata/ptx/O0/fround.ptx:148")
+							continue
+						}
+						v84 = v84x
 					}
-					v84 = v84x
 				}
 				// 149: ld.f32
 				v85a := uint64(r0[l]) + 0x7c
@@ -5146,12 +5448,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&3 == 0 {
 					v85 = runtime.Load32(v85aw.Ptr, v85ao)
 				} else {
-					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
-					if !v85ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/fround.ptx:149")
-						continue
+					{
+						v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
+						if !v85ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/fround.ptx:149")
+							continue
+						}
+						v85 = v85x
 					}
-					v85 = v85x
 				}
 				// 150: mul.rp.f32
 				v86 := uint64(isa.MulF32(uint32(v84), uint32(v85), isa.RP))
@@ -5165,12 +5469,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&7 == 0 {
 					v87 = runtime.Load64(v87aw.Ptr, v87ao)
 				} else {
-					v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
-					if !v87ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:151")
-						continue
+					{
+						v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
+						if !v87ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:151")
+							continue
+						}
+						v87 = v87x
 					}
-					v87 = v87x
 				}
 				r84[l] = v87
 			}
@@ -5186,12 +5492,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&3 == 0 {
 					v84 = runtime.Load32(v84aw.Ptr, v84ao)
 				} else {
-					v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 4, l)
-					if !v84ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v84a, 4, "testdata/ptx/O0/fround.ptx:148")
-						continue
+					{
+						v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 4, l)
+						if !v84ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v84a, 4, "testdata/ptx/O0/fround.ptx:148")
+							continue
+						}
+						v84 = v84x
 					}
-					v84 = v84x
 				}
 				// 149: ld.f32
 				v85a := uint64(r0[l]) + 0x7c
@@ -5202,12 +5510,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&3 == 0 {
 					v85 = runtime.Load32(v85aw.Ptr, v85ao)
 				} else {
-					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
-					if !v85ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/fround.ptx:149")
-						continue
+					{
+						v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
+						if !v85ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/fround.ptx:149")
+							continue
+						}
+						v85 = v85x
 					}
-					v85 = v85x
 				}
 				// 150: mul.rp.f32
 				v86 := uint64(isa.MulF32(uint32(v84), uint32(v85), isa.RP))
@@ -5221,12 +5531,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&7 == 0 {
 					v87 = runtime.Load64(v87aw.Ptr, v87ao)
 				} else {
-					v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
-					if !v87ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:151")
-						continue
+					{
+						v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
+						if !v87ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:151")
+							continue
+						}
+						v87 = v87x
 					}
-					v87 = v87x
 				}
 				r84[l] = v87
 			}
@@ -5247,7 +5559,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 					runtime.Store32(s88w.Ptr, s88o, s88v)
 				} else {
-					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/fround.ptx:152")
+					{
+						w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/fround.ptx:152")
+					}
 				}
 			}
 		} else {
@@ -5262,7 +5576,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 					runtime.Store32(s88w.Ptr, s88o, s88v)
 				} else {
-					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/fround.ptx:152")
+					{
+						w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/fround.ptx:152")
+					}
 				}
 			}
 		}
@@ -5283,12 +5599,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&3 == 0 {
 					v89 = runtime.Load32(v89aw.Ptr, v89ao)
 				} else {
-					v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
-					if !v89ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/fround.ptx:153")
-						continue
+					{
+						v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
+						if !v89ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/fround.ptx:153")
+							continue
+						}
+						v89 = v89x
 					}
-					v89 = v89x
 				}
 				r85[l] = v89
 				// 154: ld.f32
@@ -5300,12 +5618,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v90ao := v90a - v90aw.Base; v90ao < v90aw.End && v90a&3 == 0 {
 					v90 = runtime.Load32(v90aw.Ptr, v90ao)
 				} else {
-					v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 4, l)
-					if !v90ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v90a, 4, "testdata/ptx/O0/fround.ptx:154")
-						continue
+					{
+						v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 4, l)
+						if !v90ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v90a, 4, "testdata/ptx/O0/fround.ptx:154")
+							continue
+						}
+						v90 = v90x
 					}
-					v90 = v90x
 				}
 				r86[l] = v90
 			}
@@ -5321,12 +5641,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&3 == 0 {
 					v89 = runtime.Load32(v89aw.Ptr, v89ao)
 				} else {
-					v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
-					if !v89ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/fround.ptx:153")
-						continue
+					{
+						v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
+						if !v89ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/fround.ptx:153")
+							continue
+						}
+						v89 = v89x
 					}
-					v89 = v89x
 				}
 				r85[l] = v89
 				// 154: ld.f32
@@ -5338,12 +5660,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v90ao := v90a - v90aw.Base; v90ao < v90aw.End && v90a&3 == 0 {
 					v90 = runtime.Load32(v90aw.Ptr, v90ao)
 				} else {
-					v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 4, l)
-					if !v90ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v90a, 4, "testdata/ptx/O0/fround.ptx:154")
-						continue
+					{
+						v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 4, l)
+						if !v90ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v90a, 4, "testdata/ptx/O0/fround.ptx:154")
+							continue
+						}
+						v90 = v90x
 					}
-					v90 = v90x
 				}
 				r86[l] = v90
 			}
@@ -5364,7 +5688,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s91o := s91 - s91w.Base; s91o < s91w.End && s91&3 == 0 {
 					runtime.Store32(s91w.Ptr, s91o, s91v)
 				} else {
-					w.StoreLane(s91w, runtime.SpaceGeneric, s91, 4, s91v, l, "testdata/ptx/O0/fround.ptx:155")
+					{
+						w.StoreLane(s91w, runtime.SpaceGeneric, s91, 4, s91v, l, "testdata/ptx/O0/fround.ptx:155")
+					}
 				}
 			}
 		} else {
@@ -5379,7 +5705,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s91o := s91 - s91w.Base; s91o < s91w.End && s91&3 == 0 {
 					runtime.Store32(s91w.Ptr, s91o, s91v)
 				} else {
-					w.StoreLane(s91w, runtime.SpaceGeneric, s91, 4, s91v, l, "testdata/ptx/O0/fround.ptx:155")
+					{
+						w.StoreLane(s91w, runtime.SpaceGeneric, s91, 4, s91v, l, "testdata/ptx/O0/fround.ptx:155")
+					}
 				}
 			}
 		}
@@ -5398,7 +5726,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
 					runtime.Store32(s92w.Ptr, s92o, s92v)
 				} else {
-					w.StoreLane(s92w, runtime.SpaceGeneric, s92, 4, s92v, l, "testdata/ptx/O0/fround.ptx:156")
+					{
+						w.StoreLane(s92w, runtime.SpaceGeneric, s92, 4, s92v, l, "testdata/ptx/O0/fround.ptx:156")
+					}
 				}
 			}
 		} else {
@@ -5413,7 +5743,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
 					runtime.Store32(s92w.Ptr, s92o, s92v)
 				} else {
-					w.StoreLane(s92w, runtime.SpaceGeneric, s92, 4, s92v, l, "testdata/ptx/O0/fround.ptx:156")
+					{
+						w.StoreLane(s92w, runtime.SpaceGeneric, s92, 4, s92v, l, "testdata/ptx/O0/fround.ptx:156")
+					}
 				}
 			}
 		}
@@ -5435,12 +5767,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&3 == 0 {
 					v93 = runtime.Load32(v93aw.Ptr, v93ao)
 				} else {
-					v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
-					if !v93ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/fround.ptx:157")
-						continue
+					{
+						v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
+						if !v93ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/fround.ptx:157")
+							continue
+						}
+						v93 = v93x
 					}
-					v93 = v93x
 				}
 				// 158: ld.f32
 				v94a := uint64(r0[l]) + 0x74
@@ -5451,12 +5785,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v94ao := v94a - v94aw.Base; v94ao < v94aw.End && v94a&3 == 0 {
 					v94 = runtime.Load32(v94aw.Ptr, v94ao)
 				} else {
-					v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 4, l)
-					if !v94ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v94a, 4, "testdata/ptx/O0/fround.ptx:158")
-						continue
+					{
+						v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 4, l)
+						if !v94ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v94a, 4, "testdata/ptx/O0/fround.ptx:158")
+							continue
+						}
+						v94 = v94x
 					}
-					v94 = v94x
 				}
 				// 159: mul.rm.f32
 				v95 := uint64(isa.MulF32(uint32(v93), uint32(v94), isa.RM))
@@ -5470,12 +5806,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v96ao := v96a - v96aw.Base; v96ao < v96aw.End && v96a&7 == 0 {
 					v96 = runtime.Load64(v96aw.Ptr, v96ao)
 				} else {
-					v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
-					if !v96ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:160")
-						continue
+					{
+						v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
+						if !v96ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:160")
+							continue
+						}
+						v96 = v96x
 					}
-					v96 = v96x
 				}
 				r90[l] = v96
 			}
@@ -5491,12 +5829,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&3 == 0 {
 					v93 = runtime.Load32(v93aw.Ptr, v93ao)
 				} else {
-					v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
-					if !v93ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/fround.ptx:157")
-						continue
+					{
+						v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
+						if !v93ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/fround.ptx:157")
+							continue
+						}
+						v93 = v93x
 					}
-					v93 = v93x
 				}
 				// 158: ld.f32
 				v94a := uint64(r0[l]) + 0x74
@@ -5507,12 +5847,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v94ao := v94a - v94aw.Base; v94ao < v94aw.End && v94a&3 == 0 {
 					v94 = runtime.Load32(v94aw.Ptr, v94ao)
 				} else {
-					v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 4, l)
-					if !v94ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v94a, 4, "testdata/ptx/O0/fround.ptx:158")
-						continue
+					{
+						v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 4, l)
+						if !v94ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v94a, 4, "testdata/ptx/O0/fround.ptx:158")
+							continue
+						}
+						v94 = v94x
 					}
-					v94 = v94x
 				}
 				// 159: mul.rm.f32
 				v95 := uint64(isa.MulF32(uint32(v93), uint32(v94), isa.RM))
@@ -5526,12 +5868,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v96ao := v96a - v96aw.Base; v96ao < v96aw.End && v96a&7 == 0 {
 					v96 = runtime.Load64(v96aw.Ptr, v96ao)
 				} else {
-					v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
-					if !v96ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:160")
-						continue
+					{
+						v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
+						if !v96ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:160")
+							continue
+						}
+						v96 = v96x
 					}
-					v96 = v96x
 				}
 				r90[l] = v96
 			}
@@ -5552,7 +5896,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s97o := s97 - s97w.Base; s97o < s97w.End && s97&3 == 0 {
 					runtime.Store32(s97w.Ptr, s97o, s97v)
 				} else {
-					w.StoreLane(s97w, runtime.SpaceGeneric, s97, 4, s97v, l, "testdata/ptx/O0/fround.ptx:161")
+					{
+						w.StoreLane(s97w, runtime.SpaceGeneric, s97, 4, s97v, l, "testdata/ptx/O0/fround.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -5567,7 +5913,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s97o := s97 - s97w.Base; s97o < s97w.End && s97&3 == 0 {
 					runtime.Store32(s97w.Ptr, s97o, s97v)
 				} else {
-					w.StoreLane(s97w, runtime.SpaceGeneric, s97, 4, s97v, l, "testdata/ptx/O0/fround.ptx:161")
+					{
+						w.StoreLane(s97w, runtime.SpaceGeneric, s97, 4, s97v, l, "testdata/ptx/O0/fround.ptx:161")
+					}
 				}
 			}
 		}
@@ -5589,12 +5937,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v98ao := v98a - v98aw.Base; v98ao < v98aw.End && v98a&3 == 0 {
 					v98 = runtime.Load32(v98aw.Ptr, v98ao)
 				} else {
-					v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 4, l)
-					if !v98ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v98a, 4, "testdata/ptx/O0/fround.ptx:162")
-						continue
+					{
+						v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 4, l)
+						if !v98ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v98a, 4, "testdata/ptx/O0/fround.ptx:162")
+							continue
+						}
+						v98 = v98x
 					}
-					v98 = v98x
 				}
 				r91[l] = v98
 				// 163: ld.f32
@@ -5606,12 +5956,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&3 == 0 {
 					v99 = runtime.Load32(v99aw.Ptr, v99ao)
 				} else {
-					v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 4, l)
-					if !v99ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v99a, 4, "testdata/ptx/O0/fround.ptx:163")
-						continue
+					{
+						v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 4, l)
+						if !v99ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v99a, 4, "testdata/ptx/O0/fround.ptx:163")
+							continue
+						}
+						v99 = v99x
 					}
-					v99 = v99x
 				}
 				r92[l] = v99
 				// 164: ld.f32
@@ -5623,12 +5975,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v100ao := v100a - v100aw.Base; v100ao < v100aw.End && v100a&3 == 0 {
 					v100 = runtime.Load32(v100aw.Ptr, v100ao)
 				} else {
-					v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 4, l)
-					if !v100ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v100a, 4, "testdata/ptx/O0/fround.ptx:164")
-						continue
+					{
+						v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 4, l)
+						if !v100ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v100a, 4, "testdata/ptx/O0/fround.ptx:164")
+							continue
+						}
+						v100 = v100x
 					}
-					v100 = v100x
 				}
 				r93[l] = v100
 			}
@@ -5644,12 +5998,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v98ao := v98a - v98aw.Base; v98ao < v98aw.End && v98a&3 == 0 {
 					v98 = runtime.Load32(v98aw.Ptr, v98ao)
 				} else {
-					v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 4, l)
-					if !v98ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v98a, 4, "testdata/ptx/O0/fround.ptx:162")
-						continue
+					{
+						v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 4, l)
+						if !v98ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v98a, 4, "testdata/ptx/O0/fround.ptx:162")
+							continue
+						}
+						v98 = v98x
 					}
-					v98 = v98x
 				}
 				r91[l] = v98
 				// 163: ld.f32
@@ -5661,12 +6017,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&3 == 0 {
 					v99 = runtime.Load32(v99aw.Ptr, v99ao)
 				} else {
-					v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 4, l)
-					if !v99ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v99a, 4, "testdata/ptx/O0/fround.ptx:163")
-						continue
+					{
+						v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 4, l)
+						if !v99ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v99a, 4, "testdata/ptx/O0/fround.ptx:163")
+							continue
+						}
+						v99 = v99x
 					}
-					v99 = v99x
 				}
 				r92[l] = v99
 				// 164: ld.f32
@@ -5678,12 +6036,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v100ao := v100a - v100aw.Base; v100ao < v100aw.End && v100a&3 == 0 {
 					v100 = runtime.Load32(v100aw.Ptr, v100ao)
 				} else {
-					v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 4, l)
-					if !v100ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v100a, 4, "testdata/ptx/O0/fround.ptx:164")
-						continue
+					{
+						v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 4, l)
+						if !v100ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v100a, 4, "testdata/ptx/O0/fround.ptx:164")
+							continue
+						}
+						v100 = v100x
 					}
-					v100 = v100x
 				}
 				r93[l] = v100
 			}
@@ -5704,7 +6064,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s101o := s101 - s101w.Base; s101o < s101w.End && s101&3 == 0 {
 					runtime.Store32(s101w.Ptr, s101o, s101v)
 				} else {
-					w.StoreLane(s101w, runtime.SpaceGeneric, s101, 4, s101v, l, "testdata/ptx/O0/fround.ptx:165")
+					{
+						w.StoreLane(s101w, runtime.SpaceGeneric, s101, 4, s101v, l, "testdata/ptx/O0/fround.ptx:165")
+					}
 				}
 			}
 		} else {
@@ -5719,7 +6081,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s101o := s101 - s101w.Base; s101o < s101w.End && s101&3 == 0 {
 					runtime.Store32(s101w.Ptr, s101o, s101v)
 				} else {
-					w.StoreLane(s101w, runtime.SpaceGeneric, s101, 4, s101v, l, "testdata/ptx/O0/fround.ptx:165")
+					{
+						w.StoreLane(s101w, runtime.SpaceGeneric, s101, 4, s101v, l, "testdata/ptx/O0/fround.ptx:165")
+					}
 				}
 			}
 		}
@@ -5738,7 +6102,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s102o := s102 - s102w.Base; s102o < s102w.End && s102&3 == 0 {
 					runtime.Store32(s102w.Ptr, s102o, s102v)
 				} else {
-					w.StoreLane(s102w, runtime.SpaceGeneric, s102, 4, s102v, l, "testdata/ptx/O0/fround.ptx:166")
+					{
+						w.StoreLane(s102w, runtime.SpaceGeneric, s102, 4, s102v, l, "testdata/ptx/O0/fround.ptx:166")
+					}
 				}
 			}
 		} else {
@@ -5753,7 +6119,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s102o := s102 - s102w.Base; s102o < s102w.End && s102&3 == 0 {
 					runtime.Store32(s102w.Ptr, s102o, s102v)
 				} else {
-					w.StoreLane(s102w, runtime.SpaceGeneric, s102, 4, s102v, l, "testdata/ptx/O0/fround.ptx:166")
+					{
+						w.StoreLane(s102w, runtime.SpaceGeneric, s102, 4, s102v, l, "testdata/ptx/O0/fround.ptx:166")
+					}
 				}
 			}
 		}
@@ -5772,7 +6140,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s103o := s103 - s103w.Base; s103o < s103w.End && s103&3 == 0 {
 					runtime.Store32(s103w.Ptr, s103o, s103v)
 				} else {
-					w.StoreLane(s103w, runtime.SpaceGeneric, s103, 4, s103v, l, "testdata/ptx/O0/fround.ptx:167")
+					{
+						w.StoreLane(s103w, runtime.SpaceGeneric, s103, 4, s103v, l, "testdata/ptx/O0/fround.ptx:167")
+					}
 				}
 			}
 		} else {
@@ -5787,7 +6157,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s103o := s103 - s103w.Base; s103o < s103w.End && s103&3 == 0 {
 					runtime.Store32(s103w.Ptr, s103o, s103v)
 				} else {
-					w.StoreLane(s103w, runtime.SpaceGeneric, s103, 4, s103v, l, "testdata/ptx/O0/fround.ptx:167")
+					{
+						w.StoreLane(s103w, runtime.SpaceGeneric, s103, 4, s103v, l, "testdata/ptx/O0/fround.ptx:167")
+					}
 				}
 			}
 		}
@@ -5810,12 +6182,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&3 == 0 {
 					v104 = runtime.Load32(v104aw.Ptr, v104ao)
 				} else {
-					v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 4, l)
-					if !v104ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v104a, 4, "testdata/ptx/O0/fround.ptx:168")
-						continue
+					{
+						v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 4, l)
+						if !v104ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v104a, 4, "testdata/ptx/O0/fround.ptx:168")
+							continue
+						}
+						v104 = v104x
 					}
-					v104 = v104x
 				}
 				// 169: ld.f32
 				v105a := uint64(r0[l]) + 0x68
@@ -5826,12 +6200,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v105ao := v105a - v105aw.Base; v105ao < v105aw.End && v105a&3 == 0 {
 					v105 = runtime.Load32(v105aw.Ptr, v105ao)
 				} else {
-					v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 4, l)
-					if !v105ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v105a, 4, "testdata/ptx/O0/fround.ptx:169")
-						continue
+					{
+						v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 4, l)
+						if !v105ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v105a, 4, "testdata/ptx/O0/fround.ptx:169")
+							continue
+						}
+						v105 = v105x
 					}
-					v105 = v105x
 				}
 				// 170: ld.f32
 				v106a := uint64(r0[l]) + 0x6c
@@ -5842,12 +6218,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&3 == 0 {
 					v106 = runtime.Load32(v106aw.Ptr, v106ao)
 				} else {
-					v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 4, l)
-					if !v106ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v106a, 4, "testdata/ptx/O0/fround.ptx:170")
-						continue
+					{
+						v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 4, l)
+						if !v106ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v106a, 4, "testdata/ptx/O0/fround.ptx:170")
+							continue
+						}
+						v106 = v106x
 					}
-					v106 = v106x
 				}
 				// 171: fma.rn.f32
 				var v107 uint64
@@ -5856,8 +6234,10 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					v107F = float32(v107f)
 					v107 = uint64(math.Float32bits(v107F))
 				} else {
-					v107 = uint64(isa.FmaF32RN(uint32(v104), uint32(v105), uint32(v106)))
-					v107F = math.Float32frombits(uint32(v107))
+					{
+						v107 = uint64(isa.FmaF32RN(uint32(v104), uint32(v105), uint32(v106)))
+						v107F = math.Float32frombits(uint32(v107))
+					}
 				}
 				_ = v107F
 				r97[l] = v107
@@ -5870,12 +6250,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
 					v108 = runtime.Load64(v108aw.Ptr, v108ao)
 				} else {
-					v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
-					if !v108ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:172")
-						continue
+					{
+						v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+						if !v108ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:172")
+							continue
+						}
+						v108 = v108x
 					}
-					v108 = v108x
 				}
 				r98[l] = v108
 			}
@@ -5891,12 +6273,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&3 == 0 {
 					v104 = runtime.Load32(v104aw.Ptr, v104ao)
 				} else {
-					v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 4, l)
-					if !v104ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v104a, 4, "testdata/ptx/O0/fround.ptx:168")
-						continue
+					{
+						v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 4, l)
+						if !v104ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v104a, 4, "testdata/ptx/O0/fround.ptx:168")
+							continue
+						}
+						v104 = v104x
 					}
-					v104 = v104x
 				}
 				// 169: ld.f32
 				v105a := uint64(r0[l]) + 0x68
@@ -5907,12 +6291,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v105ao := v105a - v105aw.Base; v105ao < v105aw.End && v105a&3 == 0 {
 					v105 = runtime.Load32(v105aw.Ptr, v105ao)
 				} else {
-					v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 4, l)
-					if !v105ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v105a, 4, "testdata/ptx/O0/fround.ptx:169")
-						continue
+					{
+						v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 4, l)
+						if !v105ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v105a, 4, "testdata/ptx/O0/fround.ptx:169")
+							continue
+						}
+						v105 = v105x
 					}
-					v105 = v105x
 				}
 				// 170: ld.f32
 				v106a := uint64(r0[l]) + 0x6c
@@ -5923,12 +6309,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&3 == 0 {
 					v106 = runtime.Load32(v106aw.Ptr, v106ao)
 				} else {
-					v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 4, l)
-					if !v106ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v106a, 4, "testdata/ptx/O0/fround.ptx:170")
-						continue
+					{
+						v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 4, l)
+						if !v106ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v106a, 4, "testdata/ptx/O0/fround.ptx:170")
+							continue
+						}
+						v106 = v106x
 					}
-					v106 = v106x
 				}
 				// 171: fma.rn.f32
 				var v107 uint64
@@ -5937,8 +6325,10 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					v107F = float32(v107f)
 					v107 = uint64(math.Float32bits(v107F))
 				} else {
-					v107 = uint64(isa.FmaF32RN(uint32(v104), uint32(v105), uint32(v106)))
-					v107F = math.Float32frombits(uint32(v107))
+					{
+						v107 = uint64(isa.FmaF32RN(uint32(v104), uint32(v105), uint32(v106)))
+						v107F = math.Float32frombits(uint32(v107))
+					}
 				}
 				_ = v107F
 				r97[l] = v107
@@ -5951,12 +6341,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
 					v108 = runtime.Load64(v108aw.Ptr, v108ao)
 				} else {
-					v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
-					if !v108ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:172")
-						continue
+					{
+						v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+						if !v108ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:172")
+							continue
+						}
+						v108 = v108x
 					}
-					v108 = v108x
 				}
 				r98[l] = v108
 			}
@@ -5977,7 +6369,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s109o := s109 - s109w.Base; s109o < s109w.End && s109&3 == 0 {
 					runtime.Store32(s109w.Ptr, s109o, s109v)
 				} else {
-					w.StoreLane(s109w, runtime.SpaceGeneric, s109, 4, s109v, l, "testdata/ptx/O0/fround.ptx:173")
+					{
+						w.StoreLane(s109w, runtime.SpaceGeneric, s109, 4, s109v, l, "testdata/ptx/O0/fround.ptx:173")
+					}
 				}
 			}
 		} else {
@@ -5992,7 +6386,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s109o := s109 - s109w.Base; s109o < s109w.End && s109&3 == 0 {
 					runtime.Store32(s109w.Ptr, s109o, s109v)
 				} else {
-					w.StoreLane(s109w, runtime.SpaceGeneric, s109, 4, s109v, l, "testdata/ptx/O0/fround.ptx:173")
+					{
+						w.StoreLane(s109w, runtime.SpaceGeneric, s109, 4, s109v, l, "testdata/ptx/O0/fround.ptx:173")
+					}
 				}
 			}
 		}
@@ -6014,12 +6410,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v110ao := v110a - v110aw.Base; v110ao < v110aw.End && v110a&3 == 0 {
 					v110 = runtime.Load32(v110aw.Ptr, v110ao)
 				} else {
-					v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 4, l)
-					if !v110ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v110a, 4, "testdata/ptx/O0/fround.ptx:174")
-						continue
+					{
+						v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 4, l)
+						if !v110ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v110a, 4, "testdata/ptx/O0/fround.ptx:174")
+							continue
+						}
+						v110 = v110x
 					}
-					v110 = v110x
 				}
 				r99[l] = v110
 				// 175: ld.f32
@@ -6031,12 +6429,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&3 == 0 {
 					v111 = runtime.Load32(v111aw.Ptr, v111ao)
 				} else {
-					v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 4, l)
-					if !v111ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v111a, 4, "testdata/ptx/O0/fround.ptx:175")
-						continue
+					{
+						v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 4, l)
+						if !v111ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v111a, 4, "testdata/ptx/O0/fround.ptx:175")
+							continue
+						}
+						v111 = v111x
 					}
-					v111 = v111x
 				}
 				r100[l] = v111
 				// 176: ld.f32
@@ -6048,12 +6448,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v112ao := v112a - v112aw.Base; v112ao < v112aw.End && v112a&3 == 0 {
 					v112 = runtime.Load32(v112aw.Ptr, v112ao)
 				} else {
-					v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 4, l)
-					if !v112ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v112a, 4, "testdata/ptx/O0/fround.ptx:176")
-						continue
+					{
+						v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 4, l)
+						if !v112ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v112a, 4, "testdata/ptx/O0/fround.ptx:176")
+							continue
+						}
+						v112 = v112x
 					}
-					v112 = v112x
 				}
 				r101[l] = v112
 			}
@@ -6069,12 +6471,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v110ao := v110a - v110aw.Base; v110ao < v110aw.End && v110a&3 == 0 {
 					v110 = runtime.Load32(v110aw.Ptr, v110ao)
 				} else {
-					v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 4, l)
-					if !v110ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v110a, 4, "testdata/ptx/O0/fround.ptx:174")
-						continue
+					{
+						v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 4, l)
+						if !v110ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v110a, 4, "testdata/ptx/O0/fround.ptx:174")
+							continue
+						}
+						v110 = v110x
 					}
-					v110 = v110x
 				}
 				r99[l] = v110
 				// 175: ld.f32
@@ -6086,12 +6490,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&3 == 0 {
 					v111 = runtime.Load32(v111aw.Ptr, v111ao)
 				} else {
-					v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 4, l)
-					if !v111ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v111a, 4, "testdata/ptx/O0/fround.ptx:175")
-						continue
+					{
+						v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 4, l)
+						if !v111ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v111a, 4, "testdata/ptx/O0/fround.ptx:175")
+							continue
+						}
+						v111 = v111x
 					}
-					v111 = v111x
 				}
 				r100[l] = v111
 				// 176: ld.f32
@@ -6103,12 +6509,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v112ao := v112a - v112aw.Base; v112ao < v112aw.End && v112a&3 == 0 {
 					v112 = runtime.Load32(v112aw.Ptr, v112ao)
 				} else {
-					v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 4, l)
-					if !v112ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v112a, 4, "testdata/ptx/O0/fround.ptx:176")
-						continue
+					{
+						v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 4, l)
+						if !v112ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v112a, 4, "testdata/ptx/O0/fround.ptx:176")
+							continue
+						}
+						v112 = v112x
 					}
-					v112 = v112x
 				}
 				r101[l] = v112
 			}
@@ -6129,7 +6537,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s113o := s113 - s113w.Base; s113o < s113w.End && s113&3 == 0 {
 					runtime.Store32(s113w.Ptr, s113o, s113v)
 				} else {
-					w.StoreLane(s113w, runtime.SpaceGeneric, s113, 4, s113v, l, "testdata/ptx/O0/fround.ptx:177")
+					{
+						w.StoreLane(s113w, runtime.SpaceGeneric, s113, 4, s113v, l, "testdata/ptx/O0/fround.ptx:177")
+					}
 				}
 			}
 		} else {
@@ -6144,7 +6554,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s113o := s113 - s113w.Base; s113o < s113w.End && s113&3 == 0 {
 					runtime.Store32(s113w.Ptr, s113o, s113v)
 				} else {
-					w.StoreLane(s113w, runtime.SpaceGeneric, s113, 4, s113v, l, "testdata/ptx/O0/fround.ptx:177")
+					{
+						w.StoreLane(s113w, runtime.SpaceGeneric, s113, 4, s113v, l, "testdata/ptx/O0/fround.ptx:177")
+					}
 				}
 			}
 		}
@@ -6163,7 +6575,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s114o := s114 - s114w.Base; s114o < s114w.End && s114&3 == 0 {
 					runtime.Store32(s114w.Ptr, s114o, s114v)
 				} else {
-					w.StoreLane(s114w, runtime.SpaceGeneric, s114, 4, s114v, l, "testdata/ptx/O0/fround.ptx:178")
+					{
+						w.StoreLane(s114w, runtime.SpaceGeneric, s114, 4, s114v, l, "testdata/ptx/O0/fround.ptx:178")
+					}
 				}
 			}
 		} else {
@@ -6178,7 +6592,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s114o := s114 - s114w.Base; s114o < s114w.End && s114&3 == 0 {
 					runtime.Store32(s114w.Ptr, s114o, s114v)
 				} else {
-					w.StoreLane(s114w, runtime.SpaceGeneric, s114, 4, s114v, l, "testdata/ptx/O0/fround.ptx:178")
+					{
+						w.StoreLane(s114w, runtime.SpaceGeneric, s114, 4, s114v, l, "testdata/ptx/O0/fround.ptx:178")
+					}
 				}
 			}
 		}
@@ -6197,7 +6613,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s115o := s115 - s115w.Base; s115o < s115w.End && s115&3 == 0 {
 					runtime.Store32(s115w.Ptr, s115o, s115v)
 				} else {
-					w.StoreLane(s115w, runtime.SpaceGeneric, s115, 4, s115v, l, "testdata/ptx/O0/fround.ptx:179")
+					{
+						w.StoreLane(s115w, runtime.SpaceGeneric, s115, 4, s115v, l, "testdata/ptx/O0/fround.ptx:179")
+					}
 				}
 			}
 		} else {
@@ -6212,7 +6630,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s115o := s115 - s115w.Base; s115o < s115w.End && s115&3 == 0 {
 					runtime.Store32(s115w.Ptr, s115o, s115v)
 				} else {
-					w.StoreLane(s115w, runtime.SpaceGeneric, s115, 4, s115v, l, "testdata/ptx/O0/fround.ptx:179")
+					{
+						w.StoreLane(s115w, runtime.SpaceGeneric, s115, 4, s115v, l, "testdata/ptx/O0/fround.ptx:179")
+					}
 				}
 			}
 		}
@@ -6235,12 +6655,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v116ao := v116a - v116aw.Base; v116ao < v116aw.End && v116a&3 == 0 {
 					v116 = runtime.Load32(v116aw.Ptr, v116ao)
 				} else {
-					v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 4, l)
-					if !v116ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v116a, 4, "testdata/ptx/O0/fround.ptx:180")
-						continue
+					{
+						v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 4, l)
+						if !v116ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v116a, 4, "testdata/ptx/O0/fround.ptx:180")
+							continue
+						}
+						v116 = v116x
 					}
-					v116 = v116x
 				}
 				// 181: ld.f32
 				v117a := uint64(r0[l]) + 0x5c
@@ -6251,12 +6673,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&3 == 0 {
 					v117 = runtime.Load32(v117aw.Ptr, v117ao)
 				} else {
-					v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 4, l)
-					if !v117ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v117a, 4, "testdata/ptx/O0/fround.ptx:181")
-						continue
+					{
+						v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 4, l)
+						if !v117ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v117a, 4, "testdata/ptx/O0/fround.ptx:181")
+							continue
+						}
+						v117 = v117x
 					}
-					v117 = v117x
 				}
 				// 182: ld.f32
 				v118a := uint64(r0[l]) + 0x60
@@ -6267,12 +6691,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v118ao := v118a - v118aw.Base; v118ao < v118aw.End && v118a&3 == 0 {
 					v118 = runtime.Load32(v118aw.Ptr, v118ao)
 				} else {
-					v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 4, l)
-					if !v118ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v118a, 4, "testdata/ptx/O0/fround.ptx:182")
-						continue
+					{
+						v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 4, l)
+						if !v118ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v118a, 4, "testdata/ptx/O0/fround.ptx:182")
+							continue
+						}
+						v118 = v118x
 					}
-					v118 = v118x
 				}
 				// 183: fma.rz.f32
 				v119 := uint64(isa.FmaF32(uint32(v116), uint32(v117), uint32(v118), isa.RZ))
@@ -6286,12 +6712,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v120ao := v120a - v120aw.Base; v120ao < v120aw.End && v120a&7 == 0 {
 					v120 = runtime.Load64(v120aw.Ptr, v120ao)
 				} else {
-					v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
-					if !v120ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:184")
-						continue
+					{
+						v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
+						if !v120ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:184")
+							continue
+						}
+						v120 = v120x
 					}
-					v120 = v120x
 				}
 				r106[l] = v120
 			}
@@ -6307,12 +6735,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v116ao := v116a - v116aw.Base; v116ao < v116aw.End && v116a&3 == 0 {
 					v116 = runtime.Load32(v116aw.Ptr, v116ao)
 				} else {
-					v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 4, l)
-					if !v116ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v116a, 4, "testdata/ptx/O0/fround.ptx:180")
-						continue
+					{
+						v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 4, l)
+						if !v116ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v116a, 4, "testdata/ptx/O0/fround.ptx:180")
+							continue
+						}
+						v116 = v116x
 					}
-					v116 = v116x
 				}
 				// 181: ld.f32
 				v117a := uint64(r0[l]) + 0x5c
@@ -6323,12 +6753,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&3 == 0 {
 					v117 = runtime.Load32(v117aw.Ptr, v117ao)
 				} else {
-					v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 4, l)
-					if !v117ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v117a, 4, "testdata/ptx/O0/fround.ptx:181")
-						continue
+					{
+						v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 4, l)
+						if !v117ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v117a, 4, "testdata/ptx/O0/fround.ptx:181")
+							continue
+						}
+						v117 = v117x
 					}
-					v117 = v117x
 				}
 				// 182: ld.f32
 				v118a := uint64(r0[l]) + 0x60
@@ -6339,12 +6771,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v118ao := v118a - v118aw.Base; v118ao < v118aw.End && v118a&3 == 0 {
 					v118 = runtime.Load32(v118aw.Ptr, v118ao)
 				} else {
-					v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 4, l)
-					if !v118ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v118a, 4, "testdata/ptx/O0/fround.ptx:182")
-						continue
+					{
+						v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 4, l)
+						if !v118ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v118a, 4, "testdata/ptx/O0/fround.ptx:182")
+							continue
+						}
+						v118 = v118x
 					}
-					v118 = v118x
 				}
 				// 183: fma.rz.f32
 				v119 := uint64(isa.FmaF32(uint32(v116), uint32(v117), uint32(v118), isa.RZ))
@@ -6358,12 +6792,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v120ao := v120a - v120aw.Base; v120ao < v120aw.End && v120a&7 == 0 {
 					v120 = runtime.Load64(v120aw.Ptr, v120ao)
 				} else {
-					v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
-					if !v120ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:184")
-						continue
+					{
+						v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
+						if !v120ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:184")
+							continue
+						}
+						v120 = v120x
 					}
-					v120 = v120x
 				}
 				r106[l] = v120
 			}
@@ -6384,7 +6820,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s121o := s121 - s121w.Base; s121o < s121w.End && s121&3 == 0 {
 					runtime.Store32(s121w.Ptr, s121o, s121v)
 				} else {
-					w.StoreLane(s121w, runtime.SpaceGeneric, s121, 4, s121v, l, "testdata/ptx/O0/fround.ptx:185")
+					{
+						w.StoreLane(s121w, runtime.SpaceGeneric, s121, 4, s121v, l, "testdata/ptx/O0/fround.ptx:185")
+					}
 				}
 			}
 		} else {
@@ -6399,7 +6837,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s121o := s121 - s121w.Base; s121o < s121w.End && s121&3 == 0 {
 					runtime.Store32(s121w.Ptr, s121o, s121v)
 				} else {
-					w.StoreLane(s121w, runtime.SpaceGeneric, s121, 4, s121v, l, "testdata/ptx/O0/fround.ptx:185")
+					{
+						w.StoreLane(s121w, runtime.SpaceGeneric, s121, 4, s121v, l, "testdata/ptx/O0/fround.ptx:185")
+					}
 				}
 			}
 		}
@@ -6421,12 +6861,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v122ao := v122a - v122aw.Base; v122ao < v122aw.End && v122a&3 == 0 {
 					v122 = runtime.Load32(v122aw.Ptr, v122ao)
 				} else {
-					v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 4, l)
-					if !v122ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v122a, 4, "testdata/ptx/O0/fround.ptx:186")
-						continue
+					{
+						v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 4, l)
+						if !v122ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v122a, 4, "testdata/ptx/O0/fround.ptx:186")
+							continue
+						}
+						v122 = v122x
 					}
-					v122 = v122x
 				}
 				r107[l] = v122
 				// 187: ld.f32
@@ -6438,12 +6880,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&3 == 0 {
 					v123 = runtime.Load32(v123aw.Ptr, v123ao)
 				} else {
-					v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 4, l)
-					if !v123ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v123a, 4, "testdata/ptx/O0/fround.ptx:187")
-						continue
+					{
+						v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 4, l)
+						if !v123ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v123a, 4, "testdata/ptx/O0/fround.ptx:187")
+							continue
+						}
+						v123 = v123x
 					}
-					v123 = v123x
 				}
 				r108[l] = v123
 				// 188: ld.f32
@@ -6455,12 +6899,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v124ao := v124a - v124aw.Base; v124ao < v124aw.End && v124a&3 == 0 {
 					v124 = runtime.Load32(v124aw.Ptr, v124ao)
 				} else {
-					v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 4, l)
-					if !v124ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v124a, 4, "testdata/ptx/O0/fround.ptx:188")
-						continue
+					{
+						v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 4, l)
+						if !v124ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v124a, 4, "testdata/ptx/O0/fround.ptx:188")
+							continue
+						}
+						v124 = v124x
 					}
-					v124 = v124x
 				}
 				r109[l] = v124
 			}
@@ -6476,12 +6922,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v122ao := v122a - v122aw.Base; v122ao < v122aw.End && v122a&3 == 0 {
 					v122 = runtime.Load32(v122aw.Ptr, v122ao)
 				} else {
-					v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 4, l)
-					if !v122ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v122a, 4, "testdata/ptx/O0/fround.ptx:186")
-						continue
+					{
+						v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 4, l)
+						if !v122ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v122a, 4, "testdata/ptx/O0/fround.ptx:186")
+							continue
+						}
+						v122 = v122x
 					}
-					v122 = v122x
 				}
 				r107[l] = v122
 				// 187: ld.f32
@@ -6493,12 +6941,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&3 == 0 {
 					v123 = runtime.Load32(v123aw.Ptr, v123ao)
 				} else {
-					v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 4, l)
-					if !v123ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v123a, 4, "testdata/ptx/O0/fround.ptx:187")
-						continue
+					{
+						v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 4, l)
+						if !v123ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v123a, 4, "testdata/ptx/O0/fround.ptx:187")
+							continue
+						}
+						v123 = v123x
 					}
-					v123 = v123x
 				}
 				r108[l] = v123
 				// 188: ld.f32
@@ -6510,12 +6960,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v124ao := v124a - v124aw.Base; v124ao < v124aw.End && v124a&3 == 0 {
 					v124 = runtime.Load32(v124aw.Ptr, v124ao)
 				} else {
-					v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 4, l)
-					if !v124ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v124a, 4, "testdata/ptx/O0/fround.ptx:188")
-						continue
+					{
+						v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 4, l)
+						if !v124ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v124a, 4, "testdata/ptx/O0/fround.ptx:188")
+							continue
+						}
+						v124 = v124x
 					}
-					v124 = v124x
 				}
 				r109[l] = v124
 			}
@@ -6536,7 +6988,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s125o := s125 - s125w.Base; s125o < s125w.End && s125&3 == 0 {
 					runtime.Store32(s125w.Ptr, s125o, s125v)
 				} else {
-					w.StoreLane(s125w, runtime.SpaceGeneric, s125, 4, s125v, l, "testdata/ptx/O0/fround.ptx:189")
+					{
+						w.StoreLane(s125w, runtime.SpaceGeneric, s125, 4, s125v, l, "testdata/ptx/O0/fround.ptx:189")
+					}
 				}
 			}
 		} else {
@@ -6551,7 +7005,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s125o := s125 - s125w.Base; s125o < s125w.End && s125&3 == 0 {
 					runtime.Store32(s125w.Ptr, s125o, s125v)
 				} else {
-					w.StoreLane(s125w, runtime.SpaceGeneric, s125, 4, s125v, l, "testdata/ptx/O0/fround.ptx:189")
+					{
+						w.StoreLane(s125w, runtime.SpaceGeneric, s125, 4, s125v, l, "testdata/ptx/O0/fround.ptx:189")
+					}
 				}
 			}
 		}
@@ -6570,7 +7026,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s126o := s126 - s126w.Base; s126o < s126w.End && s126&3 == 0 {
 					runtime.Store32(s126w.Ptr, s126o, s126v)
 				} else {
-					w.StoreLane(s126w, runtime.SpaceGeneric, s126, 4, s126v, l, "testdata/ptx/O0/fround.ptx:190")
+					{
+						w.StoreLane(s126w, runtime.SpaceGeneric, s126, 4, s126v, l, "testdata/ptx/O0/fround.ptx:190")
+					}
 				}
 			}
 		} else {
@@ -6585,7 +7043,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s126o := s126 - s126w.Base; s126o < s126w.End && s126&3 == 0 {
 					runtime.Store32(s126w.Ptr, s126o, s126v)
 				} else {
-					w.StoreLane(s126w, runtime.SpaceGeneric, s126, 4, s126v, l, "testdata/ptx/O0/fround.ptx:190")
+					{
+						w.StoreLane(s126w, runtime.SpaceGeneric, s126, 4, s126v, l, "testdata/ptx/O0/fround.ptx:190")
+					}
 				}
 			}
 		}
@@ -6604,7 +7064,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s127o := s127 - s127w.Base; s127o < s127w.End && s127&3 == 0 {
 					runtime.Store32(s127w.Ptr, s127o, s127v)
 				} else {
-					w.StoreLane(s127w, runtime.SpaceGeneric, s127, 4, s127v, l, "testdata/ptx/O0/fround.ptx:191")
+					{
+						w.StoreLane(s127w, runtime.SpaceGeneric, s127, 4, s127v, l, "testdata/ptx/O0/fround.ptx:191")
+					}
 				}
 			}
 		} else {
@@ -6619,7 +7081,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s127o := s127 - s127w.Base; s127o < s127w.End && s127&3 == 0 {
 					runtime.Store32(s127w.Ptr, s127o, s127v)
 				} else {
-					w.StoreLane(s127w, runtime.SpaceGeneric, s127, 4, s127v, l, "testdata/ptx/O0/fround.ptx:191")
+					{
+						w.StoreLane(s127w, runtime.SpaceGeneric, s127, 4, s127v, l, "testdata/ptx/O0/fround.ptx:191")
+					}
 				}
 			}
 		}
@@ -6642,12 +7106,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v128ao := v128a - v128aw.Base; v128ao < v128aw.End && v128a&3 == 0 {
 					v128 = runtime.Load32(v128aw.Ptr, v128ao)
 				} else {
-					v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 4, l)
-					if !v128ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v128a, 4, "testdata/ptx/O0/fround.ptx:192")
-						continue
+					{
+						v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 4, l)
+						if !v128ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v128a, 4, "testdata/ptx/O0/fround.ptx:192")
+							continue
+						}
+						v128 = v128x
 					}
-					v128 = v128x
 				}
 				// 193: ld.f32
 				v129a := uint64(r0[l]) + 0x50
@@ -6658,12 +7124,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v129ao := v129a - v129aw.Base; v129ao < v129aw.End && v129a&3 == 0 {
 					v129 = runtime.Load32(v129aw.Ptr, v129ao)
 				} else {
-					v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 4, l)
-					if !v129ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v129a, 4, "testdata/ptx/O0/fround.ptx:193")
-						continue
+					{
+						v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 4, l)
+						if !v129ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v129a, 4, "testdata/ptx/O0/fround.ptx:193")
+							continue
+						}
+						v129 = v129x
 					}
-					v129 = v129x
 				}
 				// 194: ld.f32
 				v130a := uint64(r0[l]) + 0x54
@@ -6674,12 +7142,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v130ao := v130a - v130aw.Base; v130ao < v130aw.End && v130a&3 == 0 {
 					v130 = runtime.Load32(v130aw.Ptr, v130ao)
 				} else {
-					v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 4, l)
-					if !v130ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v130a, 4, "testdata/ptx/O0/fround.ptx:194")
-						continue
+					{
+						v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 4, l)
+						if !v130ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v130a, 4, "testdata/ptx/O0/fround.ptx:194")
+							continue
+						}
+						v130 = v130x
 					}
-					v130 = v130x
 				}
 				// 195: fma.rp.f32
 				v131 := uint64(isa.FmaF32(uint32(v128), uint32(v129), uint32(v130), isa.RP))
@@ -6693,12 +7163,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v132ao := v132a - v132aw.Base; v132ao < v132aw.End && v132a&7 == 0 {
 					v132 = runtime.Load64(v132aw.Ptr, v132ao)
 				} else {
-					v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
-					if !v132ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:196")
-						continue
+					{
+						v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
+						if !v132ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:196")
+							continue
+						}
+						v132 = v132x
 					}
-					v132 = v132x
 				}
 				r114[l] = v132
 			}
@@ -6714,12 +7186,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v128ao := v128a - v128aw.Base; v128ao < v128aw.End && v128a&3 == 0 {
 					v128 = runtime.Load32(v128aw.Ptr, v128ao)
 				} else {
-					v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 4, l)
-					if !v128ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v128a, 4, "testdata/ptx/O0/fround.ptx:192")
-						continue
+					{
+						v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 4, l)
+						if !v128ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v128a, 4, "testdata/ptx/O0/fround.ptx:192")
+							continue
+						}
+						v128 = v128x
 					}
-					v128 = v128x
 				}
 				// 193: ld.f32
 				v129a := uint64(r0[l]) + 0x50
@@ -6730,12 +7204,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v129ao := v129a - v129aw.Base; v129ao < v129aw.End && v129a&3 == 0 {
 					v129 = runtime.Load32(v129aw.Ptr, v129ao)
 				} else {
-					v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 4, l)
-					if !v129ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v129a, 4, "testdata/ptx/O0/fround.ptx:193")
-						continue
+					{
+						v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 4, l)
+						if !v129ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v129a, 4, "testdata/ptx/O0/fround.ptx:193")
+							continue
+						}
+						v129 = v129x
 					}
-					v129 = v129x
 				}
 				// 194: ld.f32
 				v130a := uint64(r0[l]) + 0x54
@@ -6746,12 +7222,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v130ao := v130a - v130aw.Base; v130ao < v130aw.End && v130a&3 == 0 {
 					v130 = runtime.Load32(v130aw.Ptr, v130ao)
 				} else {
-					v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 4, l)
-					if !v130ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v130a, 4, "testdata/ptx/O0/fround.ptx:194")
-						continue
+					{
+						v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 4, l)
+						if !v130ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v130a, 4, "testdata/ptx/O0/fround.ptx:194")
+							continue
+						}
+						v130 = v130x
 					}
-					v130 = v130x
 				}
 				// 195: fma.rp.f32
 				v131 := uint64(isa.FmaF32(uint32(v128), uint32(v129), uint32(v130), isa.RP))
@@ -6765,12 +7243,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v132ao := v132a - v132aw.Base; v132ao < v132aw.End && v132a&7 == 0 {
 					v132 = runtime.Load64(v132aw.Ptr, v132ao)
 				} else {
-					v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
-					if !v132ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:196")
-						continue
+					{
+						v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
+						if !v132ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:196")
+							continue
+						}
+						v132 = v132x
 					}
-					v132 = v132x
 				}
 				r114[l] = v132
 			}
@@ -6791,7 +7271,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s133o := s133 - s133w.Base; s133o < s133w.End && s133&3 == 0 {
 					runtime.Store32(s133w.Ptr, s133o, s133v)
 				} else {
-					w.StoreLane(s133w, runtime.SpaceGeneric, s133, 4, s133v, l, "testdata/ptx/O0/fround.ptx:197")
+					{
+						w.StoreLane(s133w, runtime.SpaceGeneric, s133, 4, s133v, l, "testdata/ptx/O0/fround.ptx:197")
+					}
 				}
 			}
 		} else {
@@ -6806,7 +7288,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s133o := s133 - s133w.Base; s133o < s133w.End && s133&3 == 0 {
 					runtime.Store32(s133w.Ptr, s133o, s133v)
 				} else {
-					w.StoreLane(s133w, runtime.SpaceGeneric, s133, 4, s133v, l, "testdata/ptx/O0/fround.ptx:197")
+					{
+						w.StoreLane(s133w, runtime.SpaceGeneric, s133, 4, s133v, l, "testdata/ptx/O0/fround.ptx:197")
+					}
 				}
 			}
 		}
@@ -6828,12 +7312,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v134ao := v134a - v134aw.Base; v134ao < v134aw.End && v134a&3 == 0 {
 					v134 = runtime.Load32(v134aw.Ptr, v134ao)
 				} else {
-					v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 4, l)
-					if !v134ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v134a, 4, "testdata/ptx/O0/fround.ptx:198")
-						continue
+					{
+						v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 4, l)
+						if !v134ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v134a, 4, "testdata/ptx/O0/fround.ptx:198")
+							continue
+						}
+						v134 = v134x
 					}
-					v134 = v134x
 				}
 				r115[l] = v134
 				// 199: ld.f32
@@ -6845,12 +7331,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v135ao := v135a - v135aw.Base; v135ao < v135aw.End && v135a&3 == 0 {
 					v135 = runtime.Load32(v135aw.Ptr, v135ao)
 				} else {
-					v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 4, l)
-					if !v135ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v135a, 4, "testdata/ptx/O0/fround.ptx:199")
-						continue
+					{
+						v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 4, l)
+						if !v135ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v135a, 4, "testdata/ptx/O0/fround.ptx:199")
+							continue
+						}
+						v135 = v135x
 					}
-					v135 = v135x
 				}
 				r116[l] = v135
 				// 200: ld.f32
@@ -6862,12 +7350,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v136ao := v136a - v136aw.Base; v136ao < v136aw.End && v136a&3 == 0 {
 					v136 = runtime.Load32(v136aw.Ptr, v136ao)
 				} else {
-					v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 4, l)
-					if !v136ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v136a, 4, "testdata/ptx/O0/fround.ptx:200")
-						continue
+					{
+						v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 4, l)
+						if !v136ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v136a, 4, "testdata/ptx/O0/fround.ptx:200")
+							continue
+						}
+						v136 = v136x
 					}
-					v136 = v136x
 				}
 				r117[l] = v136
 			}
@@ -6883,12 +7373,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v134ao := v134a - v134aw.Base; v134ao < v134aw.End && v134a&3 == 0 {
 					v134 = runtime.Load32(v134aw.Ptr, v134ao)
 				} else {
-					v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 4, l)
-					if !v134ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v134a, 4, "testdata/ptx/O0/fround.ptx:198")
-						continue
+					{
+						v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 4, l)
+						if !v134ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v134a, 4, "testdata/ptx/O0/fround.ptx:198")
+							continue
+						}
+						v134 = v134x
 					}
-					v134 = v134x
 				}
 				r115[l] = v134
 				// 199: ld.f32
@@ -6900,12 +7392,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v135ao := v135a - v135aw.Base; v135ao < v135aw.End && v135a&3 == 0 {
 					v135 = runtime.Load32(v135aw.Ptr, v135ao)
 				} else {
-					v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 4, l)
-					if !v135ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v135a, 4, "testdata/ptx/O0/fround.ptx:199")
-						continue
+					{
+						v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 4, l)
+						if !v135ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v135a, 4, "testdata/ptx/O0/fround.ptx:199")
+							continue
+						}
+						v135 = v135x
 					}
-					v135 = v135x
 				}
 				r116[l] = v135
 				// 200: ld.f32
@@ -6917,12 +7411,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v136ao := v136a - v136aw.Base; v136ao < v136aw.End && v136a&3 == 0 {
 					v136 = runtime.Load32(v136aw.Ptr, v136ao)
 				} else {
-					v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 4, l)
-					if !v136ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v136a, 4, "testdata/ptx/O0/fround.ptx:200")
-						continue
+					{
+						v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 4, l)
+						if !v136ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v136a, 4, "testdata/ptx/O0/fround.ptx:200")
+							continue
+						}
+						v136 = v136x
 					}
-					v136 = v136x
 				}
 				r117[l] = v136
 			}
@@ -6943,7 +7439,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s137o := s137 - s137w.Base; s137o < s137w.End && s137&3 == 0 {
 					runtime.Store32(s137w.Ptr, s137o, s137v)
 				} else {
-					w.StoreLane(s137w, runtime.SpaceGeneric, s137, 4, s137v, l, "testdata/ptx/O0/fround.ptx:201")
+					{
+						w.StoreLane(s137w, runtime.SpaceGeneric, s137, 4, s137v, l, "testdata/ptx/O0/fround.ptx:201")
+					}
 				}
 			}
 		} else {
@@ -6958,7 +7456,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s137o := s137 - s137w.Base; s137o < s137w.End && s137&3 == 0 {
 					runtime.Store32(s137w.Ptr, s137o, s137v)
 				} else {
-					w.StoreLane(s137w, runtime.SpaceGeneric, s137, 4, s137v, l, "testdata/ptx/O0/fround.ptx:201")
+					{
+						w.StoreLane(s137w, runtime.SpaceGeneric, s137, 4, s137v, l, "testdata/ptx/O0/fround.ptx:201")
+					}
 				}
 			}
 		}
@@ -6977,7 +7477,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s138o := s138 - s138w.Base; s138o < s138w.End && s138&3 == 0 {
 					runtime.Store32(s138w.Ptr, s138o, s138v)
 				} else {
-					w.StoreLane(s138w, runtime.SpaceGeneric, s138, 4, s138v, l, "testdata/ptx/O0/fround.ptx:202")
+					{
+						w.StoreLane(s138w, runtime.SpaceGeneric, s138, 4, s138v, l, "testdata/ptx/O0/fround.ptx:202")
+					}
 				}
 			}
 		} else {
@@ -6992,7 +7494,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s138o := s138 - s138w.Base; s138o < s138w.End && s138&3 == 0 {
 					runtime.Store32(s138w.Ptr, s138o, s138v)
 				} else {
-					w.StoreLane(s138w, runtime.SpaceGeneric, s138, 4, s138v, l, "testdata/ptx/O0/fround.ptx:202")
+					{
+						w.StoreLane(s138w, runtime.SpaceGeneric, s138, 4, s138v, l, "testdata/ptx/O0/fround.ptx:202")
+					}
 				}
 			}
 		}
@@ -7011,7 +7515,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s139o := s139 - s139w.Base; s139o < s139w.End && s139&3 == 0 {
 					runtime.Store32(s139w.Ptr, s139o, s139v)
 				} else {
-					w.StoreLane(s139w, runtime.SpaceGeneric, s139, 4, s139v, l, "testdata/ptx/O0/fround.ptx:203")
+					{
+						w.StoreLane(s139w, runtime.SpaceGeneric, s139, 4, s139v, l, "testdata/ptx/O0/fround.ptx:203")
+					}
 				}
 			}
 		} else {
@@ -7026,7 +7532,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s139o := s139 - s139w.Base; s139o < s139w.End && s139&3 == 0 {
 					runtime.Store32(s139w.Ptr, s139o, s139v)
 				} else {
-					w.StoreLane(s139w, runtime.SpaceGeneric, s139, 4, s139v, l, "testdata/ptx/O0/fround.ptx:203")
+					{
+						w.StoreLane(s139w, runtime.SpaceGeneric, s139, 4, s139v, l, "testdata/ptx/O0/fround.ptx:203")
+					}
 				}
 			}
 		}
@@ -7049,12 +7557,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v140ao := v140a - v140aw.Base; v140ao < v140aw.End && v140a&3 == 0 {
 					v140 = runtime.Load32(v140aw.Ptr, v140ao)
 				} else {
-					v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 4, l)
-					if !v140ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v140a, 4, "testdata/ptx/O0/fround.ptx:204")
-						continue
+					{
+						v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 4, l)
+						if !v140ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v140a, 4, "testdata/ptx/O0/fround.ptx:204")
+							continue
+						}
+						v140 = v140x
 					}
-					v140 = v140x
 				}
 				// 205: ld.f32
 				v141a := uint64(r0[l]) + 0x44
@@ -7065,12 +7575,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v141ao := v141a - v141aw.Base; v141ao < v141aw.End && v141a&3 == 0 {
 					v141 = runtime.Load32(v141aw.Ptr, v141ao)
 				} else {
-					v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 4, l)
-					if !v141ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v141a, 4, "testdata/ptx/O0/fround.ptx:205")
-						continue
+					{
+						v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 4, l)
+						if !v141ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v141a, 4, "testdata/ptx/O0/fround.ptx:205")
+							continue
+						}
+						v141 = v141x
 					}
-					v141 = v141x
 				}
 				// 206: ld.f32
 				v142a := uint64(r0[l]) + 0x48
@@ -7081,12 +7593,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v142ao := v142a - v142aw.Base; v142ao < v142aw.End && v142a&3 == 0 {
 					v142 = runtime.Load32(v142aw.Ptr, v142ao)
 				} else {
-					v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 4, l)
-					if !v142ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v142a, 4, "testdata/ptx/O0/fround.ptx:206")
-						continue
+					{
+						v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 4, l)
+						if !v142ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v142a, 4, "testdata/ptx/O0/fround.ptx:206")
+							continue
+						}
+						v142 = v142x
 					}
-					v142 = v142x
 				}
 				// 207: fma.rm.f32
 				v143 := uint64(isa.FmaF32(uint32(v140), uint32(v141), uint32(v142), isa.RM))
@@ -7100,12 +7614,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v144ao := v144a - v144aw.Base; v144ao < v144aw.End && v144a&7 == 0 {
 					v144 = runtime.Load64(v144aw.Ptr, v144ao)
 				} else {
-					v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
-					if !v144ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:208")
-						continue
+					{
+						v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
+						if !v144ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:208")
+							continue
+						}
+						v144 = v144x
 					}
-					v144 = v144x
 				}
 				r122[l] = v144
 			}
@@ -7121,12 +7637,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v140ao := v140a - v140aw.Base; v140ao < v140aw.End && v140a&3 == 0 {
 					v140 = runtime.Load32(v140aw.Ptr, v140ao)
 				} else {
-					v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 4, l)
-					if !v140ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v140a, 4, "testdata/ptx/O0/fround.ptx:204")
-						continue
+					{
+						v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 4, l)
+						if !v140ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v140a, 4, "testdata/ptx/O0/fround.ptx:204")
+							continue
+						}
+						v140 = v140x
 					}
-					v140 = v140x
 				}
 				// 205: ld.f32
 				v141a := uint64(r0[l]) + 0x44
@@ -7137,12 +7655,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v141ao := v141a - v141aw.Base; v141ao < v141aw.End && v141a&3 == 0 {
 					v141 = runtime.Load32(v141aw.Ptr, v141ao)
 				} else {
-					v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 4, l)
-					if !v141ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v141a, 4, "testdata/ptx/O0/fround.ptx:205")
-						continue
+					{
+						v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 4, l)
+						if !v141ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v141a, 4, "testdata/ptx/O0/fround.ptx:205")
+							continue
+						}
+						v141 = v141x
 					}
-					v141 = v141x
 				}
 				// 206: ld.f32
 				v142a := uint64(r0[l]) + 0x48
@@ -7153,12 +7673,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v142ao := v142a - v142aw.Base; v142ao < v142aw.End && v142a&3 == 0 {
 					v142 = runtime.Load32(v142aw.Ptr, v142ao)
 				} else {
-					v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 4, l)
-					if !v142ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v142a, 4, "testdata/ptx/O0/fround.ptx:206")
-						continue
+					{
+						v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 4, l)
+						if !v142ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v142a, 4, "testdata/ptx/O0/fround.ptx:206")
+							continue
+						}
+						v142 = v142x
 					}
-					v142 = v142x
 				}
 				// 207: fma.rm.f32
 				v143 := uint64(isa.FmaF32(uint32(v140), uint32(v141), uint32(v142), isa.RM))
@@ -7172,12 +7694,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v144ao := v144a - v144aw.Base; v144ao < v144aw.End && v144a&7 == 0 {
 					v144 = runtime.Load64(v144aw.Ptr, v144ao)
 				} else {
-					v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
-					if !v144ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:208")
-						continue
+					{
+						v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
+						if !v144ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:208")
+							continue
+						}
+						v144 = v144x
 					}
-					v144 = v144x
 				}
 				r122[l] = v144
 			}
@@ -7198,7 +7722,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s145o := s145 - s145w.Base; s145o < s145w.End && s145&3 == 0 {
 					runtime.Store32(s145w.Ptr, s145o, s145v)
 				} else {
-					w.StoreLane(s145w, runtime.SpaceGeneric, s145, 4, s145v, l, "testdata/ptx/O0/fround.ptx:209")
+					{
+						w.StoreLane(s145w, runtime.SpaceGeneric, s145, 4, s145v, l, "testdata/ptx/O0/fround.ptx:209")
+					}
 				}
 			}
 		} else {
@@ -7213,7 +7739,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s145o := s145 - s145w.Base; s145o < s145w.End && s145&3 == 0 {
 					runtime.Store32(s145w.Ptr, s145o, s145v)
 				} else {
-					w.StoreLane(s145w, runtime.SpaceGeneric, s145, 4, s145v, l, "testdata/ptx/O0/fround.ptx:209")
+					{
+						w.StoreLane(s145w, runtime.SpaceGeneric, s145, 4, s145v, l, "testdata/ptx/O0/fround.ptx:209")
+					}
 				}
 			}
 		}
@@ -7234,12 +7762,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v146ao := v146a - v146aw.Base; v146ao < v146aw.End && v146a&3 == 0 {
 					v146 = runtime.Load32(v146aw.Ptr, v146ao)
 				} else {
-					v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 4, l)
-					if !v146ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v146a, 4, "testdata/ptx/O0/fround.ptx:210")
-						continue
+					{
+						v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 4, l)
+						if !v146ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v146a, 4, "testdata/ptx/O0/fround.ptx:210")
+							continue
+						}
+						v146 = v146x
 					}
-					v146 = v146x
 				}
 				r123[l] = v146
 				// 211: ld.f32
@@ -7251,12 +7781,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v147ao := v147a - v147aw.Base; v147ao < v147aw.End && v147a&3 == 0 {
 					v147 = runtime.Load32(v147aw.Ptr, v147ao)
 				} else {
-					v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 4, l)
-					if !v147ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v147a, 4, "testdata/ptx/O0/fround.ptx:211")
-						continue
+					{
+						v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 4, l)
+						if !v147ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v147a, 4, "testdata/ptx/O0/fround.ptx:211")
+							continue
+						}
+						v147 = v147x
 					}
-					v147 = v147x
 				}
 				r124[l] = v147
 			}
@@ -7272,12 +7804,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v146ao := v146a - v146aw.Base; v146ao < v146aw.End && v146a&3 == 0 {
 					v146 = runtime.Load32(v146aw.Ptr, v146ao)
 				} else {
-					v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 4, l)
-					if !v146ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v146a, 4, "testdata/ptx/O0/fround.ptx:210")
-						continue
+					{
+						v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 4, l)
+						if !v146ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v146a, 4, "testdata/ptx/O0/fround.ptx:210")
+							continue
+						}
+						v146 = v146x
 					}
-					v146 = v146x
 				}
 				r123[l] = v146
 				// 211: ld.f32
@@ -7289,12 +7823,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v147ao := v147a - v147aw.Base; v147ao < v147aw.End && v147a&3 == 0 {
 					v147 = runtime.Load32(v147aw.Ptr, v147ao)
 				} else {
-					v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 4, l)
-					if !v147ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v147a, 4, "testdata/ptx/O0/fround.ptx:211")
-						continue
+					{
+						v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 4, l)
+						if !v147ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v147a, 4, "testdata/ptx/O0/fround.ptx:211")
+							continue
+						}
+						v147 = v147x
 					}
-					v147 = v147x
 				}
 				r124[l] = v147
 			}
@@ -7315,7 +7851,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s148o := s148 - s148w.Base; s148o < s148w.End && s148&3 == 0 {
 					runtime.Store32(s148w.Ptr, s148o, s148v)
 				} else {
-					w.StoreLane(s148w, runtime.SpaceGeneric, s148, 4, s148v, l, "testdata/ptx/O0/fround.ptx:212")
+					{
+						w.StoreLane(s148w, runtime.SpaceGeneric, s148, 4, s148v, l, "testdata/ptx/O0/fround.ptx:212")
+					}
 				}
 			}
 		} else {
@@ -7330,7 +7868,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s148o := s148 - s148w.Base; s148o < s148w.End && s148&3 == 0 {
 					runtime.Store32(s148w.Ptr, s148o, s148v)
 				} else {
-					w.StoreLane(s148w, runtime.SpaceGeneric, s148, 4, s148v, l, "testdata/ptx/O0/fround.ptx:212")
+					{
+						w.StoreLane(s148w, runtime.SpaceGeneric, s148, 4, s148v, l, "testdata/ptx/O0/fround.ptx:212")
+					}
 				}
 			}
 		}
@@ -7349,7 +7889,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s149o := s149 - s149w.Base; s149o < s149w.End && s149&3 == 0 {
 					runtime.Store32(s149w.Ptr, s149o, s149v)
 				} else {
-					w.StoreLane(s149w, runtime.SpaceGeneric, s149, 4, s149v, l, "testdata/ptx/O0/fround.ptx:213")
+					{
+						w.StoreLane(s149w, runtime.SpaceGeneric, s149, 4, s149v, l, "testdata/ptx/O0/fround.ptx:213")
+					}
 				}
 			}
 		} else {
@@ -7364,7 +7906,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s149o := s149 - s149w.Base; s149o < s149w.End && s149&3 == 0 {
 					runtime.Store32(s149w.Ptr, s149o, s149v)
 				} else {
-					w.StoreLane(s149w, runtime.SpaceGeneric, s149, 4, s149v, l, "testdata/ptx/O0/fround.ptx:213")
+					{
+						w.StoreLane(s149w, runtime.SpaceGeneric, s149, 4, s149v, l, "testdata/ptx/O0/fround.ptx:213")
+					}
 				}
 			}
 		}
@@ -7386,12 +7930,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v150ao := v150a - v150aw.Base; v150ao < v150aw.End && v150a&3 == 0 {
 					v150 = runtime.Load32(v150aw.Ptr, v150ao)
 				} else {
-					v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 4, l)
-					if !v150ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v150a, 4, "testdata/ptx/O0/fround.ptx:214")
-						continue
+					{
+						v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 4, l)
+						if !v150ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v150a, 4, "testdata/ptx/O0/fround.ptx:214")
+							continue
+						}
+						v150 = v150x
 					}
-					v150 = v150x
 				}
 				// 215: ld.f32
 				v151a := uint64(r0[l]) + 0x3c
@@ -7402,12 +7948,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v151ao := v151a - v151aw.Base; v151ao < v151aw.End && v151a&3 == 0 {
 					v151 = runtime.Load32(v151aw.Ptr, v151ao)
 				} else {
-					v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 4, l)
-					if !v151ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v151a, 4, "testdata/ptx/O0/fround.ptx:215")
-						continue
+					{
+						v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 4, l)
+						if !v151ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v151a, 4, "testdata/ptx/O0/fround.ptx:215")
+							continue
+						}
+						v151 = v151x
 					}
-					v151 = v151x
 				}
 				// 216: div.rn.f32
 				v152 := uint64(isa.DivF32(uint32(v150), uint32(v151), isa.RN))
@@ -7421,12 +7969,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v153ao := v153a - v153aw.Base; v153ao < v153aw.End && v153a&7 == 0 {
 					v153 = runtime.Load64(v153aw.Ptr, v153ao)
 				} else {
-					v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
-					if !v153ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:217")
-						continue
+					{
+						v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
+						if !v153ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:217")
+							continue
+						}
+						v153 = v153x
 					}
-					v153 = v153x
 				}
 				r128[l] = v153
 			}
@@ -7442,12 +7992,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v150ao := v150a - v150aw.Base; v150ao < v150aw.End && v150a&3 == 0 {
 					v150 = runtime.Load32(v150aw.Ptr, v150ao)
 				} else {
-					v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 4, l)
-					if !v150ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v150a, 4, "testdata/ptx/O0/fround.ptx:214")
-						continue
+					{
+						v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 4, l)
+						if !v150ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v150a, 4, "testdata/ptx/O0/fround.ptx:214")
+							continue
+						}
+						v150 = v150x
 					}
-					v150 = v150x
 				}
 				// 215: ld.f32
 				v151a := uint64(r0[l]) + 0x3c
@@ -7458,12 +8010,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v151ao := v151a - v151aw.Base; v151ao < v151aw.End && v151a&3 == 0 {
 					v151 = runtime.Load32(v151aw.Ptr, v151ao)
 				} else {
-					v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 4, l)
-					if !v151ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v151a, 4, "testdata/ptx/O0/fround.ptx:215")
-						continue
+					{
+						v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 4, l)
+						if !v151ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v151a, 4, "testdata/ptx/O0/fround.ptx:215")
+							continue
+						}
+						v151 = v151x
 					}
-					v151 = v151x
 				}
 				// 216: div.rn.f32
 				v152 := uint64(isa.DivF32(uint32(v150), uint32(v151), isa.RN))
@@ -7477,12 +8031,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v153ao := v153a - v153aw.Base; v153ao < v153aw.End && v153a&7 == 0 {
 					v153 = runtime.Load64(v153aw.Ptr, v153ao)
 				} else {
-					v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
-					if !v153ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:217")
-						continue
+					{
+						v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
+						if !v153ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:217")
+							continue
+						}
+						v153 = v153x
 					}
-					v153 = v153x
 				}
 				r128[l] = v153
 			}
@@ -7503,7 +8059,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s154o := s154 - s154w.Base; s154o < s154w.End && s154&3 == 0 {
 					runtime.Store32(s154w.Ptr, s154o, s154v)
 				} else {
-					w.StoreLane(s154w, runtime.SpaceGeneric, s154, 4, s154v, l, "testdata/ptx/O0/fround.ptx:218")
+					{
+						w.StoreLane(s154w, runtime.SpaceGeneric, s154, 4, s154v, l, "testdata/ptx/O0/fround.ptx:218")
+					}
 				}
 			}
 		} else {
@@ -7518,7 +8076,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s154o := s154 - s154w.Base; s154o < s154w.End && s154&3 == 0 {
 					runtime.Store32(s154w.Ptr, s154o, s154v)
 				} else {
-					w.StoreLane(s154w, runtime.SpaceGeneric, s154, 4, s154v, l, "testdata/ptx/O0/fround.ptx:218")
+					{
+						w.StoreLane(s154w, runtime.SpaceGeneric, s154, 4, s154v, l, "testdata/ptx/O0/fround.ptx:218")
+					}
 				}
 			}
 		}
@@ -7539,12 +8099,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v155ao := v155a - v155aw.Base; v155ao < v155aw.End && v155a&3 == 0 {
 					v155 = runtime.Load32(v155aw.Ptr, v155ao)
 				} else {
-					v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 4, l)
-					if !v155ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v155a, 4, "testdata/ptx/O0/fround.ptx:219")
-						continue
+					{
+						v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 4, l)
+						if !v155ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v155a, 4, "testdata/ptx/O0/fround.ptx:219")
+							continue
+						}
+						v155 = v155x
 					}
-					v155 = v155x
 				}
 				r129[l] = v155
 				// 220: ld.f32
@@ -7556,12 +8118,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v156ao := v156a - v156aw.Base; v156ao < v156aw.End && v156a&3 == 0 {
 					v156 = runtime.Load32(v156aw.Ptr, v156ao)
 				} else {
-					v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 4, l)
-					if !v156ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v156a, 4, "testdata/ptx/O0/fround.ptx:220")
-						continue
+					{
+						v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 4, l)
+						if !v156ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v156a, 4, "testdata/ptx/O0/fround.ptx:220")
+							continue
+						}
+						v156 = v156x
 					}
-					v156 = v156x
 				}
 				r130[l] = v156
 			}
@@ -7577,12 +8141,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v155ao := v155a - v155aw.Base; v155ao < v155aw.End && v155a&3 == 0 {
 					v155 = runtime.Load32(v155aw.Ptr, v155ao)
 				} else {
-					v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 4, l)
-					if !v155ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v155a, 4, "testdata/ptx/O0/fround.ptx:219")
-						continue
+					{
+						v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 4, l)
+						if !v155ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v155a, 4, "testdata/ptx/O0/fround.ptx:219")
+							continue
+						}
+						v155 = v155x
 					}
-					v155 = v155x
 				}
 				r129[l] = v155
 				// 220: ld.f32
@@ -7594,12 +8160,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v156ao := v156a - v156aw.Base; v156ao < v156aw.End && v156a&3 == 0 {
 					v156 = runtime.Load32(v156aw.Ptr, v156ao)
 				} else {
-					v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 4, l)
-					if !v156ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v156a, 4, "testdata/ptx/O0/fround.ptx:220")
-						continue
+					{
+						v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 4, l)
+						if !v156ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v156a, 4, "testdata/ptx/O0/fround.ptx:220")
+							continue
+						}
+						v156 = v156x
 					}
-					v156 = v156x
 				}
 				r130[l] = v156
 			}
@@ -7620,7 +8188,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s157o := s157 - s157w.Base; s157o < s157w.End && s157&3 == 0 {
 					runtime.Store32(s157w.Ptr, s157o, s157v)
 				} else {
-					w.StoreLane(s157w, runtime.SpaceGeneric, s157, 4, s157v, l, "testdata/ptx/O0/fround.ptx:221")
+					{
+						w.StoreLane(s157w, runtime.SpaceGeneric, s157, 4, s157v, l, "testdata/ptx/O0/fround.ptx:221")
+					}
 				}
 			}
 		} else {
@@ -7635,7 +8205,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s157o := s157 - s157w.Base; s157o < s157w.End && s157&3 == 0 {
 					runtime.Store32(s157w.Ptr, s157o, s157v)
 				} else {
-					w.StoreLane(s157w, runtime.SpaceGeneric, s157, 4, s157v, l, "testdata/ptx/O0/fround.ptx:221")
+					{
+						w.StoreLane(s157w, runtime.SpaceGeneric, s157, 4, s157v, l, "testdata/ptx/O0/fround.ptx:221")
+					}
 				}
 			}
 		}
@@ -7654,7 +8226,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s158o := s158 - s158w.Base; s158o < s158w.End && s158&3 == 0 {
 					runtime.Store32(s158w.Ptr, s158o, s158v)
 				} else {
-					w.StoreLane(s158w, runtime.SpaceGeneric, s158, 4, s158v, l, "testdata/ptx/O0/fround.ptx:222")
+					{
+						w.StoreLane(s158w, runtime.SpaceGeneric, s158, 4, s158v, l, "testdata/ptx/O0/fround.ptx:222")
+					}
 				}
 			}
 		} else {
@@ -7669,7 +8243,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s158o := s158 - s158w.Base; s158o < s158w.End && s158&3 == 0 {
 					runtime.Store32(s158w.Ptr, s158o, s158v)
 				} else {
-					w.StoreLane(s158w, runtime.SpaceGeneric, s158, 4, s158v, l, "testdata/ptx/O0/fround.ptx:222")
+					{
+						w.StoreLane(s158w, runtime.SpaceGeneric, s158, 4, s158v, l, "testdata/ptx/O0/fround.ptx:222")
+					}
 				}
 			}
 		}
@@ -7691,12 +8267,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v159ao := v159a - v159aw.Base; v159ao < v159aw.End && v159a&3 == 0 {
 					v159 = runtime.Load32(v159aw.Ptr, v159ao)
 				} else {
-					v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 4, l)
-					if !v159ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v159a, 4, "testdata/ptx/O0/fround.ptx:223")
-						continue
+					{
+						v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 4, l)
+						if !v159ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v159a, 4, "testdata/ptx/O0/fround.ptx:223")
+							continue
+						}
+						v159 = v159x
 					}
-					v159 = v159x
 				}
 				// 224: ld.f32
 				v160a := uint64(r0[l]) + 0x34
@@ -7707,12 +8285,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v160ao := v160a - v160aw.Base; v160ao < v160aw.End && v160a&3 == 0 {
 					v160 = runtime.Load32(v160aw.Ptr, v160ao)
 				} else {
-					v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 4, l)
-					if !v160ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v160a, 4, "testdata/ptx/O0/fround.ptx:224")
-						continue
+					{
+						v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 4, l)
+						if !v160ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v160a, 4, "testdata/ptx/O0/fround.ptx:224")
+							continue
+						}
+						v160 = v160x
 					}
-					v160 = v160x
 				}
 				// 225: div.rz.f32
 				v161 := uint64(isa.DivF32(uint32(v159), uint32(v160), isa.RZ))
@@ -7726,12 +8306,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v162ao := v162a - v162aw.Base; v162ao < v162aw.End && v162a&7 == 0 {
 					v162 = runtime.Load64(v162aw.Ptr, v162ao)
 				} else {
-					v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
-					if !v162ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:226")
-						continue
+					{
+						v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
+						if !v162ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:226")
+							continue
+						}
+						v162 = v162x
 					}
-					v162 = v162x
 				}
 				r134[l] = v162
 			}
@@ -7747,12 +8329,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v159ao := v159a - v159aw.Base; v159ao < v159aw.End && v159a&3 == 0 {
 					v159 = runtime.Load32(v159aw.Ptr, v159ao)
 				} else {
-					v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 4, l)
-					if !v159ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v159a, 4, "testdata/ptx/O0/fround.ptx:223")
-						continue
+					{
+						v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 4, l)
+						if !v159ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v159a, 4, "testdata/ptx/O0/fround.ptx:223")
+							continue
+						}
+						v159 = v159x
 					}
-					v159 = v159x
 				}
 				// 224: ld.f32
 				v160a := uint64(r0[l]) + 0x34
@@ -7763,12 +8347,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v160ao := v160a - v160aw.Base; v160ao < v160aw.End && v160a&3 == 0 {
 					v160 = runtime.Load32(v160aw.Ptr, v160ao)
 				} else {
-					v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 4, l)
-					if !v160ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v160a, 4, "testdata/ptx/O0/fround.ptx:224")
-						continue
+					{
+						v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 4, l)
+						if !v160ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v160a, 4, "testdata/ptx/O0/fround.ptx:224")
+							continue
+						}
+						v160 = v160x
 					}
-					v160 = v160x
 				}
 				// 225: div.rz.f32
 				v161 := uint64(isa.DivF32(uint32(v159), uint32(v160), isa.RZ))
@@ -7782,12 +8368,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v162ao := v162a - v162aw.Base; v162ao < v162aw.End && v162a&7 == 0 {
 					v162 = runtime.Load64(v162aw.Ptr, v162ao)
 				} else {
-					v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
-					if !v162ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:226")
-						continue
+					{
+						v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
+						if !v162ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:226")
+							continue
+						}
+						v162 = v162x
 					}
-					v162 = v162x
 				}
 				r134[l] = v162
 			}
@@ -7808,7 +8396,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s163o := s163 - s163w.Base; s163o < s163w.End && s163&3 == 0 {
 					runtime.Store32(s163w.Ptr, s163o, s163v)
 				} else {
-					w.StoreLane(s163w, runtime.SpaceGeneric, s163, 4, s163v, l, "testdata/ptx/O0/fround.ptx:227")
+					{
+						w.StoreLane(s163w, runtime.SpaceGeneric, s163, 4, s163v, l, "testdata/ptx/O0/fround.ptx:227")
+					}
 				}
 			}
 		} else {
@@ -7823,7 +8413,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s163o := s163 - s163w.Base; s163o < s163w.End && s163&3 == 0 {
 					runtime.Store32(s163w.Ptr, s163o, s163v)
 				} else {
-					w.StoreLane(s163w, runtime.SpaceGeneric, s163, 4, s163v, l, "testdata/ptx/O0/fround.ptx:227")
+					{
+						w.StoreLane(s163w, runtime.SpaceGeneric, s163, 4, s163v, l, "testdata/ptx/O0/fround.ptx:227")
+					}
 				}
 			}
 		}
@@ -7844,12 +8436,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v164ao := v164a - v164aw.Base; v164ao < v164aw.End && v164a&3 == 0 {
 					v164 = runtime.Load32(v164aw.Ptr, v164ao)
 				} else {
-					v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 4, l)
-					if !v164ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v164a, 4, "testdata/ptx/O0/fround.ptx:228")
-						continue
+					{
+						v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 4, l)
+						if !v164ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v164a, 4, "testdata/ptx/O0/fround.ptx:228")
+							continue
+						}
+						v164 = v164x
 					}
-					v164 = v164x
 				}
 				r135[l] = v164
 				// 229: ld.f32
@@ -7861,12 +8455,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v165ao := v165a - v165aw.Base; v165ao < v165aw.End && v165a&3 == 0 {
 					v165 = runtime.Load32(v165aw.Ptr, v165ao)
 				} else {
-					v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 4, l)
-					if !v165ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v165a, 4, "testdata/ptx/O0/fround.ptx:229")
-						continue
+					{
+						v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 4, l)
+						if !v165ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v165a, 4, "testdata/ptx/O0/fround.ptx:229")
+							continue
+						}
+						v165 = v165x
 					}
-					v165 = v165x
 				}
 				r136[l] = v165
 			}
@@ -7882,12 +8478,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v164ao := v164a - v164aw.Base; v164ao < v164aw.End && v164a&3 == 0 {
 					v164 = runtime.Load32(v164aw.Ptr, v164ao)
 				} else {
-					v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 4, l)
-					if !v164ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v164a, 4, "testdata/ptx/O0/fround.ptx:228")
-						continue
+					{
+						v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 4, l)
+						if !v164ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v164a, 4, "testdata/ptx/O0/fround.ptx:228")
+							continue
+						}
+						v164 = v164x
 					}
-					v164 = v164x
 				}
 				r135[l] = v164
 				// 229: ld.f32
@@ -7899,12 +8497,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v165ao := v165a - v165aw.Base; v165ao < v165aw.End && v165a&3 == 0 {
 					v165 = runtime.Load32(v165aw.Ptr, v165ao)
 				} else {
-					v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 4, l)
-					if !v165ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v165a, 4, "testdata/ptx/O0/fround.ptx:229")
-						continue
+					{
+						v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 4, l)
+						if !v165ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v165a, 4, "testdata/ptx/O0/fround.ptx:229")
+							continue
+						}
+						v165 = v165x
 					}
-					v165 = v165x
 				}
 				r136[l] = v165
 			}
@@ -7925,7 +8525,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s166o := s166 - s166w.Base; s166o < s166w.End && s166&3 == 0 {
 					runtime.Store32(s166w.Ptr, s166o, s166v)
 				} else {
-					w.StoreLane(s166w, runtime.SpaceGeneric, s166, 4, s166v, l, "testdata/ptx/O0/fround.ptx:230")
+					{
+						w.StoreLane(s166w, runtime.SpaceGeneric, s166, 4, s166v, l, "testdata/ptx/O0/fround.ptx:230")
+					}
 				}
 			}
 		} else {
@@ -7940,7 +8542,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s166o := s166 - s166w.Base; s166o < s166w.End && s166&3 == 0 {
 					runtime.Store32(s166w.Ptr, s166o, s166v)
 				} else {
-					w.StoreLane(s166w, runtime.SpaceGeneric, s166, 4, s166v, l, "testdata/ptx/O0/fround.ptx:230")
+					{
+						w.StoreLane(s166w, runtime.SpaceGeneric, s166, 4, s166v, l, "testdata/ptx/O0/fround.ptx:230")
+					}
 				}
 			}
 		}
@@ -7959,7 +8563,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s167o := s167 - s167w.Base; s167o < s167w.End && s167&3 == 0 {
 					runtime.Store32(s167w.Ptr, s167o, s167v)
 				} else {
-					w.StoreLane(s167w, runtime.SpaceGeneric, s167, 4, s167v, l, "testdata/ptx/O0/fround.ptx:231")
+					{
+						w.StoreLane(s167w, runtime.SpaceGeneric, s167, 4, s167v, l, "testdata/ptx/O0/fround.ptx:231")
+					}
 				}
 			}
 		} else {
@@ -7974,7 +8580,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s167o := s167 - s167w.Base; s167o < s167w.End && s167&3 == 0 {
 					runtime.Store32(s167w.Ptr, s167o, s167v)
 				} else {
-					w.StoreLane(s167w, runtime.SpaceGeneric, s167, 4, s167v, l, "testdata/ptx/O0/fround.ptx:231")
+					{
+						w.StoreLane(s167w, runtime.SpaceGeneric, s167, 4, s167v, l, "testdata/ptx/O0/fround.ptx:231")
+					}
 				}
 			}
 		}
@@ -7996,12 +8604,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v168ao := v168a - v168aw.Base; v168ao < v168aw.End && v168a&3 == 0 {
 					v168 = runtime.Load32(v168aw.Ptr, v168ao)
 				} else {
-					v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 4, l)
-					if !v168ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v168a, 4, "testdata/ptx/O0/fround.ptx:232")
-						continue
+					{
+						v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 4, l)
+						if !v168ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v168a, 4, "testdata/ptx/O0/fround.ptx:232")
+							continue
+						}
+						v168 = v168x
 					}
-					v168 = v168x
 				}
 				// 233: ld.f32
 				v169a := uint64(r0[l]) + 0x2c
@@ -8012,12 +8622,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v169ao := v169a - v169aw.Base; v169ao < v169aw.End && v169a&3 == 0 {
 					v169 = runtime.Load32(v169aw.Ptr, v169ao)
 				} else {
-					v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 4, l)
-					if !v169ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v169a, 4, "testdata/ptx/O0/fround.ptx:233")
-						continue
+					{
+						v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 4, l)
+						if !v169ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v169a, 4, "testdata/ptx/O0/fround.ptx:233")
+							continue
+						}
+						v169 = v169x
 					}
-					v169 = v169x
 				}
 				// 234: div.rp.f32
 				v170 := uint64(isa.DivF32(uint32(v168), uint32(v169), isa.RP))
@@ -8031,12 +8643,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v171ao := v171a - v171aw.Base; v171ao < v171aw.End && v171a&7 == 0 {
 					v171 = runtime.Load64(v171aw.Ptr, v171ao)
 				} else {
-					v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
-					if !v171ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:235")
-						continue
+					{
+						v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
+						if !v171ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:235")
+							continue
+						}
+						v171 = v171x
 					}
-					v171 = v171x
 				}
 				r140[l] = v171
 			}
@@ -8052,12 +8666,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v168ao := v168a - v168aw.Base; v168ao < v168aw.End && v168a&3 == 0 {
 					v168 = runtime.Load32(v168aw.Ptr, v168ao)
 				} else {
-					v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 4, l)
-					if !v168ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v168a, 4, "testdata/ptx/O0/fround.ptx:232")
-						continue
+					{
+						v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 4, l)
+						if !v168ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v168a, 4, "testdata/ptx/O0/fround.ptx:232")
+							continue
+						}
+						v168 = v168x
 					}
-					v168 = v168x
 				}
 				// 233: ld.f32
 				v169a := uint64(r0[l]) + 0x2c
@@ -8068,12 +8684,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v169ao := v169a - v169aw.Base; v169ao < v169aw.End && v169a&3 == 0 {
 					v169 = runtime.Load32(v169aw.Ptr, v169ao)
 				} else {
-					v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 4, l)
-					if !v169ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v169a, 4, "testdata/ptx/O0/fround.ptx:233")
-						continue
+					{
+						v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 4, l)
+						if !v169ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v169a, 4, "testdata/ptx/O0/fround.ptx:233")
+							continue
+						}
+						v169 = v169x
 					}
-					v169 = v169x
 				}
 				// 234: div.rp.f32
 				v170 := uint64(isa.DivF32(uint32(v168), uint32(v169), isa.RP))
@@ -8087,12 +8705,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v171ao := v171a - v171aw.Base; v171ao < v171aw.End && v171a&7 == 0 {
 					v171 = runtime.Load64(v171aw.Ptr, v171ao)
 				} else {
-					v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
-					if !v171ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:235")
-						continue
+					{
+						v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
+						if !v171ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:235")
+							continue
+						}
+						v171 = v171x
 					}
-					v171 = v171x
 				}
 				r140[l] = v171
 			}
@@ -8113,7 +8733,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s172o := s172 - s172w.Base; s172o < s172w.End && s172&3 == 0 {
 					runtime.Store32(s172w.Ptr, s172o, s172v)
 				} else {
-					w.StoreLane(s172w, runtime.SpaceGeneric, s172, 4, s172v, l, "testdata/ptx/O0/fround.ptx:236")
+					{
+						w.StoreLane(s172w, runtime.SpaceGeneric, s172, 4, s172v, l, "testdata/ptx/O0/fround.ptx:236")
+					}
 				}
 			}
 		} else {
@@ -8128,7 +8750,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s172o := s172 - s172w.Base; s172o < s172w.End && s172&3 == 0 {
 					runtime.Store32(s172w.Ptr, s172o, s172v)
 				} else {
-					w.StoreLane(s172w, runtime.SpaceGeneric, s172, 4, s172v, l, "testdata/ptx/O0/fround.ptx:236")
+					{
+						w.StoreLane(s172w, runtime.SpaceGeneric, s172, 4, s172v, l, "testdata/ptx/O0/fround.ptx:236")
+					}
 				}
 			}
 		}
@@ -8149,12 +8773,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v173ao := v173a - v173aw.Base; v173ao < v173aw.End && v173a&3 == 0 {
 					v173 = runtime.Load32(v173aw.Ptr, v173ao)
 				} else {
-					v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 4, l)
-					if !v173ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v173a, 4, "testdata/ptx/O0/fround.ptx:237")
-						continue
+					{
+						v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 4, l)
+						if !v173ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v173a, 4, "testdata/ptx/O0/fround.ptx:237")
+							continue
+						}
+						v173 = v173x
 					}
-					v173 = v173x
 				}
 				r141[l] = v173
 				// 238: ld.f32
@@ -8166,12 +8792,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v174ao := v174a - v174aw.Base; v174ao < v174aw.End && v174a&3 == 0 {
 					v174 = runtime.Load32(v174aw.Ptr, v174ao)
 				} else {
-					v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 4, l)
-					if !v174ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v174a, 4, "testdata/ptx/O0/fround.ptx:238")
-						continue
+					{
+						v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 4, l)
+						if !v174ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v174a, 4, "testdata/ptx/O0/fround.ptx:238")
+							continue
+						}
+						v174 = v174x
 					}
-					v174 = v174x
 				}
 				r142[l] = v174
 			}
@@ -8187,12 +8815,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v173ao := v173a - v173aw.Base; v173ao < v173aw.End && v173a&3 == 0 {
 					v173 = runtime.Load32(v173aw.Ptr, v173ao)
 				} else {
-					v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 4, l)
-					if !v173ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v173a, 4, "testdata/ptx/O0/fround.ptx:237")
-						continue
+					{
+						v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 4, l)
+						if !v173ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v173a, 4, "testdata/ptx/O0/fround.ptx:237")
+							continue
+						}
+						v173 = v173x
 					}
-					v173 = v173x
 				}
 				r141[l] = v173
 				// 238: ld.f32
@@ -8204,12 +8834,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v174ao := v174a - v174aw.Base; v174ao < v174aw.End && v174a&3 == 0 {
 					v174 = runtime.Load32(v174aw.Ptr, v174ao)
 				} else {
-					v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 4, l)
-					if !v174ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v174a, 4, "testdata/ptx/O0/fround.ptx:238")
-						continue
+					{
+						v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 4, l)
+						if !v174ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v174a, 4, "testdata/ptx/O0/fround.ptx:238")
+							continue
+						}
+						v174 = v174x
 					}
-					v174 = v174x
 				}
 				r142[l] = v174
 			}
@@ -8230,7 +8862,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s175o := s175 - s175w.Base; s175o < s175w.End && s175&3 == 0 {
 					runtime.Store32(s175w.Ptr, s175o, s175v)
 				} else {
-					w.StoreLane(s175w, runtime.SpaceGeneric, s175, 4, s175v, l, "testdata/ptx/O0/fround.ptx:239")
+					{
+						w.StoreLane(s175w, runtime.SpaceGeneric, s175, 4, s175v, l, "testdata/ptx/O0/fround.ptx:239")
+					}
 				}
 			}
 		} else {
@@ -8245,7 +8879,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s175o := s175 - s175w.Base; s175o < s175w.End && s175&3 == 0 {
 					runtime.Store32(s175w.Ptr, s175o, s175v)
 				} else {
-					w.StoreLane(s175w, runtime.SpaceGeneric, s175, 4, s175v, l, "testdata/ptx/O0/fround.ptx:239")
+					{
+						w.StoreLane(s175w, runtime.SpaceGeneric, s175, 4, s175v, l, "testdata/ptx/O0/fround.ptx:239")
+					}
 				}
 			}
 		}
@@ -8264,7 +8900,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s176o := s176 - s176w.Base; s176o < s176w.End && s176&3 == 0 {
 					runtime.Store32(s176w.Ptr, s176o, s176v)
 				} else {
-					w.StoreLane(s176w, runtime.SpaceGeneric, s176, 4, s176v, l, "testdata/ptx/O0/fround.ptx:240")
+					{
+						w.StoreLane(s176w, runtime.SpaceGeneric, s176, 4, s176v, l, "testdata/ptx/O0/fround.ptx:240")
+					}
 				}
 			}
 		} else {
@@ -8279,7 +8917,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s176o := s176 - s176w.Base; s176o < s176w.End && s176&3 == 0 {
 					runtime.Store32(s176w.Ptr, s176o, s176v)
 				} else {
-					w.StoreLane(s176w, runtime.SpaceGeneric, s176, 4, s176v, l, "testdata/ptx/O0/fround.ptx:240")
+					{
+						w.StoreLane(s176w, runtime.SpaceGeneric, s176, 4, s176v, l, "testdata/ptx/O0/fround.ptx:240")
+					}
 				}
 			}
 		}
@@ -8301,12 +8941,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v177ao := v177a - v177aw.Base; v177ao < v177aw.End && v177a&3 == 0 {
 					v177 = runtime.Load32(v177aw.Ptr, v177ao)
 				} else {
-					v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 4, l)
-					if !v177ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v177a, 4, "testdata/ptx/O0/fround.ptx:241")
-						continue
+					{
+						v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 4, l)
+						if !v177ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v177a, 4, "testdata/ptx/O0/fround.ptx:241")
+							continue
+						}
+						v177 = v177x
 					}
-					v177 = v177x
 				}
 				// 242: ld.f32
 				v178a := uint64(r0[l]) + 0x24
@@ -8317,12 +8959,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v178ao := v178a - v178aw.Base; v178ao < v178aw.End && v178a&3 == 0 {
 					v178 = runtime.Load32(v178aw.Ptr, v178ao)
 				} else {
-					v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 4, l)
-					if !v178ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v178a, 4, "testdata/ptx/O0/fround.ptx:242")
-						continue
+					{
+						v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 4, l)
+						if !v178ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v178a, 4, "testdata/ptx/O0/fround.ptx:242")
+							continue
+						}
+						v178 = v178x
 					}
-					v178 = v178x
 				}
 				// 243: div.rm.f32
 				v179 := uint64(isa.DivF32(uint32(v177), uint32(v178), isa.RM))
@@ -8336,12 +8980,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v180ao := v180a - v180aw.Base; v180ao < v180aw.End && v180a&7 == 0 {
 					v180 = runtime.Load64(v180aw.Ptr, v180ao)
 				} else {
-					v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
-					if !v180ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:244")
-						continue
+					{
+						v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
+						if !v180ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:244")
+							continue
+						}
+						v180 = v180x
 					}
-					v180 = v180x
 				}
 				r146[l] = v180
 			}
@@ -8357,12 +9003,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v177ao := v177a - v177aw.Base; v177ao < v177aw.End && v177a&3 == 0 {
 					v177 = runtime.Load32(v177aw.Ptr, v177ao)
 				} else {
-					v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 4, l)
-					if !v177ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v177a, 4, "testdata/ptx/O0/fround.ptx:241")
-						continue
+					{
+						v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 4, l)
+						if !v177ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v177a, 4, "testdata/ptx/O0/fround.ptx:241")
+							continue
+						}
+						v177 = v177x
 					}
-					v177 = v177x
 				}
 				// 242: ld.f32
 				v178a := uint64(r0[l]) + 0x24
@@ -8373,12 +9021,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v178ao := v178a - v178aw.Base; v178ao < v178aw.End && v178a&3 == 0 {
 					v178 = runtime.Load32(v178aw.Ptr, v178ao)
 				} else {
-					v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 4, l)
-					if !v178ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v178a, 4, "testdata/ptx/O0/fround.ptx:242")
-						continue
+					{
+						v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 4, l)
+						if !v178ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v178a, 4, "testdata/ptx/O0/fround.ptx:242")
+							continue
+						}
+						v178 = v178x
 					}
-					v178 = v178x
 				}
 				// 243: div.rm.f32
 				v179 := uint64(isa.DivF32(uint32(v177), uint32(v178), isa.RM))
@@ -8392,12 +9042,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v180ao := v180a - v180aw.Base; v180ao < v180aw.End && v180a&7 == 0 {
 					v180 = runtime.Load64(v180aw.Ptr, v180ao)
 				} else {
-					v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
-					if !v180ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:244")
-						continue
+					{
+						v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
+						if !v180ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:244")
+							continue
+						}
+						v180 = v180x
 					}
-					v180 = v180x
 				}
 				r146[l] = v180
 			}
@@ -8418,7 +9070,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s181o := s181 - s181w.Base; s181o < s181w.End && s181&3 == 0 {
 					runtime.Store32(s181w.Ptr, s181o, s181v)
 				} else {
-					w.StoreLane(s181w, runtime.SpaceGeneric, s181, 4, s181v, l, "testdata/ptx/O0/fround.ptx:245")
+					{
+						w.StoreLane(s181w, runtime.SpaceGeneric, s181, 4, s181v, l, "testdata/ptx/O0/fround.ptx:245")
+					}
 				}
 			}
 		} else {
@@ -8433,7 +9087,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s181o := s181 - s181w.Base; s181o < s181w.End && s181&3 == 0 {
 					runtime.Store32(s181w.Ptr, s181o, s181v)
 				} else {
-					w.StoreLane(s181w, runtime.SpaceGeneric, s181, 4, s181v, l, "testdata/ptx/O0/fround.ptx:245")
+					{
+						w.StoreLane(s181w, runtime.SpaceGeneric, s181, 4, s181v, l, "testdata/ptx/O0/fround.ptx:245")
+					}
 				}
 			}
 		}
@@ -8453,12 +9109,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v182ao := v182a - v182aw.Base; v182ao < v182aw.End && v182a&3 == 0 {
 					v182 = runtime.Load32(v182aw.Ptr, v182ao)
 				} else {
-					v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 4, l)
-					if !v182ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v182a, 4, "testdata/ptx/O0/fround.ptx:246")
-						continue
+					{
+						v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 4, l)
+						if !v182ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v182a, 4, "testdata/ptx/O0/fround.ptx:246")
+							continue
+						}
+						v182 = v182x
 					}
-					v182 = v182x
 				}
 				r147[l] = v182
 			}
@@ -8474,12 +9132,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v182ao := v182a - v182aw.Base; v182ao < v182aw.End && v182a&3 == 0 {
 					v182 = runtime.Load32(v182aw.Ptr, v182ao)
 				} else {
-					v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 4, l)
-					if !v182ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v182a, 4, "testdata/ptx/O0/fround.ptx:246")
-						continue
+					{
+						v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 4, l)
+						if !v182ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v182a, 4, "testdata/ptx/O0/fround.ptx:246")
+							continue
+						}
+						v182 = v182x
 					}
-					v182 = v182x
 				}
 				r147[l] = v182
 			}
@@ -8500,7 +9160,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s183o := s183 - s183w.Base; s183o < s183w.End && s183&3 == 0 {
 					runtime.Store32(s183w.Ptr, s183o, s183v)
 				} else {
-					w.StoreLane(s183w, runtime.SpaceGeneric, s183, 4, s183v, l, "testdata/ptx/O0/fround.ptx:247")
+					{
+						w.StoreLane(s183w, runtime.SpaceGeneric, s183, 4, s183v, l, "testdata/ptx/O0/fround.ptx:247")
+					}
 				}
 			}
 		} else {
@@ -8515,7 +9177,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s183o := s183 - s183w.Base; s183o < s183w.End && s183&3 == 0 {
 					runtime.Store32(s183w.Ptr, s183o, s183v)
 				} else {
-					w.StoreLane(s183w, runtime.SpaceGeneric, s183, 4, s183v, l, "testdata/ptx/O0/fround.ptx:247")
+					{
+						w.StoreLane(s183w, runtime.SpaceGeneric, s183, 4, s183v, l, "testdata/ptx/O0/fround.ptx:247")
+					}
 				}
 			}
 		}
@@ -8536,12 +9200,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v184ao := v184a - v184aw.Base; v184ao < v184aw.End && v184a&3 == 0 {
 					v184 = runtime.Load32(v184aw.Ptr, v184ao)
 				} else {
-					v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 4, l)
-					if !v184ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v184a, 4, "testdata/ptx/O0/fround.ptx:248")
-						continue
+					{
+						v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 4, l)
+						if !v184ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v184a, 4, "testdata/ptx/O0/fround.ptx:248")
+							continue
+						}
+						v184 = v184x
 					}
-					v184 = v184x
 				}
 				// 249: rcp.rn.f32
 				v185 := uint64(isa.RcpF32(uint32(v184), isa.RN))
@@ -8555,12 +9221,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v186ao := v186a - v186aw.Base; v186ao < v186aw.End && v186a&7 == 0 {
 					v186 = runtime.Load64(v186aw.Ptr, v186ao)
 				} else {
-					v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
-					if !v186ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:250")
-						continue
+					{
+						v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
+						if !v186ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:250")
+							continue
+						}
+						v186 = v186x
 					}
-					v186 = v186x
 				}
 				r150[l] = v186
 			}
@@ -8576,12 +9244,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v184ao := v184a - v184aw.Base; v184ao < v184aw.End && v184a&3 == 0 {
 					v184 = runtime.Load32(v184aw.Ptr, v184ao)
 				} else {
-					v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 4, l)
-					if !v184ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v184a, 4, "testdata/ptx/O0/fround.ptx:248")
-						continue
+					{
+						v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 4, l)
+						if !v184ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v184a, 4, "testdata/ptx/O0/fround.ptx:248")
+							continue
+						}
+						v184 = v184x
 					}
-					v184 = v184x
 				}
 				// 249: rcp.rn.f32
 				v185 := uint64(isa.RcpF32(uint32(v184), isa.RN))
@@ -8595,12 +9265,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v186ao := v186a - v186aw.Base; v186ao < v186aw.End && v186a&7 == 0 {
 					v186 = runtime.Load64(v186aw.Ptr, v186ao)
 				} else {
-					v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
-					if !v186ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:250")
-						continue
+					{
+						v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
+						if !v186ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:250")
+							continue
+						}
+						v186 = v186x
 					}
-					v186 = v186x
 				}
 				r150[l] = v186
 			}
@@ -8621,7 +9293,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s187o := s187 - s187w.Base; s187o < s187w.End && s187&3 == 0 {
 					runtime.Store32(s187w.Ptr, s187o, s187v)
 				} else {
-					w.StoreLane(s187w, runtime.SpaceGeneric, s187, 4, s187v, l, "testdata/ptx/O0/fround.ptx:251")
+					{
+						w.StoreLane(s187w, runtime.SpaceGeneric, s187, 4, s187v, l, "testdata/ptx/O0/fround.ptx:251")
+					}
 				}
 			}
 		} else {
@@ -8636,7 +9310,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s187o := s187 - s187w.Base; s187o < s187w.End && s187&3 == 0 {
 					runtime.Store32(s187w.Ptr, s187o, s187v)
 				} else {
-					w.StoreLane(s187w, runtime.SpaceGeneric, s187, 4, s187v, l, "testdata/ptx/O0/fround.ptx:251")
+					{
+						w.StoreLane(s187w, runtime.SpaceGeneric, s187, 4, s187v, l, "testdata/ptx/O0/fround.ptx:251")
+					}
 				}
 			}
 		}
@@ -8656,12 +9332,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v188ao := v188a - v188aw.Base; v188ao < v188aw.End && v188a&3 == 0 {
 					v188 = runtime.Load32(v188aw.Ptr, v188ao)
 				} else {
-					v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 4, l)
-					if !v188ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v188a, 4, "testdata/ptx/O0/fround.ptx:252")
-						continue
+					{
+						v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 4, l)
+						if !v188ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v188a, 4, "testdata/ptx/O0/fround.ptx:252")
+							continue
+						}
+						v188 = v188x
 					}
-					v188 = v188x
 				}
 				r151[l] = v188
 			}
@@ -8677,12 +9355,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v188ao := v188a - v188aw.Base; v188ao < v188aw.End && v188a&3 == 0 {
 					v188 = runtime.Load32(v188aw.Ptr, v188ao)
 				} else {
-					v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 4, l)
-					if !v188ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v188a, 4, "testdata/ptx/O0/fround.ptx:252")
-						continue
+					{
+						v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 4, l)
+						if !v188ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v188a, 4, "testdata/ptx/O0/fround.ptx:252")
+							continue
+						}
+						v188 = v188x
 					}
-					v188 = v188x
 				}
 				r151[l] = v188
 			}
@@ -8703,7 +9383,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s189o := s189 - s189w.Base; s189o < s189w.End && s189&3 == 0 {
 					runtime.Store32(s189w.Ptr, s189o, s189v)
 				} else {
-					w.StoreLane(s189w, runtime.SpaceGeneric, s189, 4, s189v, l, "testdata/ptx/O0/fround.ptx:253")
+					{
+						w.StoreLane(s189w, runtime.SpaceGeneric, s189, 4, s189v, l, "testdata/ptx/O0/fround.ptx:253")
+					}
 				}
 			}
 		} else {
@@ -8718,7 +9400,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s189o := s189 - s189w.Base; s189o < s189w.End && s189&3 == 0 {
 					runtime.Store32(s189w.Ptr, s189o, s189v)
 				} else {
-					w.StoreLane(s189w, runtime.SpaceGeneric, s189, 4, s189v, l, "testdata/ptx/O0/fround.ptx:253")
+					{
+						w.StoreLane(s189w, runtime.SpaceGeneric, s189, 4, s189v, l, "testdata/ptx/O0/fround.ptx:253")
+					}
 				}
 			}
 		}
@@ -8739,12 +9423,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v190ao := v190a - v190aw.Base; v190ao < v190aw.End && v190a&3 == 0 {
 					v190 = runtime.Load32(v190aw.Ptr, v190ao)
 				} else {
-					v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 4, l)
-					if !v190ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v190a, 4, "testdata/ptx/O0/fround.ptx:254")
-						continue
+					{
+						v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 4, l)
+						if !v190ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v190a, 4, "testdata/ptx/O0/fround.ptx:254")
+							continue
+						}
+						v190 = v190x
 					}
-					v190 = v190x
 				}
 				// 255: rcp.rz.f32
 				v191 := uint64(isa.RcpF32(uint32(v190), isa.RZ))
@@ -8758,12 +9444,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v192ao := v192a - v192aw.Base; v192ao < v192aw.End && v192a&7 == 0 {
 					v192 = runtime.Load64(v192aw.Ptr, v192ao)
 				} else {
-					v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
-					if !v192ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:256")
-						continue
+					{
+						v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
+						if !v192ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:256")
+							continue
+						}
+						v192 = v192x
 					}
-					v192 = v192x
 				}
 				r154[l] = v192
 			}
@@ -8779,12 +9467,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v190ao := v190a - v190aw.Base; v190ao < v190aw.End && v190a&3 == 0 {
 					v190 = runtime.Load32(v190aw.Ptr, v190ao)
 				} else {
-					v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 4, l)
-					if !v190ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v190a, 4, "testdata/ptx/O0/fround.ptx:254")
-						continue
+					{
+						v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 4, l)
+						if !v190ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v190a, 4, "testdata/ptx/O0/fround.ptx:254")
+							continue
+						}
+						v190 = v190x
 					}
-					v190 = v190x
 				}
 				// 255: rcp.rz.f32
 				v191 := uint64(isa.RcpF32(uint32(v190), isa.RZ))
@@ -8798,12 +9488,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v192ao := v192a - v192aw.Base; v192ao < v192aw.End && v192a&7 == 0 {
 					v192 = runtime.Load64(v192aw.Ptr, v192ao)
 				} else {
-					v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
-					if !v192ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:256")
-						continue
+					{
+						v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
+						if !v192ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:256")
+							continue
+						}
+						v192 = v192x
 					}
-					v192 = v192x
 				}
 				r154[l] = v192
 			}
@@ -8824,7 +9516,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s193o := s193 - s193w.Base; s193o < s193w.End && s193&3 == 0 {
 					runtime.Store32(s193w.Ptr, s193o, s193v)
 				} else {
-					w.StoreLane(s193w, runtime.SpaceGeneric, s193, 4, s193v, l, "testdata/ptx/O0/fround.ptx:257")
+					{
+						w.StoreLane(s193w, runtime.SpaceGeneric, s193, 4, s193v, l, "testdata/ptx/O0/fround.ptx:257")
+					}
 				}
 			}
 		} else {
@@ -8839,7 +9533,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s193o := s193 - s193w.Base; s193o < s193w.End && s193&3 == 0 {
 					runtime.Store32(s193w.Ptr, s193o, s193v)
 				} else {
-					w.StoreLane(s193w, runtime.SpaceGeneric, s193, 4, s193v, l, "testdata/ptx/O0/fround.ptx:257")
+					{
+						w.StoreLane(s193w, runtime.SpaceGeneric, s193, 4, s193v, l, "testdata/ptx/O0/fround.ptx:257")
+					}
 				}
 			}
 		}
@@ -8859,12 +9555,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v194ao := v194a - v194aw.Base; v194ao < v194aw.End && v194a&3 == 0 {
 					v194 = runtime.Load32(v194aw.Ptr, v194ao)
 				} else {
-					v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 4, l)
-					if !v194ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v194a, 4, "testdata/ptx/O0/fround.ptx:258")
-						continue
+					{
+						v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 4, l)
+						if !v194ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v194a, 4, "testdata/ptx/O0/fround.ptx:258")
+							continue
+						}
+						v194 = v194x
 					}
-					v194 = v194x
 				}
 				r155[l] = v194
 			}
@@ -8880,12 +9578,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v194ao := v194a - v194aw.Base; v194ao < v194aw.End && v194a&3 == 0 {
 					v194 = runtime.Load32(v194aw.Ptr, v194ao)
 				} else {
-					v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 4, l)
-					if !v194ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v194a, 4, "testdata/ptx/O0/fround.ptx:258")
-						continue
+					{
+						v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 4, l)
+						if !v194ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v194a, 4, "testdata/ptx/O0/fround.ptx:258")
+							continue
+						}
+						v194 = v194x
 					}
-					v194 = v194x
 				}
 				r155[l] = v194
 			}
@@ -8906,7 +9606,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s195o := s195 - s195w.Base; s195o < s195w.End && s195&3 == 0 {
 					runtime.Store32(s195w.Ptr, s195o, s195v)
 				} else {
-					w.StoreLane(s195w, runtime.SpaceGeneric, s195, 4, s195v, l, "testdata/ptx/O0/fround.ptx:259")
+					{
+						w.StoreLane(s195w, runtime.SpaceGeneric, s195, 4, s195v, l, "testdata/ptx/O0/fround.ptx:259")
+					}
 				}
 			}
 		} else {
@@ -8921,7 +9623,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s195o := s195 - s195w.Base; s195o < s195w.End && s195&3 == 0 {
 					runtime.Store32(s195w.Ptr, s195o, s195v)
 				} else {
-					w.StoreLane(s195w, runtime.SpaceGeneric, s195, 4, s195v, l, "testdata/ptx/O0/fround.ptx:259")
+					{
+						w.StoreLane(s195w, runtime.SpaceGeneric, s195, 4, s195v, l, "testdata/ptx/O0/fround.ptx:259")
+					}
 				}
 			}
 		}
@@ -8942,12 +9646,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v196ao := v196a - v196aw.Base; v196ao < v196aw.End && v196a&3 == 0 {
 					v196 = runtime.Load32(v196aw.Ptr, v196ao)
 				} else {
-					v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 4, l)
-					if !v196ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v196a, 4, "testdata/ptx/O0/fround.ptx:260")
-						continue
+					{
+						v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 4, l)
+						if !v196ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v196a, 4, "testdata/ptx/O0/fround.ptx:260")
+							continue
+						}
+						v196 = v196x
 					}
-					v196 = v196x
 				}
 				// 261: rcp.rp.f32
 				v197 := uint64(isa.RcpF32(uint32(v196), isa.RP))
@@ -8961,12 +9667,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v198ao := v198a - v198aw.Base; v198ao < v198aw.End && v198a&7 == 0 {
 					v198 = runtime.Load64(v198aw.Ptr, v198ao)
 				} else {
-					v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
-					if !v198ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:262")
-						continue
+					{
+						v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
+						if !v198ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:262")
+							continue
+						}
+						v198 = v198x
 					}
-					v198 = v198x
 				}
 				r158[l] = v198
 			}
@@ -8982,12 +9690,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v196ao := v196a - v196aw.Base; v196ao < v196aw.End && v196a&3 == 0 {
 					v196 = runtime.Load32(v196aw.Ptr, v196ao)
 				} else {
-					v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 4, l)
-					if !v196ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v196a, 4, "testdata/ptx/O0/fround.ptx:260")
-						continue
+					{
+						v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 4, l)
+						if !v196ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v196a, 4, "testdata/ptx/O0/fround.ptx:260")
+							continue
+						}
+						v196 = v196x
 					}
-					v196 = v196x
 				}
 				// 261: rcp.rp.f32
 				v197 := uint64(isa.RcpF32(uint32(v196), isa.RP))
@@ -9001,12 +9711,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v198ao := v198a - v198aw.Base; v198ao < v198aw.End && v198a&7 == 0 {
 					v198 = runtime.Load64(v198aw.Ptr, v198ao)
 				} else {
-					v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
-					if !v198ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:262")
-						continue
+					{
+						v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
+						if !v198ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:262")
+							continue
+						}
+						v198 = v198x
 					}
-					v198 = v198x
 				}
 				r158[l] = v198
 			}
@@ -9027,7 +9739,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s199o := s199 - s199w.Base; s199o < s199w.End && s199&3 == 0 {
 					runtime.Store32(s199w.Ptr, s199o, s199v)
 				} else {
-					w.StoreLane(s199w, runtime.SpaceGeneric, s199, 4, s199v, l, "testdata/ptx/O0/fround.ptx:263")
+					{
+						w.StoreLane(s199w, runtime.SpaceGeneric, s199, 4, s199v, l, "testdata/ptx/O0/fround.ptx:263")
+					}
 				}
 			}
 		} else {
@@ -9042,7 +9756,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s199o := s199 - s199w.Base; s199o < s199w.End && s199&3 == 0 {
 					runtime.Store32(s199w.Ptr, s199o, s199v)
 				} else {
-					w.StoreLane(s199w, runtime.SpaceGeneric, s199, 4, s199v, l, "testdata/ptx/O0/fround.ptx:263")
+					{
+						w.StoreLane(s199w, runtime.SpaceGeneric, s199, 4, s199v, l, "testdata/ptx/O0/fround.ptx:263")
+					}
 				}
 			}
 		}
@@ -9062,12 +9778,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v200ao := v200a - v200aw.Base; v200ao < v200aw.End && v200a&3 == 0 {
 					v200 = runtime.Load32(v200aw.Ptr, v200ao)
 				} else {
-					v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 4, l)
-					if !v200ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v200a, 4, "testdata/ptx/O0/fround.ptx:264")
-						continue
+					{
+						v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 4, l)
+						if !v200ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v200a, 4, "testdata/ptx/O0/fround.ptx:264")
+							continue
+						}
+						v200 = v200x
 					}
-					v200 = v200x
 				}
 				r159[l] = v200
 			}
@@ -9083,12 +9801,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v200ao := v200a - v200aw.Base; v200ao < v200aw.End && v200a&3 == 0 {
 					v200 = runtime.Load32(v200aw.Ptr, v200ao)
 				} else {
-					v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 4, l)
-					if !v200ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v200a, 4, "testdata/ptx/O0/fround.ptx:264")
-						continue
+					{
+						v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 4, l)
+						if !v200ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v200a, 4, "testdata/ptx/O0/fround.ptx:264")
+							continue
+						}
+						v200 = v200x
 					}
-					v200 = v200x
 				}
 				r159[l] = v200
 			}
@@ -9109,7 +9829,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s201o := s201 - s201w.Base; s201o < s201w.End && s201&3 == 0 {
 					runtime.Store32(s201w.Ptr, s201o, s201v)
 				} else {
-					w.StoreLane(s201w, runtime.SpaceGeneric, s201, 4, s201v, l, "testdata/ptx/O0/fround.ptx:265")
+					{
+						w.StoreLane(s201w, runtime.SpaceGeneric, s201, 4, s201v, l, "testdata/ptx/O0/fround.ptx:265")
+					}
 				}
 			}
 		} else {
@@ -9124,7 +9846,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s201o := s201 - s201w.Base; s201o < s201w.End && s201&3 == 0 {
 					runtime.Store32(s201w.Ptr, s201o, s201v)
 				} else {
-					w.StoreLane(s201w, runtime.SpaceGeneric, s201, 4, s201v, l, "testdata/ptx/O0/fround.ptx:265")
+					{
+						w.StoreLane(s201w, runtime.SpaceGeneric, s201, 4, s201v, l, "testdata/ptx/O0/fround.ptx:265")
+					}
 				}
 			}
 		}
@@ -9145,12 +9869,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v202ao := v202a - v202aw.Base; v202ao < v202aw.End && v202a&3 == 0 {
 					v202 = runtime.Load32(v202aw.Ptr, v202ao)
 				} else {
-					v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 4, l)
-					if !v202ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v202a, 4, "testdata/ptx/O0/fround.ptx:266")
-						continue
+					{
+						v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 4, l)
+						if !v202ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v202a, 4, "testdata/ptx/O0/fround.ptx:266")
+							continue
+						}
+						v202 = v202x
 					}
-					v202 = v202x
 				}
 				// 267: rcp.rm.f32
 				v203 := uint64(isa.RcpF32(uint32(v202), isa.RM))
@@ -9164,12 +9890,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v204ao := v204a - v204aw.Base; v204ao < v204aw.End && v204a&7 == 0 {
 					v204 = runtime.Load64(v204aw.Ptr, v204ao)
 				} else {
-					v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
-					if !v204ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:268")
-						continue
+					{
+						v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
+						if !v204ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:268")
+							continue
+						}
+						v204 = v204x
 					}
-					v204 = v204x
 				}
 				r162[l] = v204
 			}
@@ -9185,12 +9913,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v202ao := v202a - v202aw.Base; v202ao < v202aw.End && v202a&3 == 0 {
 					v202 = runtime.Load32(v202aw.Ptr, v202ao)
 				} else {
-					v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 4, l)
-					if !v202ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v202a, 4, "testdata/ptx/O0/fround.ptx:266")
-						continue
+					{
+						v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 4, l)
+						if !v202ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v202a, 4, "testdata/ptx/O0/fround.ptx:266")
+							continue
+						}
+						v202 = v202x
 					}
-					v202 = v202x
 				}
 				// 267: rcp.rm.f32
 				v203 := uint64(isa.RcpF32(uint32(v202), isa.RM))
@@ -9204,12 +9934,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v204ao := v204a - v204aw.Base; v204ao < v204aw.End && v204a&7 == 0 {
 					v204 = runtime.Load64(v204aw.Ptr, v204ao)
 				} else {
-					v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
-					if !v204ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:268")
-						continue
+					{
+						v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
+						if !v204ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:268")
+							continue
+						}
+						v204 = v204x
 					}
-					v204 = v204x
 				}
 				r162[l] = v204
 			}
@@ -9230,7 +9962,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s205o := s205 - s205w.Base; s205o < s205w.End && s205&3 == 0 {
 					runtime.Store32(s205w.Ptr, s205o, s205v)
 				} else {
-					w.StoreLane(s205w, runtime.SpaceGeneric, s205, 4, s205v, l, "testdata/ptx/O0/fround.ptx:269")
+					{
+						w.StoreLane(s205w, runtime.SpaceGeneric, s205, 4, s205v, l, "testdata/ptx/O0/fround.ptx:269")
+					}
 				}
 			}
 		} else {
@@ -9245,7 +9979,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s205o := s205 - s205w.Base; s205o < s205w.End && s205&3 == 0 {
 					runtime.Store32(s205w.Ptr, s205o, s205v)
 				} else {
-					w.StoreLane(s205w, runtime.SpaceGeneric, s205, 4, s205v, l, "testdata/ptx/O0/fround.ptx:269")
+					{
+						w.StoreLane(s205w, runtime.SpaceGeneric, s205, 4, s205v, l, "testdata/ptx/O0/fround.ptx:269")
+					}
 				}
 			}
 		}
@@ -9265,12 +10001,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v206ao := v206a - v206aw.Base; v206ao < v206aw.End && v206a&3 == 0 {
 					v206 = runtime.Load32(v206aw.Ptr, v206ao)
 				} else {
-					v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 4, l)
-					if !v206ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v206a, 4, "testdata/ptx/O0/fround.ptx:270")
-						continue
+					{
+						v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 4, l)
+						if !v206ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v206a, 4, "testdata/ptx/O0/fround.ptx:270")
+							continue
+						}
+						v206 = v206x
 					}
-					v206 = v206x
 				}
 				r163[l] = v206
 			}
@@ -9286,12 +10024,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v206ao := v206a - v206aw.Base; v206ao < v206aw.End && v206a&3 == 0 {
 					v206 = runtime.Load32(v206aw.Ptr, v206ao)
 				} else {
-					v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 4, l)
-					if !v206ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v206a, 4, "testdata/ptx/O0/fround.ptx:270")
-						continue
+					{
+						v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 4, l)
+						if !v206ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v206a, 4, "testdata/ptx/O0/fround.ptx:270")
+							continue
+						}
+						v206 = v206x
 					}
-					v206 = v206x
 				}
 				r163[l] = v206
 			}
@@ -9312,7 +10052,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s207o := s207 - s207w.Base; s207o < s207w.End && s207&3 == 0 {
 					runtime.Store32(s207w.Ptr, s207o, s207v)
 				} else {
-					w.StoreLane(s207w, runtime.SpaceGeneric, s207, 4, s207v, l, "testdata/ptx/O0/fround.ptx:271")
+					{
+						w.StoreLane(s207w, runtime.SpaceGeneric, s207, 4, s207v, l, "testdata/ptx/O0/fround.ptx:271")
+					}
 				}
 			}
 		} else {
@@ -9327,7 +10069,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s207o := s207 - s207w.Base; s207o < s207w.End && s207&3 == 0 {
 					runtime.Store32(s207w.Ptr, s207o, s207v)
 				} else {
-					w.StoreLane(s207w, runtime.SpaceGeneric, s207, 4, s207v, l, "testdata/ptx/O0/fround.ptx:271")
+					{
+						w.StoreLane(s207w, runtime.SpaceGeneric, s207, 4, s207v, l, "testdata/ptx/O0/fround.ptx:271")
+					}
 				}
 			}
 		}
@@ -9348,12 +10092,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v208ao := v208a - v208aw.Base; v208ao < v208aw.End && v208a&3 == 0 {
 					v208 = runtime.Load32(v208aw.Ptr, v208ao)
 				} else {
-					v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 4, l)
-					if !v208ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v208a, 4, "testdata/ptx/O0/fround.ptx:272")
-						continue
+					{
+						v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 4, l)
+						if !v208ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v208a, 4, "testdata/ptx/O0/fround.ptx:272")
+							continue
+						}
+						v208 = v208x
 					}
-					v208 = v208x
 				}
 				// 273: sqrt.rn.f32
 				v209 := uint64(isa.SqrtF32(uint32(v208), isa.RN))
@@ -9367,12 +10113,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v210ao := v210a - v210aw.Base; v210ao < v210aw.End && v210a&7 == 0 {
 					v210 = runtime.Load64(v210aw.Ptr, v210ao)
 				} else {
-					v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
-					if !v210ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:274")
-						continue
+					{
+						v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
+						if !v210ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:274")
+							continue
+						}
+						v210 = v210x
 					}
-					v210 = v210x
 				}
 				r166[l] = v210
 			}
@@ -9388,12 +10136,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v208ao := v208a - v208aw.Base; v208ao < v208aw.End && v208a&3 == 0 {
 					v208 = runtime.Load32(v208aw.Ptr, v208ao)
 				} else {
-					v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 4, l)
-					if !v208ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v208a, 4, "testdata/ptx/O0/fround.ptx:272")
-						continue
+					{
+						v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 4, l)
+						if !v208ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v208a, 4, "testdata/ptx/O0/fround.ptx:272")
+							continue
+						}
+						v208 = v208x
 					}
-					v208 = v208x
 				}
 				// 273: sqrt.rn.f32
 				v209 := uint64(isa.SqrtF32(uint32(v208), isa.RN))
@@ -9407,12 +10157,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v210ao := v210a - v210aw.Base; v210ao < v210aw.End && v210a&7 == 0 {
 					v210 = runtime.Load64(v210aw.Ptr, v210ao)
 				} else {
-					v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
-					if !v210ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:274")
-						continue
+					{
+						v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
+						if !v210ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:274")
+							continue
+						}
+						v210 = v210x
 					}
-					v210 = v210x
 				}
 				r166[l] = v210
 			}
@@ -9433,7 +10185,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s211o := s211 - s211w.Base; s211o < s211w.End && s211&3 == 0 {
 					runtime.Store32(s211w.Ptr, s211o, s211v)
 				} else {
-					w.StoreLane(s211w, runtime.SpaceGeneric, s211, 4, s211v, l, "testdata/ptx/O0/fround.ptx:275")
+					{
+						w.StoreLane(s211w, runtime.SpaceGeneric, s211, 4, s211v, l, "testdata/ptx/O0/fround.ptx:275")
+					}
 				}
 			}
 		} else {
@@ -9448,7 +10202,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s211o := s211 - s211w.Base; s211o < s211w.End && s211&3 == 0 {
 					runtime.Store32(s211w.Ptr, s211o, s211v)
 				} else {
-					w.StoreLane(s211w, runtime.SpaceGeneric, s211, 4, s211v, l, "testdata/ptx/O0/fround.ptx:275")
+					{
+						w.StoreLane(s211w, runtime.SpaceGeneric, s211, 4, s211v, l, "testdata/ptx/O0/fround.ptx:275")
+					}
 				}
 			}
 		}
@@ -9468,12 +10224,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v212ao := v212a - v212aw.Base; v212ao < v212aw.End && v212a&3 == 0 {
 					v212 = runtime.Load32(v212aw.Ptr, v212ao)
 				} else {
-					v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 4, l)
-					if !v212ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v212a, 4, "testdata/ptx/O0/fround.ptx:276")
-						continue
+					{
+						v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 4, l)
+						if !v212ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v212a, 4, "testdata/ptx/O0/fround.ptx:276")
+							continue
+						}
+						v212 = v212x
 					}
-					v212 = v212x
 				}
 				r167[l] = v212
 			}
@@ -9489,12 +10247,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v212ao := v212a - v212aw.Base; v212ao < v212aw.End && v212a&3 == 0 {
 					v212 = runtime.Load32(v212aw.Ptr, v212ao)
 				} else {
-					v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 4, l)
-					if !v212ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v212a, 4, "testdata/ptx/O0/fround.ptx:276")
-						continue
+					{
+						v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 4, l)
+						if !v212ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v212a, 4, "testdata/ptx/O0/fround.ptx:276")
+							continue
+						}
+						v212 = v212x
 					}
-					v212 = v212x
 				}
 				r167[l] = v212
 			}
@@ -9515,7 +10275,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s213o := s213 - s213w.Base; s213o < s213w.End && s213&3 == 0 {
 					runtime.Store32(s213w.Ptr, s213o, s213v)
 				} else {
-					w.StoreLane(s213w, runtime.SpaceGeneric, s213, 4, s213v, l, "testdata/ptx/O0/fround.ptx:277")
+					{
+						w.StoreLane(s213w, runtime.SpaceGeneric, s213, 4, s213v, l, "testdata/ptx/O0/fround.ptx:277")
+					}
 				}
 			}
 		} else {
@@ -9530,7 +10292,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s213o := s213 - s213w.Base; s213o < s213w.End && s213&3 == 0 {
 					runtime.Store32(s213w.Ptr, s213o, s213v)
 				} else {
-					w.StoreLane(s213w, runtime.SpaceGeneric, s213, 4, s213v, l, "testdata/ptx/O0/fround.ptx:277")
+					{
+						w.StoreLane(s213w, runtime.SpaceGeneric, s213, 4, s213v, l, "testdata/ptx/O0/fround.ptx:277")
+					}
 				}
 			}
 		}
@@ -9551,12 +10315,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v214ao := v214a - v214aw.Base; v214ao < v214aw.End && v214a&3 == 0 {
 					v214 = runtime.Load32(v214aw.Ptr, v214ao)
 				} else {
-					v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 4, l)
-					if !v214ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v214a, 4, "testdata/ptx/O0/fround.ptx:278")
-						continue
+					{
+						v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 4, l)
+						if !v214ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v214a, 4, "testdata/ptx/O0/fround.ptx:278")
+							continue
+						}
+						v214 = v214x
 					}
-					v214 = v214x
 				}
 				// 279: sqrt.rz.f32
 				v215 := uint64(isa.SqrtF32(uint32(v214), isa.RZ))
@@ -9570,12 +10336,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v216ao := v216a - v216aw.Base; v216ao < v216aw.End && v216a&7 == 0 {
 					v216 = runtime.Load64(v216aw.Ptr, v216ao)
 				} else {
-					v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
-					if !v216ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:280")
-						continue
+					{
+						v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
+						if !v216ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:280")
+							continue
+						}
+						v216 = v216x
 					}
-					v216 = v216x
 				}
 				r170[l] = v216
 			}
@@ -9591,12 +10359,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v214ao := v214a - v214aw.Base; v214ao < v214aw.End && v214a&3 == 0 {
 					v214 = runtime.Load32(v214aw.Ptr, v214ao)
 				} else {
-					v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 4, l)
-					if !v214ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v214a, 4, "testdata/ptx/O0/fround.ptx:278")
-						continue
+					{
+						v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 4, l)
+						if !v214ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v214a, 4, "testdata/ptx/O0/fround.ptx:278")
+							continue
+						}
+						v214 = v214x
 					}
-					v214 = v214x
 				}
 				// 279: sqrt.rz.f32
 				v215 := uint64(isa.SqrtF32(uint32(v214), isa.RZ))
@@ -9610,12 +10380,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v216ao := v216a - v216aw.Base; v216ao < v216aw.End && v216a&7 == 0 {
 					v216 = runtime.Load64(v216aw.Ptr, v216ao)
 				} else {
-					v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
-					if !v216ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:280")
-						continue
+					{
+						v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
+						if !v216ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:280")
+							continue
+						}
+						v216 = v216x
 					}
-					v216 = v216x
 				}
 				r170[l] = v216
 			}
@@ -9636,7 +10408,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s217o := s217 - s217w.Base; s217o < s217w.End && s217&3 == 0 {
 					runtime.Store32(s217w.Ptr, s217o, s217v)
 				} else {
-					w.StoreLane(s217w, runtime.SpaceGeneric, s217, 4, s217v, l, "testdata/ptx/O0/fround.ptx:281")
+					{
+						w.StoreLane(s217w, runtime.SpaceGeneric, s217, 4, s217v, l, "testdata/ptx/O0/fround.ptx:281")
+					}
 				}
 			}
 		} else {
@@ -9651,7 +10425,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s217o := s217 - s217w.Base; s217o < s217w.End && s217&3 == 0 {
 					runtime.Store32(s217w.Ptr, s217o, s217v)
 				} else {
-					w.StoreLane(s217w, runtime.SpaceGeneric, s217, 4, s217v, l, "testdata/ptx/O0/fround.ptx:281")
+					{
+						w.StoreLane(s217w, runtime.SpaceGeneric, s217, 4, s217v, l, "testdata/ptx/O0/fround.ptx:281")
+					}
 				}
 			}
 		}
@@ -9671,12 +10447,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v218ao := v218a - v218aw.Base; v218ao < v218aw.End && v218a&3 == 0 {
 					v218 = runtime.Load32(v218aw.Ptr, v218ao)
 				} else {
-					v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 4, l)
-					if !v218ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v218a, 4, "testdata/ptx/O0/fround.ptx:282")
-						continue
+					{
+						v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 4, l)
+						if !v218ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v218a, 4, "testdata/ptx/O0/fround.ptx:282")
+							continue
+						}
+						v218 = v218x
 					}
-					v218 = v218x
 				}
 				r171[l] = v218
 			}
@@ -9692,12 +10470,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v218ao := v218a - v218aw.Base; v218ao < v218aw.End && v218a&3 == 0 {
 					v218 = runtime.Load32(v218aw.Ptr, v218ao)
 				} else {
-					v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 4, l)
-					if !v218ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v218a, 4, "testdata/ptx/O0/fround.ptx:282")
-						continue
+					{
+						v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 4, l)
+						if !v218ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v218a, 4, "testdata/ptx/O0/fround.ptx:282")
+							continue
+						}
+						v218 = v218x
 					}
-					v218 = v218x
 				}
 				r171[l] = v218
 			}
@@ -9718,7 +10498,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s219o := s219 - s219w.Base; s219o < s219w.End && s219&3 == 0 {
 					runtime.Store32(s219w.Ptr, s219o, s219v)
 				} else {
-					w.StoreLane(s219w, runtime.SpaceGeneric, s219, 4, s219v, l, "testdata/ptx/O0/fround.ptx:283")
+					{
+						w.StoreLane(s219w, runtime.SpaceGeneric, s219, 4, s219v, l, "testdata/ptx/O0/fround.ptx:283")
+					}
 				}
 			}
 		} else {
@@ -9733,7 +10515,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s219o := s219 - s219w.Base; s219o < s219w.End && s219&3 == 0 {
 					runtime.Store32(s219w.Ptr, s219o, s219v)
 				} else {
-					w.StoreLane(s219w, runtime.SpaceGeneric, s219, 4, s219v, l, "testdata/ptx/O0/fround.ptx:283")
+					{
+						w.StoreLane(s219w, runtime.SpaceGeneric, s219, 4, s219v, l, "testdata/ptx/O0/fround.ptx:283")
+					}
 				}
 			}
 		}
@@ -9754,12 +10538,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v220ao := v220a - v220aw.Base; v220ao < v220aw.End && v220a&3 == 0 {
 					v220 = runtime.Load32(v220aw.Ptr, v220ao)
 				} else {
-					v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 4, l)
-					if !v220ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v220a, 4, "testdata/ptx/O0/fround.ptx:284")
-						continue
+					{
+						v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 4, l)
+						if !v220ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v220a, 4, "testdata/ptx/O0/fround.ptx:284")
+							continue
+						}
+						v220 = v220x
 					}
-					v220 = v220x
 				}
 				// 285: sqrt.rp.f32
 				v221 := uint64(isa.SqrtF32(uint32(v220), isa.RP))
@@ -9773,12 +10559,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v222ao := v222a - v222aw.Base; v222ao < v222aw.End && v222a&7 == 0 {
 					v222 = runtime.Load64(v222aw.Ptr, v222ao)
 				} else {
-					v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
-					if !v222ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:286")
-						continue
+					{
+						v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
+						if !v222ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:286")
+							continue
+						}
+						v222 = v222x
 					}
-					v222 = v222x
 				}
 				r174[l] = v222
 			}
@@ -9794,12 +10582,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v220ao := v220a - v220aw.Base; v220ao < v220aw.End && v220a&3 == 0 {
 					v220 = runtime.Load32(v220aw.Ptr, v220ao)
 				} else {
-					v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 4, l)
-					if !v220ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v220a, 4, "testdata/ptx/O0/fround.ptx:284")
-						continue
+					{
+						v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 4, l)
+						if !v220ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v220a, 4, "testdata/ptx/O0/fround.ptx:284")
+							continue
+						}
+						v220 = v220x
 					}
-					v220 = v220x
 				}
 				// 285: sqrt.rp.f32
 				v221 := uint64(isa.SqrtF32(uint32(v220), isa.RP))
@@ -9813,12 +10603,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v222ao := v222a - v222aw.Base; v222ao < v222aw.End && v222a&7 == 0 {
 					v222 = runtime.Load64(v222aw.Ptr, v222ao)
 				} else {
-					v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
-					if !v222ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:286")
-						continue
+					{
+						v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
+						if !v222ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:286")
+							continue
+						}
+						v222 = v222x
 					}
-					v222 = v222x
 				}
 				r174[l] = v222
 			}
@@ -9839,7 +10631,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s223o := s223 - s223w.Base; s223o < s223w.End && s223&3 == 0 {
 					runtime.Store32(s223w.Ptr, s223o, s223v)
 				} else {
-					w.StoreLane(s223w, runtime.SpaceGeneric, s223, 4, s223v, l, "testdata/ptx/O0/fround.ptx:287")
+					{
+						w.StoreLane(s223w, runtime.SpaceGeneric, s223, 4, s223v, l, "testdata/ptx/O0/fround.ptx:287")
+					}
 				}
 			}
 		} else {
@@ -9854,7 +10648,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s223o := s223 - s223w.Base; s223o < s223w.End && s223&3 == 0 {
 					runtime.Store32(s223w.Ptr, s223o, s223v)
 				} else {
-					w.StoreLane(s223w, runtime.SpaceGeneric, s223, 4, s223v, l, "testdata/ptx/O0/fround.ptx:287")
+					{
+						w.StoreLane(s223w, runtime.SpaceGeneric, s223, 4, s223v, l, "testdata/ptx/O0/fround.ptx:287")
+					}
 				}
 			}
 		}
@@ -9874,12 +10670,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v224ao := v224a - v224aw.Base; v224ao < v224aw.End && v224a&3 == 0 {
 					v224 = runtime.Load32(v224aw.Ptr, v224ao)
 				} else {
-					v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 4, l)
-					if !v224ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v224a, 4, "testdata/ptx/O0/fround.ptx:288")
-						continue
+					{
+						v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 4, l)
+						if !v224ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v224a, 4, "testdata/ptx/O0/fround.ptx:288")
+							continue
+						}
+						v224 = v224x
 					}
-					v224 = v224x
 				}
 				r175[l] = v224
 			}
@@ -9895,12 +10693,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v224ao := v224a - v224aw.Base; v224ao < v224aw.End && v224a&3 == 0 {
 					v224 = runtime.Load32(v224aw.Ptr, v224ao)
 				} else {
-					v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 4, l)
-					if !v224ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v224a, 4, "testdata/ptx/O0/fround.ptx:288")
-						continue
+					{
+						v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 4, l)
+						if !v224ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v224a, 4, "testdata/ptx/O0/fround.ptx:288")
+							continue
+						}
+						v224 = v224x
 					}
-					v224 = v224x
 				}
 				r175[l] = v224
 			}
@@ -9921,7 +10721,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s225o := s225 - s225w.Base; s225o < s225w.End && s225&3 == 0 {
 					runtime.Store32(s225w.Ptr, s225o, s225v)
 				} else {
-					w.StoreLane(s225w, runtime.SpaceGeneric, s225, 4, s225v, l, "testdata/ptx/O0/fround.ptx:289")
+					{
+						w.StoreLane(s225w, runtime.SpaceGeneric, s225, 4, s225v, l, "testdata/ptx/O0/fround.ptx:289")
+					}
 				}
 			}
 		} else {
@@ -9936,7 +10738,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s225o := s225 - s225w.Base; s225o < s225w.End && s225&3 == 0 {
 					runtime.Store32(s225w.Ptr, s225o, s225v)
 				} else {
-					w.StoreLane(s225w, runtime.SpaceGeneric, s225, 4, s225v, l, "testdata/ptx/O0/fround.ptx:289")
+					{
+						w.StoreLane(s225w, runtime.SpaceGeneric, s225, 4, s225v, l, "testdata/ptx/O0/fround.ptx:289")
+					}
 				}
 			}
 		}
@@ -9957,12 +10761,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v226ao := v226a - v226aw.Base; v226ao < v226aw.End && v226a&3 == 0 {
 					v226 = runtime.Load32(v226aw.Ptr, v226ao)
 				} else {
-					v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 4, l)
-					if !v226ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v226a, 4, "testdata/ptx/O0/fround.ptx:290")
-						continue
+					{
+						v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 4, l)
+						if !v226ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v226a, 4, "testdata/ptx/O0/fround.ptx:290")
+							continue
+						}
+						v226 = v226x
 					}
-					v226 = v226x
 				}
 				// 291: sqrt.rm.f32
 				v227 := uint64(isa.SqrtF32(uint32(v226), isa.RM))
@@ -9976,12 +10782,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v228ao := v228a - v228aw.Base; v228ao < v228aw.End && v228a&7 == 0 {
 					v228 = runtime.Load64(v228aw.Ptr, v228ao)
 				} else {
-					v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
-					if !v228ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:292")
-						continue
+					{
+						v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
+						if !v228ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:292")
+							continue
+						}
+						v228 = v228x
 					}
-					v228 = v228x
 				}
 				r178[l] = v228
 			}
@@ -9997,12 +10805,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v226ao := v226a - v226aw.Base; v226ao < v226aw.End && v226a&3 == 0 {
 					v226 = runtime.Load32(v226aw.Ptr, v226ao)
 				} else {
-					v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 4, l)
-					if !v226ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v226a, 4, "testdata/ptx/O0/fround.ptx:290")
-						continue
+					{
+						v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 4, l)
+						if !v226ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v226a, 4, "testdata/ptx/O0/fround.ptx:290")
+							continue
+						}
+						v226 = v226x
 					}
-					v226 = v226x
 				}
 				// 291: sqrt.rm.f32
 				v227 := uint64(isa.SqrtF32(uint32(v226), isa.RM))
@@ -10016,12 +10826,14 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if v228ao := v228a - v228aw.Base; v228ao < v228aw.End && v228a&7 == 0 {
 					v228 = runtime.Load64(v228aw.Ptr, v228ao)
 				} else {
-					v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
-					if !v228ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:292")
-						continue
+					{
+						v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
+						if !v228ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:292")
+							continue
+						}
+						v228 = v228x
 					}
-					v228 = v228x
 				}
 				r178[l] = v228
 			}
@@ -10042,7 +10854,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s229o := s229 - s229w.Base; s229o < s229w.End && s229&3 == 0 {
 					runtime.Store32(s229w.Ptr, s229o, s229v)
 				} else {
-					w.StoreLane(s229w, runtime.SpaceGeneric, s229, 4, s229v, l, "testdata/ptx/O0/fround.ptx:293")
+					{
+						w.StoreLane(s229w, runtime.SpaceGeneric, s229, 4, s229v, l, "testdata/ptx/O0/fround.ptx:293")
+					}
 				}
 			}
 		} else {
@@ -10057,7 +10871,9 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				if s229o := s229 - s229w.Base; s229o < s229w.End && s229&3 == 0 {
 					runtime.Store32(s229w.Ptr, s229o, s229v)
 				} else {
-					w.StoreLane(s229w, runtime.SpaceGeneric, s229, 4, s229v, l, "testdata/ptx/O0/fround.ptx:293")
+					{
+						w.StoreLane(s229w, runtime.SpaceGeneric, s229, 4, s229v, l, "testdata/ptx/O0/fround.ptx:293")
+					}
 				}
 			}
 		}
@@ -10231,7 +11047,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:332")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:332")
+					}
 				}
 			}
 		} else {
@@ -10246,7 +11064,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:332")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:332")
+					}
 				}
 			}
 		}
@@ -10265,7 +11085,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:333")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:333")
+					}
 				}
 			}
 		} else {
@@ -10280,7 +11102,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:333")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:333")
+					}
 				}
 			}
 		}
@@ -10299,7 +11123,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:334")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:334")
+					}
 				}
 			}
 		} else {
@@ -10314,7 +11140,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:334")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:334")
+					}
 				}
 			}
 		}
@@ -10333,7 +11161,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:335")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:335")
+					}
 				}
 			}
 		} else {
@@ -10348,7 +11178,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:335")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:335")
+					}
 				}
 			}
 		}
@@ -10367,7 +11199,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:336")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:336")
+					}
 				}
 			}
 		} else {
@@ -10382,7 +11216,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:336")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:336")
+					}
 				}
 			}
 		}
@@ -10412,7 +11248,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:342")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:342")
+					}
 				}
 			}
 		} else {
@@ -10431,7 +11269,9 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:342")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:342")
+					}
 				}
 			}
 		}
@@ -10454,12 +11294,14 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:343")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:343")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 344: ld.u32
 				v28a := uint64(u2) + 0x180
@@ -10470,12 +11312,14 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:344")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:344")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 345: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -10498,12 +11342,14 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:343")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:343")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 344: ld.u32
 				v28a := uint64(u2) + 0x180
@@ -10514,12 +11360,14 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:344")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:344")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 345: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -10655,12 +11503,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:351")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:351")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 352: ld.s32
 				v2a := uint64(r0[l]) + 0x184
@@ -10671,12 +11521,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:352")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:352")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 353: shl.b64
@@ -10692,12 +11544,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fround.ptx:355")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fround.ptx:355")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 			}
@@ -10713,12 +11567,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:351")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:351")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 352: ld.s32
 				v2a := uint64(r0[l]) + 0x184
@@ -10729,12 +11585,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:352")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:352")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 353: shl.b64
@@ -10750,12 +11608,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fround.ptx:355")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fround.ptx:355")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 			}
@@ -10776,7 +11636,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fround.ptx:356")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fround.ptx:356")
+					}
 				}
 			}
 		} else {
@@ -10791,7 +11653,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fround.ptx:356")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fround.ptx:356")
+					}
 				}
 			}
 		}
@@ -10813,12 +11677,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:357")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:357")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 358: ld.s32
 				v8a := uint64(r0[l]) + 0x184
@@ -10829,12 +11695,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:358")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:358")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 359: shl.b64
@@ -10850,12 +11718,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fround.ptx:361")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fround.ptx:361")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 			}
@@ -10871,12 +11741,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:357")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:357")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 358: ld.s32
 				v8a := uint64(r0[l]) + 0x184
@@ -10887,12 +11759,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:358")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:358")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 359: shl.b64
@@ -10908,12 +11782,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fround.ptx:361")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fround.ptx:361")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 			}
@@ -10934,7 +11810,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fround.ptx:362")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fround.ptx:362")
+					}
 				}
 			}
 		} else {
@@ -10949,7 +11827,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fround.ptx:362")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fround.ptx:362")
+					}
 				}
 			}
 		}
@@ -10971,12 +11851,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:363")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:363")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 364: ld.s32
 				v14a := uint64(r0[l]) + 0x184
@@ -10987,12 +11869,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:364")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:364")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 365: shl.b64
@@ -11008,12 +11892,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/fround.ptx:367")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/fround.ptx:367")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r36[l] = v17
 			}
@@ -11029,12 +11915,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:363")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:363")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 364: ld.s32
 				v14a := uint64(r0[l]) + 0x184
@@ -11045,12 +11933,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:364")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:364")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 365: shl.b64
@@ -11066,12 +11956,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/fround.ptx:367")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/fround.ptx:367")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r36[l] = v17
 			}
@@ -11092,7 +11984,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:368")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:368")
+					}
 				}
 			}
 		} else {
@@ -11107,7 +12001,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:368")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:368")
+					}
 				}
 			}
 		}
@@ -11128,12 +12024,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:369")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:369")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 370: ld.u32
 				v20a := uint64(r0[l]) + 0x184
@@ -11144,12 +12042,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:370")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:370")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 371: mul.lo.s32
 				v21 := uint64(uint32(v20) * uint32(k1))
@@ -11173,12 +12073,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:369")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:369")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 370: ld.u32
 				v20a := uint64(r0[l]) + 0x184
@@ -11189,12 +12091,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:370")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:370")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 371: mul.lo.s32
 				v21 := uint64(uint32(v20) * uint32(k1))
@@ -11223,7 +12127,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:375")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:375")
+					}
 				}
 			}
 		} else {
@@ -11238,7 +12144,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:375")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:375")
+					}
 				}
 			}
 		}
@@ -11259,12 +12167,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
 					v26 = runtime.Load64(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fround.ptx:376")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fround.ptx:376")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r43[l] = v26
 				// 377: ld.f64
@@ -11276,12 +12186,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
 					v27 = runtime.Load64(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
-					if !v27ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fround.ptx:377")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+						if !v27ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fround.ptx:377")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r44[l] = v27
 			}
@@ -11297,12 +12209,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
 					v26 = runtime.Load64(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fround.ptx:376")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fround.ptx:376")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r43[l] = v26
 				// 377: ld.f64
@@ -11314,12 +12228,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
 					v27 = runtime.Load64(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
-					if !v27ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fround.ptx:377")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+						if !v27ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fround.ptx:377")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r44[l] = v27
 			}
@@ -11340,7 +12256,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
 					runtime.Store64(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 8, s28v, l, "testdata/ptx/O0/fround.ptx:378")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 8, s28v, l, "testdata/ptx/O0/fround.ptx:378")
+					}
 				}
 			}
 		} else {
@@ -11355,7 +12273,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
 					runtime.Store64(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 8, s28v, l, "testdata/ptx/O0/fround.ptx:378")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 8, s28v, l, "testdata/ptx/O0/fround.ptx:378")
+					}
 				}
 			}
 		}
@@ -11374,7 +12294,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
 					runtime.Store64(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fround.ptx:379")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fround.ptx:379")
+					}
 				}
 			}
 		} else {
@@ -11389,7 +12311,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
 					runtime.Store64(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fround.ptx:379")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fround.ptx:379")
+					}
 				}
 			}
 		}
@@ -11411,12 +12335,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
 					v30 = runtime.Load64(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fround.ptx:380")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fround.ptx:380")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 381: ld.f64
 				v31a := uint64(r0[l]) + 0x158
@@ -11427,12 +12353,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
 					v31 = runtime.Load64(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fround.ptx:381")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fround.ptx:381")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 382: add.rn.f64
 				v32 := isa.AddF64RN(v30, v31)
@@ -11446,12 +12374,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
 					v33 = runtime.Load64(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:383")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:383")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r48[l] = v33
 			}
@@ -11467,12 +12397,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
 					v30 = runtime.Load64(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fround.ptx:380")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fround.ptx:380")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 381: ld.f64
 				v31a := uint64(r0[l]) + 0x158
@@ -11483,12 +12415,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
 					v31 = runtime.Load64(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fround.ptx:381")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fround.ptx:381")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 382: add.rn.f64
 				v32 := isa.AddF64RN(v30, v31)
@@ -11502,12 +12436,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
 					v33 = runtime.Load64(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:383")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:383")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r48[l] = v33
 			}
@@ -11528,7 +12464,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
 					runtime.Store64(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 8, s34v, l, "testdata/ptx/O0/fround.ptx:384")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 8, s34v, l, "testdata/ptx/O0/fround.ptx:384")
+					}
 				}
 			}
 		} else {
@@ -11543,7 +12481,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
 					runtime.Store64(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 8, s34v, l, "testdata/ptx/O0/fround.ptx:384")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 8, s34v, l, "testdata/ptx/O0/fround.ptx:384")
+					}
 				}
 			}
 		}
@@ -11564,12 +12504,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
 					v35 = runtime.Load64(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/fround.ptx:385")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/fround.ptx:385")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r49[l] = v35
 				// 386: ld.f64
@@ -11581,12 +12523,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
 					v36 = runtime.Load64(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fround.ptx:386")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fround.ptx:386")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r50[l] = v36
 			}
@@ -11602,12 +12546,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
 					v35 = runtime.Load64(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/fround.ptx:385")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/fround.ptx:385")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r49[l] = v35
 				// 386: ld.f64
@@ -11619,12 +12565,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
 					v36 = runtime.Load64(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fround.ptx:386")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fround.ptx:386")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r50[l] = v36
 			}
@@ -11645,7 +12593,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&7 == 0 {
 					runtime.Store64(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 8, s37v, l, "testdata/ptx/O0/fround.ptx:387")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 8, s37v, l, "testdata/ptx/O0/fround.ptx:387")
+					}
 				}
 			}
 		} else {
@@ -11660,7 +12610,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&7 == 0 {
 					runtime.Store64(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 8, s37v, l, "testdata/ptx/O0/fround.ptx:387")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 8, s37v, l, "testdata/ptx/O0/fround.ptx:387")
+					}
 				}
 			}
 		}
@@ -11679,7 +12631,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 					runtime.Store64(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fround.ptx:388")
+					{
+						w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fround.ptx:388")
+					}
 				}
 			}
 		} else {
@@ -11694,7 +12648,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 					runtime.Store64(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fround.ptx:388")
+					{
+						w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fround.ptx:388")
+					}
 				}
 			}
 		}
@@ -11716,12 +12672,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
 					v39 = runtime.Load64(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fround.ptx:389")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fround.ptx:389")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 390: ld.f64
 				v40a := uint64(r0[l]) + 0x148
@@ -11732,12 +12690,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&7 == 0 {
 					v40 = runtime.Load64(v40aw.Ptr, v40ao)
 				} else {
-					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 8, l)
-					if !v40ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v40a, 8, "testdata/ptx/O0/fround.ptx:390")
-						continue
+					{
+						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 8, l)
+						if !v40ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v40a, 8, "testdata/ptx/O0/fround.ptx:390")
+							continue
+						}
+						v40 = v40x
 					}
-					v40 = v40x
 				}
 				// 391: add.rz.f64
 				v41 := isa.AddF64(v39, v40, isa.RZ)
@@ -11751,12 +12711,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:392")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:392")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r54[l] = v42
 			}
@@ -11772,12 +12734,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
 					v39 = runtime.Load64(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fround.ptx:389")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fround.ptx:389")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 390: ld.f64
 				v40a := uint64(r0[l]) + 0x148
@@ -11788,12 +12752,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&7 == 0 {
 					v40 = runtime.Load64(v40aw.Ptr, v40ao)
 				} else {
-					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 8, l)
-					if !v40ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v40a, 8, "testdata/ptx/O0/fround.ptx:390")
-						continue
+					{
+						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 8, l)
+						if !v40ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v40a, 8, "testdata/ptx/O0/fround.ptx:390")
+							continue
+						}
+						v40 = v40x
 					}
-					v40 = v40x
 				}
 				// 391: add.rz.f64
 				v41 := isa.AddF64(v39, v40, isa.RZ)
@@ -11807,12 +12773,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:392")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:392")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r54[l] = v42
 			}
@@ -11833,7 +12801,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
 					runtime.Store64(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 8, s43v, l, "testdata/ptx/O0/fround.ptx:393")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 8, s43v, l, "testdata/ptx/O0/fround.ptx:393")
+					}
 				}
 			}
 		} else {
@@ -11848,7 +12818,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
 					runtime.Store64(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 8, s43v, l, "testdata/ptx/O0/fround.ptx:393")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 8, s43v, l, "testdata/ptx/O0/fround.ptx:393")
+					}
 				}
 			}
 		}
@@ -11869,12 +12841,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&7 == 0 {
 					v44 = runtime.Load64(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
-					if !v44ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/fround.ptx:394")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
+						if !v44ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/fround.ptx:394")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r55[l] = v44
 				// 395: ld.f64
@@ -11886,12 +12860,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
 					v45 = runtime.Load64(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-					if !v45ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fround.ptx:395")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+						if !v45ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fround.ptx:395")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				r56[l] = v45
 			}
@@ -11907,12 +12883,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&7 == 0 {
 					v44 = runtime.Load64(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
-					if !v44ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/fround.ptx:394")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
+						if !v44ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/fround.ptx:394")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r55[l] = v44
 				// 395: ld.f64
@@ -11924,12 +12902,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
 					v45 = runtime.Load64(v45aw.Ptr, v45ao)
 				} else {
-					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-					if !v45ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fround.ptx:395")
-						continue
+					{
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+						if !v45ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fround.ptx:395")
+							continue
+						}
+						v45 = v45x
 					}
-					v45 = v45x
 				}
 				r56[l] = v45
 			}
@@ -11950,7 +12930,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 8, s46v, l, "testdata/ptx/O0/fround.ptx:396")
+					{
+						w.StoreLane(s46w, runtime.SpaceGeneric, s46, 8, s46v, l, "testdata/ptx/O0/fround.ptx:396")
+					}
 				}
 			}
 		} else {
@@ -11965,7 +12947,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 8, s46v, l, "testdata/ptx/O0/fround.ptx:396")
+					{
+						w.StoreLane(s46w, runtime.SpaceGeneric, s46, 8, s46v, l, "testdata/ptx/O0/fround.ptx:396")
+					}
 				}
 			}
 		}
@@ -11984,7 +12968,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
 					runtime.Store64(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/fround.ptx:397")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/fround.ptx:397")
+					}
 				}
 			}
 		} else {
@@ -11999,7 +12985,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
 					runtime.Store64(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/fround.ptx:397")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/fround.ptx:397")
+					}
 				}
 			}
 		}
@@ -12021,12 +13009,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
 					v48 = runtime.Load64(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/fround.ptx:398")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/fround.ptx:398")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				// 399: ld.f64
 				v49a := uint64(r0[l]) + 0x138
@@ -12037,12 +13027,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&7 == 0 {
 					v49 = runtime.Load64(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
-					if !v49ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/fround.ptx:399")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
+						if !v49ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/fround.ptx:399")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				// 400: add.rp.f64
 				v50 := isa.AddF64(v48, v49, isa.RP)
@@ -12056,12 +13048,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&7 == 0 {
 					v51 = runtime.Load64(v51aw.Ptr, v51ao)
 				} else {
-					v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
-					if !v51ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:401")
-						continue
+					{
+						v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
+						if !v51ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:401")
+							continue
+						}
+						v51 = v51x
 					}
-					v51 = v51x
 				}
 				r60[l] = v51
 			}
@@ -12077,12 +13071,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
 					v48 = runtime.Load64(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/fround.ptx:398")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/fround.ptx:398")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				// 399: ld.f64
 				v49a := uint64(r0[l]) + 0x138
@@ -12093,12 +13089,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&7 == 0 {
 					v49 = runtime.Load64(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
-					if !v49ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/fround.ptx:399")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
+						if !v49ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/fround.ptx:399")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				// 400: add.rp.f64
 				v50 := isa.AddF64(v48, v49, isa.RP)
@@ -12112,12 +13110,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&7 == 0 {
 					v51 = runtime.Load64(v51aw.Ptr, v51ao)
 				} else {
-					v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
-					if !v51ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:401")
-						continue
+					{
+						v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
+						if !v51ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:401")
+							continue
+						}
+						v51 = v51x
 					}
-					v51 = v51x
 				}
 				r60[l] = v51
 			}
@@ -12138,7 +13138,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 					runtime.Store64(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 8, s52v, l, "testdata/ptx/O0/fround.ptx:402")
+					{
+						w.StoreLane(s52w, runtime.SpaceGeneric, s52, 8, s52v, l, "testdata/ptx/O0/fround.ptx:402")
+					}
 				}
 			}
 		} else {
@@ -12153,7 +13155,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 					runtime.Store64(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 8, s52v, l, "testdata/ptx/O0/fround.ptx:402")
+					{
+						w.StoreLane(s52w, runtime.SpaceGeneric, s52, 8, s52v, l, "testdata/ptx/O0/fround.ptx:402")
+					}
 				}
 			}
 		}
@@ -12174,12 +13178,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
 					v53 = runtime.Load64(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
-					if !v53ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/fround.ptx:403")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+						if !v53ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/fround.ptx:403")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r61[l] = v53
 				// 404: ld.f64
@@ -12191,12 +13197,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
 					v54 = runtime.Load64(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fround.ptx:404")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fround.ptx:404")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r62[l] = v54
 			}
@@ -12212,12 +13220,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
 					v53 = runtime.Load64(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
-					if !v53ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/fround.ptx:403")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+						if !v53ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/fround.ptx:403")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r61[l] = v53
 				// 404: ld.f64
@@ -12229,12 +13239,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
 					v54 = runtime.Load64(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fround.ptx:404")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fround.ptx:404")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r62[l] = v54
 			}
@@ -12255,7 +13267,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&7 == 0 {
 					runtime.Store64(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 8, s55v, l, "testdata/ptx/O0/fround.ptx:405")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 8, s55v, l, "testdata/ptx/O0/fround.ptx:405")
+					}
 				}
 			}
 		} else {
@@ -12270,7 +13284,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&7 == 0 {
 					runtime.Store64(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 8, s55v, l, "testdata/ptx/O0/fround.ptx:405")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 8, s55v, l, "testdata/ptx/O0/fround.ptx:405")
+					}
 				}
 			}
 		}
@@ -12289,7 +13305,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/fround.ptx:406")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/fround.ptx:406")
+					}
 				}
 			}
 		} else {
@@ -12304,7 +13322,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/fround.ptx:406")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/fround.ptx:406")
+					}
 				}
 			}
 		}
@@ -12326,12 +13346,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
 					v57 = runtime.Load64(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/fround.ptx:407")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/fround.ptx:407")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 408: ld.f64
 				v58a := uint64(r0[l]) + 0x128
@@ -12342,12 +13364,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&7 == 0 {
 					v58 = runtime.Load64(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
-					if !v58ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/fround.ptx:408")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
+						if !v58ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/fround.ptx:408")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				// 409: add.rm.f64
 				v59 := isa.AddF64(v57, v58, isa.RM)
@@ -12361,12 +13385,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:410")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:410")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				r66[l] = v60
 			}
@@ -12382,12 +13408,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
 					v57 = runtime.Load64(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/fround.ptx:407")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/fround.ptx:407")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 408: ld.f64
 				v58a := uint64(r0[l]) + 0x128
@@ -12398,12 +13426,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&7 == 0 {
 					v58 = runtime.Load64(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
-					if !v58ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/fround.ptx:408")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
+						if !v58ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/fround.ptx:408")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				// 409: add.rm.f64
 				v59 := isa.AddF64(v57, v58, isa.RM)
@@ -12417,12 +13447,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:410")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:410")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				r66[l] = v60
 			}
@@ -12443,7 +13475,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
 					runtime.Store64(s61w.Ptr, s61o, s61v)
 				} else {
-					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/fround.ptx:411")
+					{
+						w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/fround.ptx:411")
+					}
 				}
 			}
 		} else {
@@ -12458,7 +13492,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
 					runtime.Store64(s61w.Ptr, s61o, s61v)
 				} else {
-					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/fround.ptx:411")
+					{
+						w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/fround.ptx:411")
+					}
 				}
 			}
 		}
@@ -12479,12 +13515,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&7 == 0 {
 					v62 = runtime.Load64(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
-					if !v62ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/fround.ptx:412")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
+						if !v62ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/fround.ptx:412")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r67[l] = v62
 				// 413: ld.f64
@@ -12496,12 +13534,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
 					v63 = runtime.Load64(v63aw.Ptr, v63ao)
 				} else {
-					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
-					if !v63ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fround.ptx:413")
-						continue
+					{
+						v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
+						if !v63ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fround.ptx:413")
+							continue
+						}
+						v63 = v63x
 					}
-					v63 = v63x
 				}
 				r68[l] = v63
 			}
@@ -12517,12 +13557,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&7 == 0 {
 					v62 = runtime.Load64(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
-					if !v62ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/fround.ptx:412")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
+						if !v62ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/fround.ptx:412")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r67[l] = v62
 				// 413: ld.f64
@@ -12534,12 +13576,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
 					v63 = runtime.Load64(v63aw.Ptr, v63ao)
 				} else {
-					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
-					if !v63ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fround.ptx:413")
-						continue
+					{
+						v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
+						if !v63ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fround.ptx:413")
+							continue
+						}
+						v63 = v63x
 					}
-					v63 = v63x
 				}
 				r68[l] = v63
 			}
@@ -12560,7 +13604,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
 					runtime.Store64(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 8, s64v, l, "testdata/ptx/O0/fround.ptx:414")
+					{
+						w.StoreLane(s64w, runtime.SpaceGeneric, s64, 8, s64v, l, "testdata/ptx/O0/fround.ptx:414")
+					}
 				}
 			}
 		} else {
@@ -12575,7 +13621,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
 					runtime.Store64(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 8, s64v, l, "testdata/ptx/O0/fround.ptx:414")
+					{
+						w.StoreLane(s64w, runtime.SpaceGeneric, s64, 8, s64v, l, "testdata/ptx/O0/fround.ptx:414")
+					}
 				}
 			}
 		}
@@ -12594,7 +13642,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&7 == 0 {
 					runtime.Store64(s65w.Ptr, s65o, s65v)
 				} else {
-					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 8, s65v, l, "testdata/ptx/O0/fround.ptx:415")
+					{
+						w.StoreLane(s65w, runtime.SpaceGeneric, s65, 8, s65v, l, "testdata/ptx/O0/fround.ptx:415")
+					}
 				}
 			}
 		} else {
@@ -12609,7 +13659,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&7 == 0 {
 					runtime.Store64(s65w.Ptr, s65o, s65v)
 				} else {
-					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 8, s65v, l, "testdata/ptx/O0/fround.ptx:415")
+					{
+						w.StoreLane(s65w, runtime.SpaceGeneric, s65, 8, s65v, l, "testdata/ptx/O0/fround.ptx:415")
+					}
 				}
 			}
 		}
@@ -12631,12 +13683,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&7 == 0 {
 					v66 = runtime.Load64(v66aw.Ptr, v66ao)
 				} else {
-					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
-					if !v66ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/fround.ptx:416")
-						continue
+					{
+						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
+						if !v66ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/fround.ptx:416")
+							continue
+						}
+						v66 = v66x
 					}
-					v66 = v66x
 				}
 				// 417: ld.f64
 				v67a := uint64(r0[l]) + 0x118
@@ -12647,12 +13701,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&7 == 0 {
 					v67 = runtime.Load64(v67aw.Ptr, v67ao)
 				} else {
-					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
-					if !v67ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/fround.ptx:417")
-						continue
+					{
+						v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
+						if !v67ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/fround.ptx:417")
+							continue
+						}
+						v67 = v67x
 					}
-					v67 = v67x
 				}
 				// 418: mul.rn.f64
 				v68 := isa.MulF64RN(v66, v67)
@@ -12666,12 +13722,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&7 == 0 {
 					v69 = runtime.Load64(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
-					if !v69ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:419")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
+						if !v69ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:419")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				r72[l] = v69
 			}
@@ -12687,12 +13745,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&7 == 0 {
 					v66 = runtime.Load64(v66aw.Ptr, v66ao)
 				} else {
-					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
-					if !v66ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/fround.ptx:416")
-						continue
+					{
+						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
+						if !v66ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/fround.ptx:416")
+							continue
+						}
+						v66 = v66x
 					}
-					v66 = v66x
 				}
 				// 417: ld.f64
 				v67a := uint64(r0[l]) + 0x118
@@ -12703,12 +13763,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&7 == 0 {
 					v67 = runtime.Load64(v67aw.Ptr, v67ao)
 				} else {
-					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
-					if !v67ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/fround.ptx:417")
-						continue
+					{
+						v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
+						if !v67ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/fround.ptx:417")
+							continue
+						}
+						v67 = v67x
 					}
-					v67 = v67x
 				}
 				// 418: mul.rn.f64
 				v68 := isa.MulF64RN(v66, v67)
@@ -12722,12 +13784,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&7 == 0 {
 					v69 = runtime.Load64(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
-					if !v69ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:419")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
+						if !v69ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:419")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				r72[l] = v69
 			}
@@ -12748,7 +13812,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&7 == 0 {
 					runtime.Store64(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 8, s70v, l, "testdata/ptx/O0/fround.ptx:420")
+					{
+						w.StoreLane(s70w, runtime.SpaceGeneric, s70, 8, s70v, l, "testdata/ptx/O0/fround.ptx:420")
+					}
 				}
 			}
 		} else {
@@ -12763,7 +13829,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&7 == 0 {
 					runtime.Store64(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 8, s70v, l, "testdata/ptx/O0/fround.ptx:420")
+					{
+						w.StoreLane(s70w, runtime.SpaceGeneric, s70, 8, s70v, l, "testdata/ptx/O0/fround.ptx:420")
+					}
 				}
 			}
 		}
@@ -12784,12 +13852,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&7 == 0 {
 					v71 = runtime.Load64(v71aw.Ptr, v71ao)
 				} else {
-					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 8, l)
-					if !v71ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v71a, 8, "testdata/ptx/O0/fround.ptx:421")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 8, l)
+						if !v71ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v71a, 8, "testdata/ptx/O0/fround.ptx:421")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				r73[l] = v71
 				// 422: ld.f64
@@ -12801,12 +13871,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&7 == 0 {
 					v72 = runtime.Load64(v72aw.Ptr, v72ao)
 				} else {
-					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
-					if !v72ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/fround.ptx:422")
-						continue
+					{
+						v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
+						if !v72ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/fround.ptx:422")
+							continue
+						}
+						v72 = v72x
 					}
-					v72 = v72x
 				}
 				r74[l] = v72
 			}
@@ -12822,12 +13894,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&7 == 0 {
 					v71 = runtime.Load64(v71aw.Ptr, v71ao)
 				} else {
-					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 8, l)
-					if !v71ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v71a, 8, "testdata/ptx/O0/fround.ptx:421")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 8, l)
+						if !v71ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v71a, 8, "testdata/ptx/O0/fround.ptx:421")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				r73[l] = v71
 				// 422: ld.f64
@@ -12839,12 +13913,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&7 == 0 {
 					v72 = runtime.Load64(v72aw.Ptr, v72ao)
 				} else {
-					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
-					if !v72ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/fround.ptx:422")
-						continue
+					{
+						v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
+						if !v72ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/fround.ptx:422")
+							continue
+						}
+						v72 = v72x
 					}
-					v72 = v72x
 				}
 				r74[l] = v72
 			}
@@ -12865,7 +13941,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&7 == 0 {
 					runtime.Store64(s73w.Ptr, s73o, s73v)
 				} else {
-					w.StoreLane(s73w, runtime.SpaceGeneric, s73, 8, s73v, l, "testdata/ptx/O0/fround.ptx:423")
+					{
+						w.StoreLane(s73w, runtime.SpaceGeneric, s73, 8, s73v, l, "testdata/ptx/O0/fround.ptx:423")
+					}
 				}
 			}
 		} else {
@@ -12880,7 +13958,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&7 == 0 {
 					runtime.Store64(s73w.Ptr, s73o, s73v)
 				} else {
-					w.StoreLane(s73w, runtime.SpaceGeneric, s73, 8, s73v, l, "testdata/ptx/O0/fround.ptx:423")
+					{
+						w.StoreLane(s73w, runtime.SpaceGeneric, s73, 8, s73v, l, "testdata/ptx/O0/fround.ptx:423")
+					}
 				}
 			}
 		}
@@ -12899,7 +13979,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&7 == 0 {
 					runtime.Store64(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/fround.ptx:424")
+					{
+						w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/fround.ptx:424")
+					}
 				}
 			}
 		} else {
@@ -12914,7 +13996,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&7 == 0 {
 					runtime.Store64(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/fround.ptx:424")
+					{
+						w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/fround.ptx:424")
+					}
 				}
 			}
 		}
@@ -12936,12 +14020,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
 					v75 = runtime.Load64(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/fround.ptx:425")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/fround.ptx:425")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				// 426: ld.f64
 				v76a := uint64(r0[l]) + 0x108
@@ -12952,12 +14038,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&7 == 0 {
 					v76 = runtime.Load64(v76aw.Ptr, v76ao)
 				} else {
-					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 8, l)
-					if !v76ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v76a, 8, "testdata/ptx/O0/fround.ptx:426")
-						continue
+					{
+						v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 8, l)
+						if !v76ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v76a, 8, "testdata/ptx/O0/fround.ptx:426")
+							continue
+						}
+						v76 = v76x
 					}
-					v76 = v76x
 				}
 				// 427: mul.rz.f64
 				v77 := isa.MulF64(v75, v76, isa.RZ)
@@ -12971,12 +14059,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&7 == 0 {
 					v78 = runtime.Load64(v78aw.Ptr, v78ao)
 				} else {
-					v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
-					if !v78ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:428")
-						continue
+					{
+						v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
+						if !v78ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:428")
+							continue
+						}
+						v78 = v78x
 					}
-					v78 = v78x
 				}
 				r78[l] = v78
 			}
@@ -12992,12 +14082,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
 					v75 = runtime.Load64(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/fround.ptx:425")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/fround.ptx:425")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				// 426: ld.f64
 				v76a := uint64(r0[l]) + 0x108
@@ -13008,12 +14100,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&7 == 0 {
 					v76 = runtime.Load64(v76aw.Ptr, v76ao)
 				} else {
-					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 8, l)
-					if !v76ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v76a, 8, "testdata/ptx/O0/fround.ptx:426")
-						continue
+					{
+						v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 8, l)
+						if !v76ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v76a, 8, "testdata/ptx/O0/fround.ptx:426")
+							continue
+						}
+						v76 = v76x
 					}
-					v76 = v76x
 				}
 				// 427: mul.rz.f64
 				v77 := isa.MulF64(v75, v76, isa.RZ)
@@ -13027,12 +14121,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&7 == 0 {
 					v78 = runtime.Load64(v78aw.Ptr, v78ao)
 				} else {
-					v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
-					if !v78ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:428")
-						continue
+					{
+						v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
+						if !v78ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:428")
+							continue
+						}
+						v78 = v78x
 					}
-					v78 = v78x
 				}
 				r78[l] = v78
 			}
@@ -13053,7 +14149,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s79o := s79 - s79w.Base; s79o < s79w.End && s79&7 == 0 {
 					runtime.Store64(s79w.Ptr, s79o, s79v)
 				} else {
-					w.StoreLane(s79w, runtime.SpaceGeneric, s79, 8, s79v, l, "testdata/ptx/O0/fround.ptx:429")
+					{
+						w.StoreLane(s79w, runtime.SpaceGeneric, s79, 8, s79v, l, "testdata/ptx/O0/fround.ptx:429")
+					}
 				}
 			}
 		} else {
@@ -13068,7 +14166,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s79o := s79 - s79w.Base; s79o < s79w.End && s79&7 == 0 {
 					runtime.Store64(s79w.Ptr, s79o, s79v)
 				} else {
-					w.StoreLane(s79w, runtime.SpaceGeneric, s79, 8, s79v, l, "testdata/ptx/O0/fround.ptx:429")
+					{
+						w.StoreLane(s79w, runtime.SpaceGeneric, s79, 8, s79v, l, "testdata/ptx/O0/fround.ptx:429")
+					}
 				}
 			}
 		}
@@ -13089,12 +14189,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&7 == 0 {
 					v80 = runtime.Load64(v80aw.Ptr, v80ao)
 				} else {
-					v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
-					if !v80ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/fround.ptx:430")
-						continue
+					{
+						v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
+						if !v80ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/fround.ptx:430")
+							continue
+						}
+						v80 = v80x
 					}
-					v80 = v80x
 				}
 				r79[l] = v80
 				// 431: ld.f64
@@ -13106,12 +14208,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&7 == 0 {
 					v81 = runtime.Load64(v81aw.Ptr, v81ao)
 				} else {
-					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 8, l)
-					if !v81ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v81a, 8, "testdata/ptx/O0/fround.ptx:431")
-						continue
+					{
+						v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 8, l)
+						if !v81ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v81a, 8, "testdata/ptx/O0/fround.ptx:431")
+							continue
+						}
+						v81 = v81x
 					}
-					v81 = v81x
 				}
 				r80[l] = v81
 			}
@@ -13127,12 +14231,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&7 == 0 {
 					v80 = runtime.Load64(v80aw.Ptr, v80ao)
 				} else {
-					v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
-					if !v80ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/fround.ptx:430")
-						continue
+					{
+						v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
+						if !v80ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/fround.ptx:430")
+							continue
+						}
+						v80 = v80x
 					}
-					v80 = v80x
 				}
 				r79[l] = v80
 				// 431: ld.f64
@@ -13144,12 +14250,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&7 == 0 {
 					v81 = runtime.Load64(v81aw.Ptr, v81ao)
 				} else {
-					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 8, l)
-					if !v81ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v81a, 8, "testdata/ptx/O0/fround.ptx:431")
-						continue
+					{
+						v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 8, l)
+						if !v81ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v81a, 8, "testdata/ptx/O0/fround.ptx:431")
+							continue
+						}
+						v81 = v81x
 					}
-					v81 = v81x
 				}
 				r80[l] = v81
 			}
@@ -13170,7 +14278,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&7 == 0 {
 					runtime.Store64(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 8, s82v, l, "testdata/ptx/O0/fround.ptx:432")
+					{
+						w.StoreLane(s82w, runtime.SpaceGeneric, s82, 8, s82v, l, "testdata/ptx/O0/fround.ptx:432")
+					}
 				}
 			}
 		} else {
@@ -13185,7 +14295,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&7 == 0 {
 					runtime.Store64(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 8, s82v, l, "testdata/ptx/O0/fround.ptx:432")
+					{
+						w.StoreLane(s82w, runtime.SpaceGeneric, s82, 8, s82v, l, "testdata/ptx/O0/fround.ptx:432")
+					}
 				}
 			}
 		}
@@ -13204,7 +14316,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s83o := s83 - s83w.Base; s83o < s83w.End && s83&7 == 0 {
 					runtime.Store64(s83w.Ptr, s83o, s83v)
 				} else {
-					w.StoreLane(s83w, runtime.SpaceGeneric, s83, 8, s83v, l, "testdata/ptx/O0/fround.ptx:433")
+					{
+						w.StoreLane(s83w, runtime.SpaceGeneric, s83, 8, s83v, l, "testdata/ptx/O0/fround.ptx:433")
+					}
 				}
 			}
 		} else {
@@ -13219,7 +14333,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s83o := s83 - s83w.Base; s83o < s83w.End && s83&7 == 0 {
 					runtime.Store64(s83w.Ptr, s83o, s83v)
 				} else {
-					w.StoreLane(s83w, runtime.SpaceGeneric, s83, 8, s83v, l, "testdata/ptx/O0/fround.ptx:433")
+					{
+						w.StoreLane(s83w, runtime.SpaceGeneric, s83, 8, s83v, l, "testdata/ptx/O0/fround.ptx:433")
+					}
 				}
 			}
 		}
@@ -13241,12 +14357,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&7 == 0 {
 					v84 = runtime.Load64(v84aw.Ptr, v84ao)
 				} else {
-					v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
-					if !v84ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/fround.ptx:434")
-						continue
+					{
+						v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
+						if !v84ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/fround.ptx:434")
+							continue
+						}
+						v84 = v84x
 					}
-					v84 = v84x
 				}
 				// 435: ld.f64
 				v85a := uint64(r0[l]) + 0xf8
@@ -13257,12 +14375,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&7 == 0 {
 					v85 = runtime.Load64(v85aw.Ptr, v85ao)
 				} else {
-					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
-					if !v85ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/fround.ptx:435")
-						continue
+					{
+						v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
+						if !v85ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/fround.ptx:435")
+							continue
+						}
+						v85 = v85x
 					}
-					v85 = v85x
 				}
 				// 436: mul.rp.f64
 				v86 := isa.MulF64(v84, v85, isa.RP)
@@ -13276,12 +14396,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&7 == 0 {
 					v87 = runtime.Load64(v87aw.Ptr, v87ao)
 				} else {
-					v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
-					if !v87ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:437")
-						continue
+					{
+						v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
+						if !v87ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:437")
+							continue
+						}
+						v87 = v87x
 					}
-					v87 = v87x
 				}
 				r84[l] = v87
 			}
@@ -13297,12 +14419,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&7 == 0 {
 					v84 = runtime.Load64(v84aw.Ptr, v84ao)
 				} else {
-					v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
-					if !v84ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/fround.ptx:434")
-						continue
+					{
+						v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
+						if !v84ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/fround.ptx:434")
+							continue
+						}
+						v84 = v84x
 					}
-					v84 = v84x
 				}
 				// 435: ld.f64
 				v85a := uint64(r0[l]) + 0xf8
@@ -13313,12 +14437,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&7 == 0 {
 					v85 = runtime.Load64(v85aw.Ptr, v85ao)
 				} else {
-					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
-					if !v85ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/fround.ptx:435")
-						continue
+					{
+						v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
+						if !v85ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/fround.ptx:435")
+							continue
+						}
+						v85 = v85x
 					}
-					v85 = v85x
 				}
 				// 436: mul.rp.f64
 				v86 := isa.MulF64(v84, v85, isa.RP)
@@ -13332,12 +14458,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&7 == 0 {
 					v87 = runtime.Load64(v87aw.Ptr, v87ao)
 				} else {
-					v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
-					if !v87ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:437")
-						continue
+					{
+						v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
+						if !v87ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:437")
+							continue
+						}
+						v87 = v87x
 					}
-					v87 = v87x
 				}
 				r84[l] = v87
 			}
@@ -13358,7 +14486,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&7 == 0 {
 					runtime.Store64(s88w.Ptr, s88o, s88v)
 				} else {
-					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 8, s88v, l, "testdata/ptx/O0/fround.ptx:438")
+					{
+						w.StoreLane(s88w, runtime.SpaceGeneric, s88, 8, s88v, l, "testdata/ptx/O0/fround.ptx:438")
+					}
 				}
 			}
 		} else {
@@ -13373,7 +14503,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&7 == 0 {
 					runtime.Store64(s88w.Ptr, s88o, s88v)
 				} else {
-					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 8, s88v, l, "testdata/ptx/O0/fround.ptx:438")
+					{
+						w.StoreLane(s88w, runtime.SpaceGeneric, s88, 8, s88v, l, "testdata/ptx/O0/fround.ptx:438")
+					}
 				}
 			}
 		}
@@ -13394,12 +14526,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&7 == 0 {
 					v89 = runtime.Load64(v89aw.Ptr, v89ao)
 				} else {
-					v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 8, l)
-					if !v89ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v89a, 8, "testdata/ptx/O0/fround.ptx:439")
-						continue
+					{
+						v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 8, l)
+						if !v89ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v89a, 8, "testdata/ptx/O0/fround.ptx:439")
+							continue
+						}
+						v89 = v89x
 					}
-					v89 = v89x
 				}
 				r85[l] = v89
 				// 440: ld.f64
@@ -13411,12 +14545,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v90ao := v90a - v90aw.Base; v90ao < v90aw.End && v90a&7 == 0 {
 					v90 = runtime.Load64(v90aw.Ptr, v90ao)
 				} else {
-					v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 8, l)
-					if !v90ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v90a, 8, "testdata/ptx/O0/fround.ptx:440")
-						continue
+					{
+						v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 8, l)
+						if !v90ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v90a, 8, "testdata/ptx/O0/fround.ptx:440")
+							continue
+						}
+						v90 = v90x
 					}
-					v90 = v90x
 				}
 				r86[l] = v90
 			}
@@ -13432,12 +14568,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&7 == 0 {
 					v89 = runtime.Load64(v89aw.Ptr, v89ao)
 				} else {
-					v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 8, l)
-					if !v89ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v89a, 8, "testdata/ptx/O0/fround.ptx:439")
-						continue
+					{
+						v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 8, l)
+						if !v89ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v89a, 8, "testdata/ptx/O0/fround.ptx:439")
+							continue
+						}
+						v89 = v89x
 					}
-					v89 = v89x
 				}
 				r85[l] = v89
 				// 440: ld.f64
@@ -13449,12 +14587,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v90ao := v90a - v90aw.Base; v90ao < v90aw.End && v90a&7 == 0 {
 					v90 = runtime.Load64(v90aw.Ptr, v90ao)
 				} else {
-					v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 8, l)
-					if !v90ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v90a, 8, "testdata/ptx/O0/fround.ptx:440")
-						continue
+					{
+						v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 8, l)
+						if !v90ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v90a, 8, "testdata/ptx/O0/fround.ptx:440")
+							continue
+						}
+						v90 = v90x
 					}
-					v90 = v90x
 				}
 				r86[l] = v90
 			}
@@ -13475,7 +14615,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s91o := s91 - s91w.Base; s91o < s91w.End && s91&7 == 0 {
 					runtime.Store64(s91w.Ptr, s91o, s91v)
 				} else {
-					w.StoreLane(s91w, runtime.SpaceGeneric, s91, 8, s91v, l, "testdata/ptx/O0/fround.ptx:441")
+					{
+						w.StoreLane(s91w, runtime.SpaceGeneric, s91, 8, s91v, l, "testdata/ptx/O0/fround.ptx:441")
+					}
 				}
 			}
 		} else {
@@ -13490,7 +14632,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s91o := s91 - s91w.Base; s91o < s91w.End && s91&7 == 0 {
 					runtime.Store64(s91w.Ptr, s91o, s91v)
 				} else {
-					w.StoreLane(s91w, runtime.SpaceGeneric, s91, 8, s91v, l, "testdata/ptx/O0/fround.ptx:441")
+					{
+						w.StoreLane(s91w, runtime.SpaceGeneric, s91, 8, s91v, l, "testdata/ptx/O0/fround.ptx:441")
+					}
 				}
 			}
 		}
@@ -13509,7 +14653,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&7 == 0 {
 					runtime.Store64(s92w.Ptr, s92o, s92v)
 				} else {
-					w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/fround.ptx:442")
+					{
+						w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/fround.ptx:442")
+					}
 				}
 			}
 		} else {
@@ -13524,7 +14670,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&7 == 0 {
 					runtime.Store64(s92w.Ptr, s92o, s92v)
 				} else {
-					w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/fround.ptx:442")
+					{
+						w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/fround.ptx:442")
+					}
 				}
 			}
 		}
@@ -13546,12 +14694,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&7 == 0 {
 					v93 = runtime.Load64(v93aw.Ptr, v93ao)
 				} else {
-					v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 8, l)
-					if !v93ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v93a, 8, "testdata/ptx/O0/fround.ptx:443")
-						continue
+					{
+						v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 8, l)
+						if !v93ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v93a, 8, "testdata/ptx/O0/fround.ptx:443")
+							continue
+						}
+						v93 = v93x
 					}
-					v93 = v93x
 				}
 				// 444: ld.f64
 				v94a := uint64(r0[l]) + 0xe8
@@ -13562,12 +14712,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v94ao := v94a - v94aw.Base; v94ao < v94aw.End && v94a&7 == 0 {
 					v94 = runtime.Load64(v94aw.Ptr, v94ao)
 				} else {
-					v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 8, l)
-					if !v94ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v94a, 8, "testdata/ptx/O0/fround.ptx:444")
-						continue
+					{
+						v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 8, l)
+						if !v94ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v94a, 8, "testdata/ptx/O0/fround.ptx:444")
+							continue
+						}
+						v94 = v94x
 					}
-					v94 = v94x
 				}
 				// 445: mul.rm.f64
 				v95 := isa.MulF64(v93, v94, isa.RM)
@@ -13581,12 +14733,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v96ao := v96a - v96aw.Base; v96ao < v96aw.End && v96a&7 == 0 {
 					v96 = runtime.Load64(v96aw.Ptr, v96ao)
 				} else {
-					v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
-					if !v96ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:446")
-						continue
+					{
+						v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
+						if !v96ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:446")
+							continue
+						}
+						v96 = v96x
 					}
-					v96 = v96x
 				}
 				r90[l] = v96
 			}
@@ -13602,12 +14756,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&7 == 0 {
 					v93 = runtime.Load64(v93aw.Ptr, v93ao)
 				} else {
-					v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 8, l)
-					if !v93ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v93a, 8, "testdata/ptx/O0/fround.ptx:443")
-						continue
+					{
+						v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 8, l)
+						if !v93ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v93a, 8, "testdata/ptx/O0/fround.ptx:443")
+							continue
+						}
+						v93 = v93x
 					}
-					v93 = v93x
 				}
 				// 444: ld.f64
 				v94a := uint64(r0[l]) + 0xe8
@@ -13618,12 +14774,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v94ao := v94a - v94aw.Base; v94ao < v94aw.End && v94a&7 == 0 {
 					v94 = runtime.Load64(v94aw.Ptr, v94ao)
 				} else {
-					v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 8, l)
-					if !v94ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v94a, 8, "testdata/ptx/O0/fround.ptx:444")
-						continue
+					{
+						v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 8, l)
+						if !v94ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v94a, 8, "testdata/ptx/O0/fround.ptx:444")
+							continue
+						}
+						v94 = v94x
 					}
-					v94 = v94x
 				}
 				// 445: mul.rm.f64
 				v95 := isa.MulF64(v93, v94, isa.RM)
@@ -13637,12 +14795,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v96ao := v96a - v96aw.Base; v96ao < v96aw.End && v96a&7 == 0 {
 					v96 = runtime.Load64(v96aw.Ptr, v96ao)
 				} else {
-					v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
-					if !v96ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:446")
-						continue
+					{
+						v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
+						if !v96ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:446")
+							continue
+						}
+						v96 = v96x
 					}
-					v96 = v96x
 				}
 				r90[l] = v96
 			}
@@ -13663,7 +14823,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s97o := s97 - s97w.Base; s97o < s97w.End && s97&7 == 0 {
 					runtime.Store64(s97w.Ptr, s97o, s97v)
 				} else {
-					w.StoreLane(s97w, runtime.SpaceGeneric, s97, 8, s97v, l, "testdata/ptx/O0/fround.ptx:447")
+					{
+						w.StoreLane(s97w, runtime.SpaceGeneric, s97, 8, s97v, l, "testdata/ptx/O0/fround.ptx:447")
+					}
 				}
 			}
 		} else {
@@ -13678,7 +14840,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s97o := s97 - s97w.Base; s97o < s97w.End && s97&7 == 0 {
 					runtime.Store64(s97w.Ptr, s97o, s97v)
 				} else {
-					w.StoreLane(s97w, runtime.SpaceGeneric, s97, 8, s97v, l, "testdata/ptx/O0/fround.ptx:447")
+					{
+						w.StoreLane(s97w, runtime.SpaceGeneric, s97, 8, s97v, l, "testdata/ptx/O0/fround.ptx:447")
+					}
 				}
 			}
 		}
@@ -13700,12 +14864,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v98ao := v98a - v98aw.Base; v98ao < v98aw.End && v98a&7 == 0 {
 					v98 = runtime.Load64(v98aw.Ptr, v98ao)
 				} else {
-					v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 8, l)
-					if !v98ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v98a, 8, "testdata/ptx/O0/fround.ptx:448")
-						continue
+					{
+						v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 8, l)
+						if !v98ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v98a, 8, "testdata/ptx/O0/fround.ptx:448")
+							continue
+						}
+						v98 = v98x
 					}
-					v98 = v98x
 				}
 				r91[l] = v98
 				// 449: ld.f64
@@ -13717,12 +14883,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&7 == 0 {
 					v99 = runtime.Load64(v99aw.Ptr, v99ao)
 				} else {
-					v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
-					if !v99ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/fround.ptx:449")
-						continue
+					{
+						v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
+						if !v99ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/fround.ptx:449")
+							continue
+						}
+						v99 = v99x
 					}
-					v99 = v99x
 				}
 				r92[l] = v99
 				// 450: ld.f64
@@ -13734,12 +14902,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v100ao := v100a - v100aw.Base; v100ao < v100aw.End && v100a&7 == 0 {
 					v100 = runtime.Load64(v100aw.Ptr, v100ao)
 				} else {
-					v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 8, l)
-					if !v100ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v100a, 8, "testdata/ptx/O0/fround.ptx:450")
-						continue
+					{
+						v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 8, l)
+						if !v100ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v100a, 8, "testdata/ptx/O0/fround.ptx:450")
+							continue
+						}
+						v100 = v100x
 					}
-					v100 = v100x
 				}
 				r93[l] = v100
 			}
@@ -13755,12 +14925,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v98ao := v98a - v98aw.Base; v98ao < v98aw.End && v98a&7 == 0 {
 					v98 = runtime.Load64(v98aw.Ptr, v98ao)
 				} else {
-					v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 8, l)
-					if !v98ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v98a, 8, "testdata/ptx/O0/fround.ptx:448")
-						continue
+					{
+						v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 8, l)
+						if !v98ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v98a, 8, "testdata/ptx/O0/fround.ptx:448")
+							continue
+						}
+						v98 = v98x
 					}
-					v98 = v98x
 				}
 				r91[l] = v98
 				// 449: ld.f64
@@ -13772,12 +14944,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&7 == 0 {
 					v99 = runtime.Load64(v99aw.Ptr, v99ao)
 				} else {
-					v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
-					if !v99ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/fround.ptx:449")
-						continue
+					{
+						v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
+						if !v99ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/fround.ptx:449")
+							continue
+						}
+						v99 = v99x
 					}
-					v99 = v99x
 				}
 				r92[l] = v99
 				// 450: ld.f64
@@ -13789,12 +14963,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v100ao := v100a - v100aw.Base; v100ao < v100aw.End && v100a&7 == 0 {
 					v100 = runtime.Load64(v100aw.Ptr, v100ao)
 				} else {
-					v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 8, l)
-					if !v100ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v100a, 8, "testdata/ptx/O0/fround.ptx:450")
-						continue
+					{
+						v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 8, l)
+						if !v100ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v100a, 8, "testdata/ptx/O0/fround.ptx:450")
+							continue
+						}
+						v100 = v100x
 					}
-					v100 = v100x
 				}
 				r93[l] = v100
 			}
@@ -13815,7 +14991,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s101o := s101 - s101w.Base; s101o < s101w.End && s101&7 == 0 {
 					runtime.Store64(s101w.Ptr, s101o, s101v)
 				} else {
-					w.StoreLane(s101w, runtime.SpaceGeneric, s101, 8, s101v, l, "testdata/ptx/O0/fround.ptx:451")
+					{
+						w.StoreLane(s101w, runtime.SpaceGeneric, s101, 8, s101v, l, "testdata/ptx/O0/fround.ptx:451")
+					}
 				}
 			}
 		} else {
@@ -13830,7 +15008,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s101o := s101 - s101w.Base; s101o < s101w.End && s101&7 == 0 {
 					runtime.Store64(s101w.Ptr, s101o, s101v)
 				} else {
-					w.StoreLane(s101w, runtime.SpaceGeneric, s101, 8, s101v, l, "testdata/ptx/O0/fround.ptx:451")
+					{
+						w.StoreLane(s101w, runtime.SpaceGeneric, s101, 8, s101v, l, "testdata/ptx/O0/fround.ptx:451")
+					}
 				}
 			}
 		}
@@ -13849,7 +15029,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s102o := s102 - s102w.Base; s102o < s102w.End && s102&7 == 0 {
 					runtime.Store64(s102w.Ptr, s102o, s102v)
 				} else {
-					w.StoreLane(s102w, runtime.SpaceGeneric, s102, 8, s102v, l, "testdata/ptx/O0/fround.ptx:452")
+					{
+						w.StoreLane(s102w, runtime.SpaceGeneric, s102, 8, s102v, l, "testdata/ptx/O0/fround.ptx:452")
+					}
 				}
 			}
 		} else {
@@ -13864,7 +15046,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s102o := s102 - s102w.Base; s102o < s102w.End && s102&7 == 0 {
 					runtime.Store64(s102w.Ptr, s102o, s102v)
 				} else {
-					w.StoreLane(s102w, runtime.SpaceGeneric, s102, 8, s102v, l, "testdata/ptx/O0/fround.ptx:452")
+					{
+						w.StoreLane(s102w, runtime.SpaceGeneric, s102, 8, s102v, l, "testdata/ptx/O0/fround.ptx:452")
+					}
 				}
 			}
 		}
@@ -13883,7 +15067,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s103o := s103 - s103w.Base; s103o < s103w.End && s103&7 == 0 {
 					runtime.Store64(s103w.Ptr, s103o, s103v)
 				} else {
-					w.StoreLane(s103w, runtime.SpaceGeneric, s103, 8, s103v, l, "testdata/ptx/O0/fround.ptx:453")
+					{
+						w.StoreLane(s103w, runtime.SpaceGeneric, s103, 8, s103v, l, "testdata/ptx/O0/fround.ptx:453")
+					}
 				}
 			}
 		} else {
@@ -13898,7 +15084,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s103o := s103 - s103w.Base; s103o < s103w.End && s103&7 == 0 {
 					runtime.Store64(s103w.Ptr, s103o, s103v)
 				} else {
-					w.StoreLane(s103w, runtime.SpaceGeneric, s103, 8, s103v, l, "testdata/ptx/O0/fround.ptx:453")
+					{
+						w.StoreLane(s103w, runtime.SpaceGeneric, s103, 8, s103v, l, "testdata/ptx/O0/fround.ptx:453")
+					}
 				}
 			}
 		}
@@ -13921,12 +15109,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&7 == 0 {
 					v104 = runtime.Load64(v104aw.Ptr, v104ao)
 				} else {
-					v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
-					if !v104ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/fround.ptx:454")
-						continue
+					{
+						v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
+						if !v104ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/fround.ptx:454")
+							continue
+						}
+						v104 = v104x
 					}
-					v104 = v104x
 				}
 				// 455: ld.f64
 				v105a := uint64(r0[l]) + 0xd0
@@ -13937,12 +15127,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v105ao := v105a - v105aw.Base; v105ao < v105aw.End && v105a&7 == 0 {
 					v105 = runtime.Load64(v105aw.Ptr, v105ao)
 				} else {
-					v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 8, l)
-					if !v105ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v105a, 8, "testdata/ptx/O0/fround.ptx:455")
-						continue
+					{
+						v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 8, l)
+						if !v105ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v105a, 8, "testdata/ptx/O0/fround.ptx:455")
+							continue
+						}
+						v105 = v105x
 					}
-					v105 = v105x
 				}
 				// 456: ld.f64
 				v106a := uint64(r0[l]) + 0xd8
@@ -13953,12 +15145,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&7 == 0 {
 					v106 = runtime.Load64(v106aw.Ptr, v106ao)
 				} else {
-					v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
-					if !v106ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/fround.ptx:456")
-						continue
+					{
+						v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
+						if !v106ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/fround.ptx:456")
+							continue
+						}
+						v106 = v106x
 					}
-					v106 = v106x
 				}
 				// 457: fma.rn.f64
 				v107 := isa.FmaF64RN(v104, v105, v106)
@@ -13972,12 +15166,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
 					v108 = runtime.Load64(v108aw.Ptr, v108ao)
 				} else {
-					v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
-					if !v108ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:458")
-						continue
+					{
+						v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+						if !v108ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:458")
+							continue
+						}
+						v108 = v108x
 					}
-					v108 = v108x
 				}
 				r98[l] = v108
 			}
@@ -13993,12 +15189,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&7 == 0 {
 					v104 = runtime.Load64(v104aw.Ptr, v104ao)
 				} else {
-					v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
-					if !v104ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/fround.ptx:454")
-						continue
+					{
+						v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
+						if !v104ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/fround.ptx:454")
+							continue
+						}
+						v104 = v104x
 					}
-					v104 = v104x
 				}
 				// 455: ld.f64
 				v105a := uint64(r0[l]) + 0xd0
@@ -14009,12 +15207,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v105ao := v105a - v105aw.Base; v105ao < v105aw.End && v105a&7 == 0 {
 					v105 = runtime.Load64(v105aw.Ptr, v105ao)
 				} else {
-					v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 8, l)
-					if !v105ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v105a, 8, "testdata/ptx/O0/fround.ptx:455")
-						continue
+					{
+						v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 8, l)
+						if !v105ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v105a, 8, "testdata/ptx/O0/fround.ptx:455")
+							continue
+						}
+						v105 = v105x
 					}
-					v105 = v105x
 				}
 				// 456: ld.f64
 				v106a := uint64(r0[l]) + 0xd8
@@ -14025,12 +15225,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&7 == 0 {
 					v106 = runtime.Load64(v106aw.Ptr, v106ao)
 				} else {
-					v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
-					if !v106ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/fround.ptx:456")
-						continue
+					{
+						v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
+						if !v106ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/fround.ptx:456")
+							continue
+						}
+						v106 = v106x
 					}
-					v106 = v106x
 				}
 				// 457: fma.rn.f64
 				v107 := isa.FmaF64RN(v104, v105, v106)
@@ -14044,12 +15246,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
 					v108 = runtime.Load64(v108aw.Ptr, v108ao)
 				} else {
-					v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
-					if !v108ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:458")
-						continue
+					{
+						v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+						if !v108ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:458")
+							continue
+						}
+						v108 = v108x
 					}
-					v108 = v108x
 				}
 				r98[l] = v108
 			}
@@ -14070,7 +15274,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s109o := s109 - s109w.Base; s109o < s109w.End && s109&7 == 0 {
 					runtime.Store64(s109w.Ptr, s109o, s109v)
 				} else {
-					w.StoreLane(s109w, runtime.SpaceGeneric, s109, 8, s109v, l, "testdata/ptx/O0/fround.ptx:459")
+					{
+						w.StoreLane(s109w, runtime.SpaceGeneric, s109, 8, s109v, l, "testdata/ptx/O0/fround.ptx:459")
+					}
 				}
 			}
 		} else {
@@ -14085,7 +15291,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s109o := s109 - s109w.Base; s109o < s109w.End && s109&7 == 0 {
 					runtime.Store64(s109w.Ptr, s109o, s109v)
 				} else {
-					w.StoreLane(s109w, runtime.SpaceGeneric, s109, 8, s109v, l, "testdata/ptx/O0/fround.ptx:459")
+					{
+						w.StoreLane(s109w, runtime.SpaceGeneric, s109, 8, s109v, l, "testdata/ptx/O0/fround.ptx:459")
+					}
 				}
 			}
 		}
@@ -14107,12 +15315,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v110ao := v110a - v110aw.Base; v110ao < v110aw.End && v110a&7 == 0 {
 					v110 = runtime.Load64(v110aw.Ptr, v110ao)
 				} else {
-					v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 8, l)
-					if !v110ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v110a, 8, "testdata/ptx/O0/fround.ptx:460")
-						continue
+					{
+						v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 8, l)
+						if !v110ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v110a, 8, "testdata/ptx/O0/fround.ptx:460")
+							continue
+						}
+						v110 = v110x
 					}
-					v110 = v110x
 				}
 				r99[l] = v110
 				// 461: ld.f64
@@ -14124,12 +15334,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&7 == 0 {
 					v111 = runtime.Load64(v111aw.Ptr, v111ao)
 				} else {
-					v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
-					if !v111ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/fround.ptx:461")
-						continue
+					{
+						v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
+						if !v111ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/fround.ptx:461")
+							continue
+						}
+						v111 = v111x
 					}
-					v111 = v111x
 				}
 				r100[l] = v111
 				// 462: ld.f64
@@ -14141,12 +15353,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v112ao := v112a - v112aw.Base; v112ao < v112aw.End && v112a&7 == 0 {
 					v112 = runtime.Load64(v112aw.Ptr, v112ao)
 				} else {
-					v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 8, l)
-					if !v112ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v112a, 8, "testdata/ptx/O0/fround.ptx:462")
-						continue
+					{
+						v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 8, l)
+						if !v112ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v112a, 8, "testdata/ptx/O0/fround.ptx:462")
+							continue
+						}
+						v112 = v112x
 					}
-					v112 = v112x
 				}
 				r101[l] = v112
 			}
@@ -14162,12 +15376,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v110ao := v110a - v110aw.Base; v110ao < v110aw.End && v110a&7 == 0 {
 					v110 = runtime.Load64(v110aw.Ptr, v110ao)
 				} else {
-					v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 8, l)
-					if !v110ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v110a, 8, "testdata/ptx/O0/fround.ptx:460")
-						continue
+					{
+						v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 8, l)
+						if !v110ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v110a, 8, "testdata/ptx/O0/fround.ptx:460")
+							continue
+						}
+						v110 = v110x
 					}
-					v110 = v110x
 				}
 				r99[l] = v110
 				// 461: ld.f64
@@ -14179,12 +15395,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&7 == 0 {
 					v111 = runtime.Load64(v111aw.Ptr, v111ao)
 				} else {
-					v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
-					if !v111ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/fround.ptx:461")
-						continue
+					{
+						v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
+						if !v111ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/fround.ptx:461")
+							continue
+						}
+						v111 = v111x
 					}
-					v111 = v111x
 				}
 				r100[l] = v111
 				// 462: ld.f64
@@ -14196,12 +15414,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v112ao := v112a - v112aw.Base; v112ao < v112aw.End && v112a&7 == 0 {
 					v112 = runtime.Load64(v112aw.Ptr, v112ao)
 				} else {
-					v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 8, l)
-					if !v112ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v112a, 8, "testdata/ptx/O0/fround.ptx:462")
-						continue
+					{
+						v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 8, l)
+						if !v112ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v112a, 8, "testdata/ptx/O0/fround.ptx:462")
+							continue
+						}
+						v112 = v112x
 					}
-					v112 = v112x
 				}
 				r101[l] = v112
 			}
@@ -14222,7 +15442,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s113o := s113 - s113w.Base; s113o < s113w.End && s113&7 == 0 {
 					runtime.Store64(s113w.Ptr, s113o, s113v)
 				} else {
-					w.StoreLane(s113w, runtime.SpaceGeneric, s113, 8, s113v, l, "testdata/ptx/O0/fround.ptx:463")
+					{
+						w.StoreLane(s113w, runtime.SpaceGeneric, s113, 8, s113v, l, "testdata/ptx/O0/fround.ptx:463")
+					}
 				}
 			}
 		} else {
@@ -14237,7 +15459,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s113o := s113 - s113w.Base; s113o < s113w.End && s113&7 == 0 {
 					runtime.Store64(s113w.Ptr, s113o, s113v)
 				} else {
-					w.StoreLane(s113w, runtime.SpaceGeneric, s113, 8, s113v, l, "testdata/ptx/O0/fround.ptx:463")
+					{
+						w.StoreLane(s113w, runtime.SpaceGeneric, s113, 8, s113v, l, "testdata/ptx/O0/fround.ptx:463")
+					}
 				}
 			}
 		}
@@ -14256,7 +15480,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s114o := s114 - s114w.Base; s114o < s114w.End && s114&7 == 0 {
 					runtime.Store64(s114w.Ptr, s114o, s114v)
 				} else {
-					w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/fround.ptx:464")
+					{
+						w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/fround.ptx:464")
+					}
 				}
 			}
 		} else {
@@ -14271,7 +15497,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s114o := s114 - s114w.Base; s114o < s114w.End && s114&7 == 0 {
 					runtime.Store64(s114w.Ptr, s114o, s114v)
 				} else {
-					w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/fround.ptx:464")
+					{
+						w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/fround.ptx:464")
+					}
 				}
 			}
 		}
@@ -14290,7 +15518,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s115o := s115 - s115w.Base; s115o < s115w.End && s115&7 == 0 {
 					runtime.Store64(s115w.Ptr, s115o, s115v)
 				} else {
-					w.StoreLane(s115w, runtime.SpaceGeneric, s115, 8, s115v, l, "testdata/ptx/O0/fround.ptx:465")
+					{
+						w.StoreLane(s115w, runtime.SpaceGeneric, s115, 8, s115v, l, "testdata/ptx/O0/fround.ptx:465")
+					}
 				}
 			}
 		} else {
@@ -14305,7 +15535,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s115o := s115 - s115w.Base; s115o < s115w.End && s115&7 == 0 {
 					runtime.Store64(s115w.Ptr, s115o, s115v)
 				} else {
-					w.StoreLane(s115w, runtime.SpaceGeneric, s115, 8, s115v, l, "testdata/ptx/O0/fround.ptx:465")
+					{
+						w.StoreLane(s115w, runtime.SpaceGeneric, s115, 8, s115v, l, "testdata/ptx/O0/fround.ptx:465")
+					}
 				}
 			}
 		}
@@ -14328,12 +15560,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v116ao := v116a - v116aw.Base; v116ao < v116aw.End && v116a&7 == 0 {
 					v116 = runtime.Load64(v116aw.Ptr, v116ao)
 				} else {
-					v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 8, l)
-					if !v116ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v116a, 8, "testdata/ptx/O0/fround.ptx:466")
-						continue
+					{
+						v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 8, l)
+						if !v116ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v116a, 8, "testdata/ptx/O0/fround.ptx:466")
+							continue
+						}
+						v116 = v116x
 					}
-					v116 = v116x
 				}
 				// 467: ld.f64
 				v117a := uint64(r0[l]) + 0xb8
@@ -14344,12 +15578,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&7 == 0 {
 					v117 = runtime.Load64(v117aw.Ptr, v117ao)
 				} else {
-					v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
-					if !v117ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/fround.ptx:467")
-						continue
+					{
+						v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
+						if !v117ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/fround.ptx:467")
+							continue
+						}
+						v117 = v117x
 					}
-					v117 = v117x
 				}
 				// 468: ld.f64
 				v118a := uint64(r0[l]) + 0xc0
@@ -14360,12 +15596,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v118ao := v118a - v118aw.Base; v118ao < v118aw.End && v118a&7 == 0 {
 					v118 = runtime.Load64(v118aw.Ptr, v118ao)
 				} else {
-					v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 8, l)
-					if !v118ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v118a, 8, "testdata/ptx/O0/fround.ptx:468")
-						continue
+					{
+						v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 8, l)
+						if !v118ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v118a, 8, "testdata/ptx/O0/fround.ptx:468")
+							continue
+						}
+						v118 = v118x
 					}
-					v118 = v118x
 				}
 				// 469: fma.rz.f64
 				v119 := isa.FmaF64(v116, v117, v118, isa.RZ)
@@ -14379,12 +15617,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v120ao := v120a - v120aw.Base; v120ao < v120aw.End && v120a&7 == 0 {
 					v120 = runtime.Load64(v120aw.Ptr, v120ao)
 				} else {
-					v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
-					if !v120ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:470")
-						continue
+					{
+						v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
+						if !v120ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:470")
+							continue
+						}
+						v120 = v120x
 					}
-					v120 = v120x
 				}
 				r106[l] = v120
 			}
@@ -14400,12 +15640,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v116ao := v116a - v116aw.Base; v116ao < v116aw.End && v116a&7 == 0 {
 					v116 = runtime.Load64(v116aw.Ptr, v116ao)
 				} else {
-					v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 8, l)
-					if !v116ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v116a, 8, "testdata/ptx/O0/fround.ptx:466")
-						continue
+					{
+						v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 8, l)
+						if !v116ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v116a, 8, "testdata/ptx/O0/fround.ptx:466")
+							continue
+						}
+						v116 = v116x
 					}
-					v116 = v116x
 				}
 				// 467: ld.f64
 				v117a := uint64(r0[l]) + 0xb8
@@ -14416,12 +15658,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&7 == 0 {
 					v117 = runtime.Load64(v117aw.Ptr, v117ao)
 				} else {
-					v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
-					if !v117ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/fround.ptx:467")
-						continue
+					{
+						v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
+						if !v117ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/fround.ptx:467")
+							continue
+						}
+						v117 = v117x
 					}
-					v117 = v117x
 				}
 				// 468: ld.f64
 				v118a := uint64(r0[l]) + 0xc0
@@ -14432,12 +15676,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v118ao := v118a - v118aw.Base; v118ao < v118aw.End && v118a&7 == 0 {
 					v118 = runtime.Load64(v118aw.Ptr, v118ao)
 				} else {
-					v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 8, l)
-					if !v118ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v118a, 8, "testdata/ptx/O0/fround.ptx:468")
-						continue
+					{
+						v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 8, l)
+						if !v118ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v118a, 8, "testdata/ptx/O0/fround.ptx:468")
+							continue
+						}
+						v118 = v118x
 					}
-					v118 = v118x
 				}
 				// 469: fma.rz.f64
 				v119 := isa.FmaF64(v116, v117, v118, isa.RZ)
@@ -14451,12 +15697,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v120ao := v120a - v120aw.Base; v120ao < v120aw.End && v120a&7 == 0 {
 					v120 = runtime.Load64(v120aw.Ptr, v120ao)
 				} else {
-					v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
-					if !v120ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:470")
-						continue
+					{
+						v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
+						if !v120ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:470")
+							continue
+						}
+						v120 = v120x
 					}
-					v120 = v120x
 				}
 				r106[l] = v120
 			}
@@ -14477,7 +15725,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s121o := s121 - s121w.Base; s121o < s121w.End && s121&7 == 0 {
 					runtime.Store64(s121w.Ptr, s121o, s121v)
 				} else {
-					w.StoreLane(s121w, runtime.SpaceGeneric, s121, 8, s121v, l, "testdata/ptx/O0/fround.ptx:471")
+					{
+						w.StoreLane(s121w, runtime.SpaceGeneric, s121, 8, s121v, l, "testdata/ptx/O0/fround.ptx:471")
+					}
 				}
 			}
 		} else {
@@ -14492,7 +15742,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s121o := s121 - s121w.Base; s121o < s121w.End && s121&7 == 0 {
 					runtime.Store64(s121w.Ptr, s121o, s121v)
 				} else {
-					w.StoreLane(s121w, runtime.SpaceGeneric, s121, 8, s121v, l, "testdata/ptx/O0/fround.ptx:471")
+					{
+						w.StoreLane(s121w, runtime.SpaceGeneric, s121, 8, s121v, l, "testdata/ptx/O0/fround.ptx:471")
+					}
 				}
 			}
 		}
@@ -14514,12 +15766,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v122ao := v122a - v122aw.Base; v122ao < v122aw.End && v122a&7 == 0 {
 					v122 = runtime.Load64(v122aw.Ptr, v122ao)
 				} else {
-					v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 8, l)
-					if !v122ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v122a, 8, "testdata/ptx/O0/fround.ptx:472")
-						continue
+					{
+						v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 8, l)
+						if !v122ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v122a, 8, "testdata/ptx/O0/fround.ptx:472")
+							continue
+						}
+						v122 = v122x
 					}
-					v122 = v122x
 				}
 				r107[l] = v122
 				// 473: ld.f64
@@ -14531,12 +15785,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&7 == 0 {
 					v123 = runtime.Load64(v123aw.Ptr, v123ao)
 				} else {
-					v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
-					if !v123ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/fround.ptx:473")
-						continue
+					{
+						v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
+						if !v123ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/fround.ptx:473")
+							continue
+						}
+						v123 = v123x
 					}
-					v123 = v123x
 				}
 				r108[l] = v123
 				// 474: ld.f64
@@ -14548,12 +15804,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v124ao := v124a - v124aw.Base; v124ao < v124aw.End && v124a&7 == 0 {
 					v124 = runtime.Load64(v124aw.Ptr, v124ao)
 				} else {
-					v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 8, l)
-					if !v124ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v124a, 8, "testdata/ptx/O0/fround.ptx:474")
-						continue
+					{
+						v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 8, l)
+						if !v124ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v124a, 8, "testdata/ptx/O0/fround.ptx:474")
+							continue
+						}
+						v124 = v124x
 					}
-					v124 = v124x
 				}
 				r109[l] = v124
 			}
@@ -14569,12 +15827,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v122ao := v122a - v122aw.Base; v122ao < v122aw.End && v122a&7 == 0 {
 					v122 = runtime.Load64(v122aw.Ptr, v122ao)
 				} else {
-					v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 8, l)
-					if !v122ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v122a, 8, "testdata/ptx/O0/fround.ptx:472")
-						continue
+					{
+						v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 8, l)
+						if !v122ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v122a, 8, "testdata/ptx/O0/fround.ptx:472")
+							continue
+						}
+						v122 = v122x
 					}
-					v122 = v122x
 				}
 				r107[l] = v122
 				// 473: ld.f64
@@ -14586,12 +15846,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&7 == 0 {
 					v123 = runtime.Load64(v123aw.Ptr, v123ao)
 				} else {
-					v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
-					if !v123ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/fround.ptx:473")
-						continue
+					{
+						v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
+						if !v123ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/fround.ptx:473")
+							continue
+						}
+						v123 = v123x
 					}
-					v123 = v123x
 				}
 				r108[l] = v123
 				// 474: ld.f64
@@ -14603,12 +15865,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v124ao := v124a - v124aw.Base; v124ao < v124aw.End && v124a&7 == 0 {
 					v124 = runtime.Load64(v124aw.Ptr, v124ao)
 				} else {
-					v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 8, l)
-					if !v124ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v124a, 8, "testdata/ptx/O0/fround.ptx:474")
-						continue
+					{
+						v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 8, l)
+						if !v124ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v124a, 8, "testdata/ptx/O0/fround.ptx:474")
+							continue
+						}
+						v124 = v124x
 					}
-					v124 = v124x
 				}
 				r109[l] = v124
 			}
@@ -14629,7 +15893,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s125o := s125 - s125w.Base; s125o < s125w.End && s125&7 == 0 {
 					runtime.Store64(s125w.Ptr, s125o, s125v)
 				} else {
-					w.StoreLane(s125w, runtime.SpaceGeneric, s125, 8, s125v, l, "testdata/ptx/O0/fround.ptx:475")
+					{
+						w.StoreLane(s125w, runtime.SpaceGeneric, s125, 8, s125v, l, "testdata/ptx/O0/fround.ptx:475")
+					}
 				}
 			}
 		} else {
@@ -14644,7 +15910,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s125o := s125 - s125w.Base; s125o < s125w.End && s125&7 == 0 {
 					runtime.Store64(s125w.Ptr, s125o, s125v)
 				} else {
-					w.StoreLane(s125w, runtime.SpaceGeneric, s125, 8, s125v, l, "testdata/ptx/O0/fround.ptx:475")
+					{
+						w.StoreLane(s125w, runtime.SpaceGeneric, s125, 8, s125v, l, "testdata/ptx/O0/fround.ptx:475")
+					}
 				}
 			}
 		}
@@ -14663,7 +15931,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s126o := s126 - s126w.Base; s126o < s126w.End && s126&7 == 0 {
 					runtime.Store64(s126w.Ptr, s126o, s126v)
 				} else {
-					w.StoreLane(s126w, runtime.SpaceGeneric, s126, 8, s126v, l, "testdata/ptx/O0/fround.ptx:476")
+					{
+						w.StoreLane(s126w, runtime.SpaceGeneric, s126, 8, s126v, l, "testdata/ptx/O0/fround.ptx:476")
+					}
 				}
 			}
 		} else {
@@ -14678,7 +15948,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s126o := s126 - s126w.Base; s126o < s126w.End && s126&7 == 0 {
 					runtime.Store64(s126w.Ptr, s126o, s126v)
 				} else {
-					w.StoreLane(s126w, runtime.SpaceGeneric, s126, 8, s126v, l, "testdata/ptx/O0/fround.ptx:476")
+					{
+						w.StoreLane(s126w, runtime.SpaceGeneric, s126, 8, s126v, l, "testdata/ptx/O0/fround.ptx:476")
+					}
 				}
 			}
 		}
@@ -14697,7 +15969,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s127o := s127 - s127w.Base; s127o < s127w.End && s127&7 == 0 {
 					runtime.Store64(s127w.Ptr, s127o, s127v)
 				} else {
-					w.StoreLane(s127w, runtime.SpaceGeneric, s127, 8, s127v, l, "testdata/ptx/O0/fround.ptx:477")
+					{
+						w.StoreLane(s127w, runtime.SpaceGeneric, s127, 8, s127v, l, "testdata/ptx/O0/fround.ptx:477")
+					}
 				}
 			}
 		} else {
@@ -14712,7 +15986,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s127o := s127 - s127w.Base; s127o < s127w.End && s127&7 == 0 {
 					runtime.Store64(s127w.Ptr, s127o, s127v)
 				} else {
-					w.StoreLane(s127w, runtime.SpaceGeneric, s127, 8, s127v, l, "testdata/ptx/O0/fround.ptx:477")
+					{
+						w.StoreLane(s127w, runtime.SpaceGeneric, s127, 8, s127v, l, "testdata/ptx/O0/fround.ptx:477")
+					}
 				}
 			}
 		}
@@ -14735,12 +16011,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v128ao := v128a - v128aw.Base; v128ao < v128aw.End && v128a&7 == 0 {
 					v128 = runtime.Load64(v128aw.Ptr, v128ao)
 				} else {
-					v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 8, l)
-					if !v128ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v128a, 8, "testdata/ptx/O0/fround.ptx:478")
-						continue
+					{
+						v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 8, l)
+						if !v128ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v128a, 8, "testdata/ptx/O0/fround.ptx:478")
+							continue
+						}
+						v128 = v128x
 					}
-					v128 = v128x
 				}
 				// 479: ld.f64
 				v129a := uint64(r0[l]) + 0xa0
@@ -14751,12 +16029,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v129ao := v129a - v129aw.Base; v129ao < v129aw.End && v129a&7 == 0 {
 					v129 = runtime.Load64(v129aw.Ptr, v129ao)
 				} else {
-					v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 8, l)
-					if !v129ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v129a, 8, "testdata/ptx/O0/fround.ptx:479")
-						continue
+					{
+						v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 8, l)
+						if !v129ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v129a, 8, "testdata/ptx/O0/fround.ptx:479")
+							continue
+						}
+						v129 = v129x
 					}
-					v129 = v129x
 				}
 				// 480: ld.f64
 				v130a := uint64(r0[l]) + 0xa8
@@ -14767,12 +16047,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v130ao := v130a - v130aw.Base; v130ao < v130aw.End && v130a&7 == 0 {
 					v130 = runtime.Load64(v130aw.Ptr, v130ao)
 				} else {
-					v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 8, l)
-					if !v130ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v130a, 8, "testdata/ptx/O0/fround.ptx:480")
-						continue
+					{
+						v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 8, l)
+						if !v130ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v130a, 8, "testdata/ptx/O0/fround.ptx:480")
+							continue
+						}
+						v130 = v130x
 					}
-					v130 = v130x
 				}
 				// 481: fma.rp.f64
 				v131 := isa.FmaF64(v128, v129, v130, isa.RP)
@@ -14786,12 +16068,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v132ao := v132a - v132aw.Base; v132ao < v132aw.End && v132a&7 == 0 {
 					v132 = runtime.Load64(v132aw.Ptr, v132ao)
 				} else {
-					v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
-					if !v132ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:482")
-						continue
+					{
+						v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
+						if !v132ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:482")
+							continue
+						}
+						v132 = v132x
 					}
-					v132 = v132x
 				}
 				r114[l] = v132
 			}
@@ -14807,12 +16091,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v128ao := v128a - v128aw.Base; v128ao < v128aw.End && v128a&7 == 0 {
 					v128 = runtime.Load64(v128aw.Ptr, v128ao)
 				} else {
-					v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 8, l)
-					if !v128ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v128a, 8, "testdata/ptx/O0/fround.ptx:478")
-						continue
+					{
+						v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 8, l)
+						if !v128ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v128a, 8, "testdata/ptx/O0/fround.ptx:478")
+							continue
+						}
+						v128 = v128x
 					}
-					v128 = v128x
 				}
 				// 479: ld.f64
 				v129a := uint64(r0[l]) + 0xa0
@@ -14823,12 +16109,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v129ao := v129a - v129aw.Base; v129ao < v129aw.End && v129a&7 == 0 {
 					v129 = runtime.Load64(v129aw.Ptr, v129ao)
 				} else {
-					v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 8, l)
-					if !v129ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v129a, 8, "testdata/ptx/O0/fround.ptx:479")
-						continue
+					{
+						v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 8, l)
+						if !v129ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v129a, 8, "testdata/ptx/O0/fround.ptx:479")
+							continue
+						}
+						v129 = v129x
 					}
-					v129 = v129x
 				}
 				// 480: ld.f64
 				v130a := uint64(r0[l]) + 0xa8
@@ -14839,12 +16127,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v130ao := v130a - v130aw.Base; v130ao < v130aw.End && v130a&7 == 0 {
 					v130 = runtime.Load64(v130aw.Ptr, v130ao)
 				} else {
-					v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 8, l)
-					if !v130ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v130a, 8, "testdata/ptx/O0/fround.ptx:480")
-						continue
+					{
+						v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 8, l)
+						if !v130ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v130a, 8, "testdata/ptx/O0/fround.ptx:480")
+							continue
+						}
+						v130 = v130x
 					}
-					v130 = v130x
 				}
 				// 481: fma.rp.f64
 				v131 := isa.FmaF64(v128, v129, v130, isa.RP)
@@ -14858,12 +16148,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v132ao := v132a - v132aw.Base; v132ao < v132aw.End && v132a&7 == 0 {
 					v132 = runtime.Load64(v132aw.Ptr, v132ao)
 				} else {
-					v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
-					if !v132ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:482")
-						continue
+					{
+						v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
+						if !v132ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:482")
+							continue
+						}
+						v132 = v132x
 					}
-					v132 = v132x
 				}
 				r114[l] = v132
 			}
@@ -14884,7 +16176,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s133o := s133 - s133w.Base; s133o < s133w.End && s133&7 == 0 {
 					runtime.Store64(s133w.Ptr, s133o, s133v)
 				} else {
-					w.StoreLane(s133w, runtime.SpaceGeneric, s133, 8, s133v, l, "testdata/ptx/O0/fround.ptx:483")
+					{
+						w.StoreLane(s133w, runtime.SpaceGeneric, s133, 8, s133v, l, "testdata/ptx/O0/fround.ptx:483")
+					}
 				}
 			}
 		} else {
@@ -14899,7 +16193,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s133o := s133 - s133w.Base; s133o < s133w.End && s133&7 == 0 {
 					runtime.Store64(s133w.Ptr, s133o, s133v)
 				} else {
-					w.StoreLane(s133w, runtime.SpaceGeneric, s133, 8, s133v, l, "testdata/ptx/O0/fround.ptx:483")
+					{
+						w.StoreLane(s133w, runtime.SpaceGeneric, s133, 8, s133v, l, "testdata/ptx/O0/fround.ptx:483")
+					}
 				}
 			}
 		}
@@ -14921,12 +16217,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v134ao := v134a - v134aw.Base; v134ao < v134aw.End && v134a&7 == 0 {
 					v134 = runtime.Load64(v134aw.Ptr, v134ao)
 				} else {
-					v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 8, l)
-					if !v134ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v134a, 8, "testdata/ptx/O0/fround.ptx:484")
-						continue
+					{
+						v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 8, l)
+						if !v134ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v134a, 8, "testdata/ptx/O0/fround.ptx:484")
+							continue
+						}
+						v134 = v134x
 					}
-					v134 = v134x
 				}
 				r115[l] = v134
 				// 485: ld.f64
@@ -14938,12 +16236,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v135ao := v135a - v135aw.Base; v135ao < v135aw.End && v135a&7 == 0 {
 					v135 = runtime.Load64(v135aw.Ptr, v135ao)
 				} else {
-					v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 8, l)
-					if !v135ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v135a, 8, "testdata/ptx/O0/fround.ptx:485")
-						continue
+					{
+						v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 8, l)
+						if !v135ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v135a, 8, "testdata/ptx/O0/fround.ptx:485")
+							continue
+						}
+						v135 = v135x
 					}
-					v135 = v135x
 				}
 				r116[l] = v135
 				// 486: ld.f64
@@ -14955,12 +16255,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v136ao := v136a - v136aw.Base; v136ao < v136aw.End && v136a&7 == 0 {
 					v136 = runtime.Load64(v136aw.Ptr, v136ao)
 				} else {
-					v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 8, l)
-					if !v136ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v136a, 8, "testdata/ptx/O0/fround.ptx:486")
-						continue
+					{
+						v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 8, l)
+						if !v136ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v136a, 8, "testdata/ptx/O0/fround.ptx:486")
+							continue
+						}
+						v136 = v136x
 					}
-					v136 = v136x
 				}
 				r117[l] = v136
 			}
@@ -14976,12 +16278,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v134ao := v134a - v134aw.Base; v134ao < v134aw.End && v134a&7 == 0 {
 					v134 = runtime.Load64(v134aw.Ptr, v134ao)
 				} else {
-					v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 8, l)
-					if !v134ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v134a, 8, "testdata/ptx/O0/fround.ptx:484")
-						continue
+					{
+						v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 8, l)
+						if !v134ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v134a, 8, "testdata/ptx/O0/fround.ptx:484")
+							continue
+						}
+						v134 = v134x
 					}
-					v134 = v134x
 				}
 				r115[l] = v134
 				// 485: ld.f64
@@ -14993,12 +16297,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v135ao := v135a - v135aw.Base; v135ao < v135aw.End && v135a&7 == 0 {
 					v135 = runtime.Load64(v135aw.Ptr, v135ao)
 				} else {
-					v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 8, l)
-					if !v135ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v135a, 8, "testdata/ptx/O0/fround.ptx:485")
-						continue
+					{
+						v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 8, l)
+						if !v135ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v135a, 8, "testdata/ptx/O0/fround.ptx:485")
+							continue
+						}
+						v135 = v135x
 					}
-					v135 = v135x
 				}
 				r116[l] = v135
 				// 486: ld.f64
@@ -15010,12 +16316,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v136ao := v136a - v136aw.Base; v136ao < v136aw.End && v136a&7 == 0 {
 					v136 = runtime.Load64(v136aw.Ptr, v136ao)
 				} else {
-					v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 8, l)
-					if !v136ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v136a, 8, "testdata/ptx/O0/fround.ptx:486")
-						continue
+					{
+						v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 8, l)
+						if !v136ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v136a, 8, "testdata/ptx/O0/fround.ptx:486")
+							continue
+						}
+						v136 = v136x
 					}
-					v136 = v136x
 				}
 				r117[l] = v136
 			}
@@ -15036,7 +16344,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s137o := s137 - s137w.Base; s137o < s137w.End && s137&7 == 0 {
 					runtime.Store64(s137w.Ptr, s137o, s137v)
 				} else {
-					w.StoreLane(s137w, runtime.SpaceGeneric, s137, 8, s137v, l, "testdata/ptx/O0/fround.ptx:487")
+					{
+						w.StoreLane(s137w, runtime.SpaceGeneric, s137, 8, s137v, l, "testdata/ptx/O0/fround.ptx:487")
+					}
 				}
 			}
 		} else {
@@ -15051,7 +16361,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s137o := s137 - s137w.Base; s137o < s137w.End && s137&7 == 0 {
 					runtime.Store64(s137w.Ptr, s137o, s137v)
 				} else {
-					w.StoreLane(s137w, runtime.SpaceGeneric, s137, 8, s137v, l, "testdata/ptx/O0/fround.ptx:487")
+					{
+						w.StoreLane(s137w, runtime.SpaceGeneric, s137, 8, s137v, l, "testdata/ptx/O0/fround.ptx:487")
+					}
 				}
 			}
 		}
@@ -15070,7 +16382,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s138o := s138 - s138w.Base; s138o < s138w.End && s138&7 == 0 {
 					runtime.Store64(s138w.Ptr, s138o, s138v)
 				} else {
-					w.StoreLane(s138w, runtime.SpaceGeneric, s138, 8, s138v, l, "testdata/ptx/O0/fround.ptx:488")
+					{
+						w.StoreLane(s138w, runtime.SpaceGeneric, s138, 8, s138v, l, "testdata/ptx/O0/fround.ptx:488")
+					}
 				}
 			}
 		} else {
@@ -15085,7 +16399,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s138o := s138 - s138w.Base; s138o < s138w.End && s138&7 == 0 {
 					runtime.Store64(s138w.Ptr, s138o, s138v)
 				} else {
-					w.StoreLane(s138w, runtime.SpaceGeneric, s138, 8, s138v, l, "testdata/ptx/O0/fround.ptx:488")
+					{
+						w.StoreLane(s138w, runtime.SpaceGeneric, s138, 8, s138v, l, "testdata/ptx/O0/fround.ptx:488")
+					}
 				}
 			}
 		}
@@ -15104,7 +16420,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s139o := s139 - s139w.Base; s139o < s139w.End && s139&7 == 0 {
 					runtime.Store64(s139w.Ptr, s139o, s139v)
 				} else {
-					w.StoreLane(s139w, runtime.SpaceGeneric, s139, 8, s139v, l, "testdata/ptx/O0/fround.ptx:489")
+					{
+						w.StoreLane(s139w, runtime.SpaceGeneric, s139, 8, s139v, l, "testdata/ptx/O0/fround.ptx:489")
+					}
 				}
 			}
 		} else {
@@ -15119,7 +16437,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s139o := s139 - s139w.Base; s139o < s139w.End && s139&7 == 0 {
 					runtime.Store64(s139w.Ptr, s139o, s139v)
 				} else {
-					w.StoreLane(s139w, runtime.SpaceGeneric, s139, 8, s139v, l, "testdata/ptx/O0/fround.ptx:489")
+					{
+						w.StoreLane(s139w, runtime.SpaceGeneric, s139, 8, s139v, l, "testdata/ptx/O0/fround.ptx:489")
+					}
 				}
 			}
 		}
@@ -15142,12 +16462,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v140ao := v140a - v140aw.Base; v140ao < v140aw.End && v140a&7 == 0 {
 					v140 = runtime.Load64(v140aw.Ptr, v140ao)
 				} else {
-					v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 8, l)
-					if !v140ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v140a, 8, "testdata/ptx/O0/fround.ptx:490")
-						continue
+					{
+						v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 8, l)
+						if !v140ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v140a, 8, "testdata/ptx/O0/fround.ptx:490")
+							continue
+						}
+						v140 = v140x
 					}
-					v140 = v140x
 				}
 				// 491: ld.f64
 				v141a := uint64(r0[l]) + 0x88
@@ -15158,12 +16480,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v141ao := v141a - v141aw.Base; v141ao < v141aw.End && v141a&7 == 0 {
 					v141 = runtime.Load64(v141aw.Ptr, v141ao)
 				} else {
-					v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 8, l)
-					if !v141ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v141a, 8, "testdata/ptx/O0/fround.ptx:491")
-						continue
+					{
+						v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 8, l)
+						if !v141ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v141a, 8, "testdata/ptx/O0/fround.ptx:491")
+							continue
+						}
+						v141 = v141x
 					}
-					v141 = v141x
 				}
 				// 492: ld.f64
 				v142a := uint64(r0[l]) + 0x90
@@ -15174,12 +16498,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v142ao := v142a - v142aw.Base; v142ao < v142aw.End && v142a&7 == 0 {
 					v142 = runtime.Load64(v142aw.Ptr, v142ao)
 				} else {
-					v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 8, l)
-					if !v142ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v142a, 8, "testdata/ptx/O0/fround.ptx:492")
-						continue
+					{
+						v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 8, l)
+						if !v142ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v142a, 8, "testdata/ptx/O0/fround.ptx:492")
+							continue
+						}
+						v142 = v142x
 					}
-					v142 = v142x
 				}
 				// 493: fma.rm.f64
 				v143 := isa.FmaF64(v140, v141, v142, isa.RM)
@@ -15193,12 +16519,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v144ao := v144a - v144aw.Base; v144ao < v144aw.End && v144a&7 == 0 {
 					v144 = runtime.Load64(v144aw.Ptr, v144ao)
 				} else {
-					v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
-					if !v144ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:494")
-						continue
+					{
+						v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
+						if !v144ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:494")
+							continue
+						}
+						v144 = v144x
 					}
-					v144 = v144x
 				}
 				r122[l] = v144
 			}
@@ -15214,12 +16542,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v140ao := v140a - v140aw.Base; v140ao < v140aw.End && v140a&7 == 0 {
 					v140 = runtime.Load64(v140aw.Ptr, v140ao)
 				} else {
-					v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 8, l)
-					if !v140ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v140a, 8, "testdata/ptx/O0/fround.ptx:490")
-						continue
+					{
+						v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 8, l)
+						if !v140ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v140a, 8, "testdata/ptx/O0/fround.ptx:490")
+							continue
+						}
+						v140 = v140x
 					}
-					v140 = v140x
 				}
 				// 491: ld.f64
 				v141a := uint64(r0[l]) + 0x88
@@ -15230,12 +16560,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v141ao := v141a - v141aw.Base; v141ao < v141aw.End && v141a&7 == 0 {
 					v141 = runtime.Load64(v141aw.Ptr, v141ao)
 				} else {
-					v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 8, l)
-					if !v141ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v141a, 8, "testdata/ptx/O0/fround.ptx:491")
-						continue
+					{
+						v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 8, l)
+						if !v141ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v141a, 8, "testdata/ptx/O0/fround.ptx:491")
+							continue
+						}
+						v141 = v141x
 					}
-					v141 = v141x
 				}
 				// 492: ld.f64
 				v142a := uint64(r0[l]) + 0x90
@@ -15246,12 +16578,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v142ao := v142a - v142aw.Base; v142ao < v142aw.End && v142a&7 == 0 {
 					v142 = runtime.Load64(v142aw.Ptr, v142ao)
 				} else {
-					v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 8, l)
-					if !v142ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v142a, 8, "testdata/ptx/O0/fround.ptx:492")
-						continue
+					{
+						v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 8, l)
+						if !v142ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v142a, 8, "testdata/ptx/O0/fround.ptx:492")
+							continue
+						}
+						v142 = v142x
 					}
-					v142 = v142x
 				}
 				// 493: fma.rm.f64
 				v143 := isa.FmaF64(v140, v141, v142, isa.RM)
@@ -15265,12 +16599,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v144ao := v144a - v144aw.Base; v144ao < v144aw.End && v144a&7 == 0 {
 					v144 = runtime.Load64(v144aw.Ptr, v144ao)
 				} else {
-					v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
-					if !v144ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:494")
-						continue
+					{
+						v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
+						if !v144ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:494")
+							continue
+						}
+						v144 = v144x
 					}
-					v144 = v144x
 				}
 				r122[l] = v144
 			}
@@ -15291,7 +16627,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s145o := s145 - s145w.Base; s145o < s145w.End && s145&7 == 0 {
 					runtime.Store64(s145w.Ptr, s145o, s145v)
 				} else {
-					w.StoreLane(s145w, runtime.SpaceGeneric, s145, 8, s145v, l, "testdata/ptx/O0/fround.ptx:495")
+					{
+						w.StoreLane(s145w, runtime.SpaceGeneric, s145, 8, s145v, l, "testdata/ptx/O0/fround.ptx:495")
+					}
 				}
 			}
 		} else {
@@ -15306,7 +16644,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s145o := s145 - s145w.Base; s145o < s145w.End && s145&7 == 0 {
 					runtime.Store64(s145w.Ptr, s145o, s145v)
 				} else {
-					w.StoreLane(s145w, runtime.SpaceGeneric, s145, 8, s145v, l, "testdata/ptx/O0/fround.ptx:495")
+					{
+						w.StoreLane(s145w, runtime.SpaceGeneric, s145, 8, s145v, l, "testdata/ptx/O0/fround.ptx:495")
+					}
 				}
 			}
 		}
@@ -15327,12 +16667,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v146ao := v146a - v146aw.Base; v146ao < v146aw.End && v146a&7 == 0 {
 					v146 = runtime.Load64(v146aw.Ptr, v146ao)
 				} else {
-					v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 8, l)
-					if !v146ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v146a, 8, "testdata/ptx/O0/fround.ptx:496")
-						continue
+					{
+						v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 8, l)
+						if !v146ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v146a, 8, "testdata/ptx/O0/fround.ptx:496")
+							continue
+						}
+						v146 = v146x
 					}
-					v146 = v146x
 				}
 				r123[l] = v146
 				// 497: ld.f64
@@ -15344,12 +16686,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v147ao := v147a - v147aw.Base; v147ao < v147aw.End && v147a&7 == 0 {
 					v147 = runtime.Load64(v147aw.Ptr, v147ao)
 				} else {
-					v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 8, l)
-					if !v147ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v147a, 8, "testdata/ptx/O0/fround.ptx:497")
-						continue
+					{
+						v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 8, l)
+						if !v147ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v147a, 8, "testdata/ptx/O0/fround.ptx:497")
+							continue
+						}
+						v147 = v147x
 					}
-					v147 = v147x
 				}
 				r124[l] = v147
 			}
@@ -15365,12 +16709,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v146ao := v146a - v146aw.Base; v146ao < v146aw.End && v146a&7 == 0 {
 					v146 = runtime.Load64(v146aw.Ptr, v146ao)
 				} else {
-					v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 8, l)
-					if !v146ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v146a, 8, "testdata/ptx/O0/fround.ptx:496")
-						continue
+					{
+						v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 8, l)
+						if !v146ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v146a, 8, "testdata/ptx/O0/fround.ptx:496")
+							continue
+						}
+						v146 = v146x
 					}
-					v146 = v146x
 				}
 				r123[l] = v146
 				// 497: ld.f64
@@ -15382,12 +16728,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v147ao := v147a - v147aw.Base; v147ao < v147aw.End && v147a&7 == 0 {
 					v147 = runtime.Load64(v147aw.Ptr, v147ao)
 				} else {
-					v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 8, l)
-					if !v147ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v147a, 8, "testdata/ptx/O0/fround.ptx:497")
-						continue
+					{
+						v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 8, l)
+						if !v147ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v147a, 8, "testdata/ptx/O0/fround.ptx:497")
+							continue
+						}
+						v147 = v147x
 					}
-					v147 = v147x
 				}
 				r124[l] = v147
 			}
@@ -15408,7 +16756,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s148o := s148 - s148w.Base; s148o < s148w.End && s148&7 == 0 {
 					runtime.Store64(s148w.Ptr, s148o, s148v)
 				} else {
-					w.StoreLane(s148w, runtime.SpaceGeneric, s148, 8, s148v, l, "testdata/ptx/O0/fround.ptx:498")
+					{
+						w.StoreLane(s148w, runtime.SpaceGeneric, s148, 8, s148v, l, "testdata/ptx/O0/fround.ptx:498")
+					}
 				}
 			}
 		} else {
@@ -15423,7 +16773,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s148o := s148 - s148w.Base; s148o < s148w.End && s148&7 == 0 {
 					runtime.Store64(s148w.Ptr, s148o, s148v)
 				} else {
-					w.StoreLane(s148w, runtime.SpaceGeneric, s148, 8, s148v, l, "testdata/ptx/O0/fround.ptx:498")
+					{
+						w.StoreLane(s148w, runtime.SpaceGeneric, s148, 8, s148v, l, "testdata/ptx/O0/fround.ptx:498")
+					}
 				}
 			}
 		}
@@ -15442,7 +16794,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s149o := s149 - s149w.Base; s149o < s149w.End && s149&7 == 0 {
 					runtime.Store64(s149w.Ptr, s149o, s149v)
 				} else {
-					w.StoreLane(s149w, runtime.SpaceGeneric, s149, 8, s149v, l, "testdata/ptx/O0/fround.ptx:499")
+					{
+						w.StoreLane(s149w, runtime.SpaceGeneric, s149, 8, s149v, l, "testdata/ptx/O0/fround.ptx:499")
+					}
 				}
 			}
 		} else {
@@ -15457,7 +16811,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s149o := s149 - s149w.Base; s149o < s149w.End && s149&7 == 0 {
 					runtime.Store64(s149w.Ptr, s149o, s149v)
 				} else {
-					w.StoreLane(s149w, runtime.SpaceGeneric, s149, 8, s149v, l, "testdata/ptx/O0/fround.ptx:499")
+					{
+						w.StoreLane(s149w, runtime.SpaceGeneric, s149, 8, s149v, l, "testdata/ptx/O0/fround.ptx:499")
+					}
 				}
 			}
 		}
@@ -15479,12 +16835,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v150ao := v150a - v150aw.Base; v150ao < v150aw.End && v150a&7 == 0 {
 					v150 = runtime.Load64(v150aw.Ptr, v150ao)
 				} else {
-					v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 8, l)
-					if !v150ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v150a, 8, "testdata/ptx/O0/fround.ptx:500")
-						continue
+					{
+						v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 8, l)
+						if !v150ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v150a, 8, "testdata/ptx/O0/fround.ptx:500")
+							continue
+						}
+						v150 = v150x
 					}
-					v150 = v150x
 				}
 				// 501: ld.f64
 				v151a := uint64(r0[l]) + 0x78
@@ -15495,12 +16853,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v151ao := v151a - v151aw.Base; v151ao < v151aw.End && v151a&7 == 0 {
 					v151 = runtime.Load64(v151aw.Ptr, v151ao)
 				} else {
-					v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 8, l)
-					if !v151ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v151a, 8, "testdata/ptx/O0/fround.ptx:501")
-						continue
+					{
+						v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 8, l)
+						if !v151ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v151a, 8, "testdata/ptx/O0/fround.ptx:501")
+							continue
+						}
+						v151 = v151x
 					}
-					v151 = v151x
 				}
 				// 502: div.rn.f64
 				v152 := isa.DivF64(v150, v151, isa.RN)
@@ -15514,12 +16874,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v153ao := v153a - v153aw.Base; v153ao < v153aw.End && v153a&7 == 0 {
 					v153 = runtime.Load64(v153aw.Ptr, v153ao)
 				} else {
-					v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
-					if !v153ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:503")
-						continue
+					{
+						v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
+						if !v153ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:503")
+							continue
+						}
+						v153 = v153x
 					}
-					v153 = v153x
 				}
 				r128[l] = v153
 			}
@@ -15535,12 +16897,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v150ao := v150a - v150aw.Base; v150ao < v150aw.End && v150a&7 == 0 {
 					v150 = runtime.Load64(v150aw.Ptr, v150ao)
 				} else {
-					v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 8, l)
-					if !v150ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v150a, 8, "testdata/ptx/O0/fround.ptx:500")
-						continue
+					{
+						v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 8, l)
+						if !v150ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v150a, 8, "testdata/ptx/O0/fround.ptx:500")
+							continue
+						}
+						v150 = v150x
 					}
-					v150 = v150x
 				}
 				// 501: ld.f64
 				v151a := uint64(r0[l]) + 0x78
@@ -15551,12 +16915,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v151ao := v151a - v151aw.Base; v151ao < v151aw.End && v151a&7 == 0 {
 					v151 = runtime.Load64(v151aw.Ptr, v151ao)
 				} else {
-					v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 8, l)
-					if !v151ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v151a, 8, "testdata/ptx/O0/fround.ptx:501")
-						continue
+					{
+						v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 8, l)
+						if !v151ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v151a, 8, "testdata/ptx/O0/fround.ptx:501")
+							continue
+						}
+						v151 = v151x
 					}
-					v151 = v151x
 				}
 				// 502: div.rn.f64
 				v152 := isa.DivF64(v150, v151, isa.RN)
@@ -15570,12 +16936,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v153ao := v153a - v153aw.Base; v153ao < v153aw.End && v153a&7 == 0 {
 					v153 = runtime.Load64(v153aw.Ptr, v153ao)
 				} else {
-					v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
-					if !v153ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:503")
-						continue
+					{
+						v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
+						if !v153ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:503")
+							continue
+						}
+						v153 = v153x
 					}
-					v153 = v153x
 				}
 				r128[l] = v153
 			}
@@ -15596,7 +16964,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s154o := s154 - s154w.Base; s154o < s154w.End && s154&7 == 0 {
 					runtime.Store64(s154w.Ptr, s154o, s154v)
 				} else {
-					w.StoreLane(s154w, runtime.SpaceGeneric, s154, 8, s154v, l, "testdata/ptx/O0/fround.ptx:504")
+					{
+						w.StoreLane(s154w, runtime.SpaceGeneric, s154, 8, s154v, l, "testdata/ptx/O0/fround.ptx:504")
+					}
 				}
 			}
 		} else {
@@ -15611,7 +16981,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s154o := s154 - s154w.Base; s154o < s154w.End && s154&7 == 0 {
 					runtime.Store64(s154w.Ptr, s154o, s154v)
 				} else {
-					w.StoreLane(s154w, runtime.SpaceGeneric, s154, 8, s154v, l, "testdata/ptx/O0/fround.ptx:504")
+					{
+						w.StoreLane(s154w, runtime.SpaceGeneric, s154, 8, s154v, l, "testdata/ptx/O0/fround.ptx:504")
+					}
 				}
 			}
 		}
@@ -15632,12 +17004,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v155ao := v155a - v155aw.Base; v155ao < v155aw.End && v155a&7 == 0 {
 					v155 = runtime.Load64(v155aw.Ptr, v155ao)
 				} else {
-					v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 8, l)
-					if !v155ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v155a, 8, "testdata/ptx/O0/fround.ptx:505")
-						continue
+					{
+						v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 8, l)
+						if !v155ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v155a, 8, "testdata/ptx/O0/fround.ptx:505")
+							continue
+						}
+						v155 = v155x
 					}
-					v155 = v155x
 				}
 				r129[l] = v155
 				// 506: ld.f64
@@ -15649,12 +17023,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v156ao := v156a - v156aw.Base; v156ao < v156aw.End && v156a&7 == 0 {
 					v156 = runtime.Load64(v156aw.Ptr, v156ao)
 				} else {
-					v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 8, l)
-					if !v156ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v156a, 8, "testdata/ptx/O0/fround.ptx:506")
-						continue
+					{
+						v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 8, l)
+						if !v156ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v156a, 8, "testdata/ptx/O0/fround.ptx:506")
+							continue
+						}
+						v156 = v156x
 					}
-					v156 = v156x
 				}
 				r130[l] = v156
 			}
@@ -15670,12 +17046,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v155ao := v155a - v155aw.Base; v155ao < v155aw.End && v155a&7 == 0 {
 					v155 = runtime.Load64(v155aw.Ptr, v155ao)
 				} else {
-					v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 8, l)
-					if !v155ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v155a, 8, "testdata/ptx/O0/fround.ptx:505")
-						continue
+					{
+						v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 8, l)
+						if !v155ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v155a, 8, "testdata/ptx/O0/fround.ptx:505")
+							continue
+						}
+						v155 = v155x
 					}
-					v155 = v155x
 				}
 				r129[l] = v155
 				// 506: ld.f64
@@ -15687,12 +17065,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v156ao := v156a - v156aw.Base; v156ao < v156aw.End && v156a&7 == 0 {
 					v156 = runtime.Load64(v156aw.Ptr, v156ao)
 				} else {
-					v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 8, l)
-					if !v156ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v156a, 8, "testdata/ptx/O0/fround.ptx:506")
-						continue
+					{
+						v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 8, l)
+						if !v156ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v156a, 8, "testdata/ptx/O0/fround.ptx:506")
+							continue
+						}
+						v156 = v156x
 					}
-					v156 = v156x
 				}
 				r130[l] = v156
 			}
@@ -15713,7 +17093,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s157o := s157 - s157w.Base; s157o < s157w.End && s157&7 == 0 {
 					runtime.Store64(s157w.Ptr, s157o, s157v)
 				} else {
-					w.StoreLane(s157w, runtime.SpaceGeneric, s157, 8, s157v, l, "testdata/ptx/O0/fround.ptx:507")
+					{
+						w.StoreLane(s157w, runtime.SpaceGeneric, s157, 8, s157v, l, "testdata/ptx/O0/fround.ptx:507")
+					}
 				}
 			}
 		} else {
@@ -15728,7 +17110,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s157o := s157 - s157w.Base; s157o < s157w.End && s157&7 == 0 {
 					runtime.Store64(s157w.Ptr, s157o, s157v)
 				} else {
-					w.StoreLane(s157w, runtime.SpaceGeneric, s157, 8, s157v, l, "testdata/ptx/O0/fround.ptx:507")
+					{
+						w.StoreLane(s157w, runtime.SpaceGeneric, s157, 8, s157v, l, "testdata/ptx/O0/fround.ptx:507")
+					}
 				}
 			}
 		}
@@ -15747,7 +17131,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s158o := s158 - s158w.Base; s158o < s158w.End && s158&7 == 0 {
 					runtime.Store64(s158w.Ptr, s158o, s158v)
 				} else {
-					w.StoreLane(s158w, runtime.SpaceGeneric, s158, 8, s158v, l, "testdata/ptx/O0/fround.ptx:508")
+					{
+						w.StoreLane(s158w, runtime.SpaceGeneric, s158, 8, s158v, l, "testdata/ptx/O0/fround.ptx:508")
+					}
 				}
 			}
 		} else {
@@ -15762,7 +17148,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s158o := s158 - s158w.Base; s158o < s158w.End && s158&7 == 0 {
 					runtime.Store64(s158w.Ptr, s158o, s158v)
 				} else {
-					w.StoreLane(s158w, runtime.SpaceGeneric, s158, 8, s158v, l, "testdata/ptx/O0/fround.ptx:508")
+					{
+						w.StoreLane(s158w, runtime.SpaceGeneric, s158, 8, s158v, l, "testdata/ptx/O0/fround.ptx:508")
+					}
 				}
 			}
 		}
@@ -15784,12 +17172,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v159ao := v159a - v159aw.Base; v159ao < v159aw.End && v159a&7 == 0 {
 					v159 = runtime.Load64(v159aw.Ptr, v159ao)
 				} else {
-					v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 8, l)
-					if !v159ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v159a, 8, "testdata/ptx/O0/fround.ptx:509")
-						continue
+					{
+						v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 8, l)
+						if !v159ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v159a, 8, "testdata/ptx/O0/fround.ptx:509")
+							continue
+						}
+						v159 = v159x
 					}
-					v159 = v159x
 				}
 				// 510: ld.f64
 				v160a := uint64(r0[l]) + 0x68
@@ -15800,12 +17190,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v160ao := v160a - v160aw.Base; v160ao < v160aw.End && v160a&7 == 0 {
 					v160 = runtime.Load64(v160aw.Ptr, v160ao)
 				} else {
-					v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 8, l)
-					if !v160ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v160a, 8, "testdata/ptx/O0/fround.ptx:510")
-						continue
+					{
+						v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 8, l)
+						if !v160ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v160a, 8, "testdata/ptx/O0/fround.ptx:510")
+							continue
+						}
+						v160 = v160x
 					}
-					v160 = v160x
 				}
 				// 511: div.rz.f64
 				v161 := isa.DivF64(v159, v160, isa.RZ)
@@ -15819,12 +17211,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v162ao := v162a - v162aw.Base; v162ao < v162aw.End && v162a&7 == 0 {
 					v162 = runtime.Load64(v162aw.Ptr, v162ao)
 				} else {
-					v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
-					if !v162ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:512")
-						continue
+					{
+						v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
+						if !v162ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:512")
+							continue
+						}
+						v162 = v162x
 					}
-					v162 = v162x
 				}
 				r134[l] = v162
 			}
@@ -15840,12 +17234,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v159ao := v159a - v159aw.Base; v159ao < v159aw.End && v159a&7 == 0 {
 					v159 = runtime.Load64(v159aw.Ptr, v159ao)
 				} else {
-					v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 8, l)
-					if !v159ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v159a, 8, "testdata/ptx/O0/fround.ptx:509")
-						continue
+					{
+						v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 8, l)
+						if !v159ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v159a, 8, "testdata/ptx/O0/fround.ptx:509")
+							continue
+						}
+						v159 = v159x
 					}
-					v159 = v159x
 				}
 				// 510: ld.f64
 				v160a := uint64(r0[l]) + 0x68
@@ -15856,12 +17252,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v160ao := v160a - v160aw.Base; v160ao < v160aw.End && v160a&7 == 0 {
 					v160 = runtime.Load64(v160aw.Ptr, v160ao)
 				} else {
-					v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 8, l)
-					if !v160ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v160a, 8, "testdata/ptx/O0/fround.ptx:510")
-						continue
+					{
+						v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 8, l)
+						if !v160ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v160a, 8, "testdata/ptx/O0/fround.ptx:510")
+							continue
+						}
+						v160 = v160x
 					}
-					v160 = v160x
 				}
 				// 511: div.rz.f64
 				v161 := isa.DivF64(v159, v160, isa.RZ)
@@ -15875,12 +17273,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v162ao := v162a - v162aw.Base; v162ao < v162aw.End && v162a&7 == 0 {
 					v162 = runtime.Load64(v162aw.Ptr, v162ao)
 				} else {
-					v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
-					if !v162ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:512")
-						continue
+					{
+						v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
+						if !v162ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:512")
+							continue
+						}
+						v162 = v162x
 					}
-					v162 = v162x
 				}
 				r134[l] = v162
 			}
@@ -15901,7 +17301,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s163o := s163 - s163w.Base; s163o < s163w.End && s163&7 == 0 {
 					runtime.Store64(s163w.Ptr, s163o, s163v)
 				} else {
-					w.StoreLane(s163w, runtime.SpaceGeneric, s163, 8, s163v, l, "testdata/ptx/O0/fround.ptx:513")
+					{
+						w.StoreLane(s163w, runtime.SpaceGeneric, s163, 8, s163v, l, "testdata/ptx/O0/fround.ptx:513")
+					}
 				}
 			}
 		} else {
@@ -15916,7 +17318,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s163o := s163 - s163w.Base; s163o < s163w.End && s163&7 == 0 {
 					runtime.Store64(s163w.Ptr, s163o, s163v)
 				} else {
-					w.StoreLane(s163w, runtime.SpaceGeneric, s163, 8, s163v, l, "testdata/ptx/O0/fround.ptx:513")
+					{
+						w.StoreLane(s163w, runtime.SpaceGeneric, s163, 8, s163v, l, "testdata/ptx/O0/fround.ptx:513")
+					}
 				}
 			}
 		}
@@ -15937,12 +17341,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v164ao := v164a - v164aw.Base; v164ao < v164aw.End && v164a&7 == 0 {
 					v164 = runtime.Load64(v164aw.Ptr, v164ao)
 				} else {
-					v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 8, l)
-					if !v164ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v164a, 8, "testdata/ptx/O0/fround.ptx:514")
-						continue
+					{
+						v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 8, l)
+						if !v164ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v164a, 8, "testdata/ptx/O0/fround.ptx:514")
+							continue
+						}
+						v164 = v164x
 					}
-					v164 = v164x
 				}
 				r135[l] = v164
 				// 515: ld.f64
@@ -15954,12 +17360,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v165ao := v165a - v165aw.Base; v165ao < v165aw.End && v165a&7 == 0 {
 					v165 = runtime.Load64(v165aw.Ptr, v165ao)
 				} else {
-					v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 8, l)
-					if !v165ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v165a, 8, "testdata/ptx/O0/fround.ptx:515")
-						continue
+					{
+						v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 8, l)
+						if !v165ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v165a, 8, "testdata/ptx/O0/fround.ptx:515")
+							continue
+						}
+						v165 = v165x
 					}
-					v165 = v165x
 				}
 				r136[l] = v165
 			}
@@ -15975,12 +17383,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v164ao := v164a - v164aw.Base; v164ao < v164aw.End && v164a&7 == 0 {
 					v164 = runtime.Load64(v164aw.Ptr, v164ao)
 				} else {
-					v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 8, l)
-					if !v164ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v164a, 8, "testdata/ptx/O0/fround.ptx:514")
-						continue
+					{
+						v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 8, l)
+						if !v164ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v164a, 8, "testdata/ptx/O0/fround.ptx:514")
+							continue
+						}
+						v164 = v164x
 					}
-					v164 = v164x
 				}
 				r135[l] = v164
 				// 515: ld.f64
@@ -15992,12 +17402,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v165ao := v165a - v165aw.Base; v165ao < v165aw.End && v165a&7 == 0 {
 					v165 = runtime.Load64(v165aw.Ptr, v165ao)
 				} else {
-					v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 8, l)
-					if !v165ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v165a, 8, "testdata/ptx/O0/fround.ptx:515")
-						continue
+					{
+						v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 8, l)
+						if !v165ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v165a, 8, "testdata/ptx/O0/fround.ptx:515")
+							continue
+						}
+						v165 = v165x
 					}
-					v165 = v165x
 				}
 				r136[l] = v165
 			}
@@ -16018,7 +17430,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s166o := s166 - s166w.Base; s166o < s166w.End && s166&7 == 0 {
 					runtime.Store64(s166w.Ptr, s166o, s166v)
 				} else {
-					w.StoreLane(s166w, runtime.SpaceGeneric, s166, 8, s166v, l, "testdata/ptx/O0/fround.ptx:516")
+					{
+						w.StoreLane(s166w, runtime.SpaceGeneric, s166, 8, s166v, l, "testdata/ptx/O0/fround.ptx:516")
+					}
 				}
 			}
 		} else {
@@ -16033,7 +17447,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s166o := s166 - s166w.Base; s166o < s166w.End && s166&7 == 0 {
 					runtime.Store64(s166w.Ptr, s166o, s166v)
 				} else {
-					w.StoreLane(s166w, runtime.SpaceGeneric, s166, 8, s166v, l, "testdata/ptx/O0/fround.ptx:516")
+					{
+						w.StoreLane(s166w, runtime.SpaceGeneric, s166, 8, s166v, l, "testdata/ptx/O0/fround.ptx:516")
+					}
 				}
 			}
 		}
@@ -16052,7 +17468,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s167o := s167 - s167w.Base; s167o < s167w.End && s167&7 == 0 {
 					runtime.Store64(s167w.Ptr, s167o, s167v)
 				} else {
-					w.StoreLane(s167w, runtime.SpaceGeneric, s167, 8, s167v, l, "testdata/ptx/O0/fround.ptx:517")
+					{
+						w.StoreLane(s167w, runtime.SpaceGeneric, s167, 8, s167v, l, "testdata/ptx/O0/fround.ptx:517")
+					}
 				}
 			}
 		} else {
@@ -16067,7 +17485,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s167o := s167 - s167w.Base; s167o < s167w.End && s167&7 == 0 {
 					runtime.Store64(s167w.Ptr, s167o, s167v)
 				} else {
-					w.StoreLane(s167w, runtime.SpaceGeneric, s167, 8, s167v, l, "testdata/ptx/O0/fround.ptx:517")
+					{
+						w.StoreLane(s167w, runtime.SpaceGeneric, s167, 8, s167v, l, "testdata/ptx/O0/fround.ptx:517")
+					}
 				}
 			}
 		}
@@ -16089,12 +17509,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v168ao := v168a - v168aw.Base; v168ao < v168aw.End && v168a&7 == 0 {
 					v168 = runtime.Load64(v168aw.Ptr, v168ao)
 				} else {
-					v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 8, l)
-					if !v168ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v168a, 8, "testdata/ptx/O0/fround.ptx:518")
-						continue
+					{
+						v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 8, l)
+						if !v168ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v168a, 8, "testdata/ptx/O0/fround.ptx:518")
+							continue
+						}
+						v168 = v168x
 					}
-					v168 = v168x
 				}
 				// 519: ld.f64
 				v169a := uint64(r0[l]) + 0x58
@@ -16105,12 +17527,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v169ao := v169a - v169aw.Base; v169ao < v169aw.End && v169a&7 == 0 {
 					v169 = runtime.Load64(v169aw.Ptr, v169ao)
 				} else {
-					v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 8, l)
-					if !v169ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v169a, 8, "testdata/ptx/O0/fround.ptx:519")
-						continue
+					{
+						v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 8, l)
+						if !v169ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v169a, 8, "testdata/ptx/O0/fround.ptx:519")
+							continue
+						}
+						v169 = v169x
 					}
-					v169 = v169x
 				}
 				// 520: div.rp.f64
 				v170 := isa.DivF64(v168, v169, isa.RP)
@@ -16124,12 +17548,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v171ao := v171a - v171aw.Base; v171ao < v171aw.End && v171a&7 == 0 {
 					v171 = runtime.Load64(v171aw.Ptr, v171ao)
 				} else {
-					v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
-					if !v171ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:521")
-						continue
+					{
+						v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
+						if !v171ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:521")
+							continue
+						}
+						v171 = v171x
 					}
-					v171 = v171x
 				}
 				r140[l] = v171
 			}
@@ -16145,12 +17571,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v168ao := v168a - v168aw.Base; v168ao < v168aw.End && v168a&7 == 0 {
 					v168 = runtime.Load64(v168aw.Ptr, v168ao)
 				} else {
-					v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 8, l)
-					if !v168ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v168a, 8, "testdata/ptx/O0/fround.ptx:518")
-						continue
+					{
+						v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 8, l)
+						if !v168ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v168a, 8, "testdata/ptx/O0/fround.ptx:518")
+							continue
+						}
+						v168 = v168x
 					}
-					v168 = v168x
 				}
 				// 519: ld.f64
 				v169a := uint64(r0[l]) + 0x58
@@ -16161,12 +17589,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v169ao := v169a - v169aw.Base; v169ao < v169aw.End && v169a&7 == 0 {
 					v169 = runtime.Load64(v169aw.Ptr, v169ao)
 				} else {
-					v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 8, l)
-					if !v169ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v169a, 8, "testdata/ptx/O0/fround.ptx:519")
-						continue
+					{
+						v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 8, l)
+						if !v169ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v169a, 8, "testdata/ptx/O0/fround.ptx:519")
+							continue
+						}
+						v169 = v169x
 					}
-					v169 = v169x
 				}
 				// 520: div.rp.f64
 				v170 := isa.DivF64(v168, v169, isa.RP)
@@ -16180,12 +17610,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v171ao := v171a - v171aw.Base; v171ao < v171aw.End && v171a&7 == 0 {
 					v171 = runtime.Load64(v171aw.Ptr, v171ao)
 				} else {
-					v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
-					if !v171ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:521")
-						continue
+					{
+						v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
+						if !v171ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:521")
+							continue
+						}
+						v171 = v171x
 					}
-					v171 = v171x
 				}
 				r140[l] = v171
 			}
@@ -16206,7 +17638,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s172o := s172 - s172w.Base; s172o < s172w.End && s172&7 == 0 {
 					runtime.Store64(s172w.Ptr, s172o, s172v)
 				} else {
-					w.StoreLane(s172w, runtime.SpaceGeneric, s172, 8, s172v, l, "testdata/ptx/O0/fround.ptx:522")
+					{
+						w.StoreLane(s172w, runtime.SpaceGeneric, s172, 8, s172v, l, "testdata/ptx/O0/fround.ptx:522")
+					}
 				}
 			}
 		} else {
@@ -16221,7 +17655,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s172o := s172 - s172w.Base; s172o < s172w.End && s172&7 == 0 {
 					runtime.Store64(s172w.Ptr, s172o, s172v)
 				} else {
-					w.StoreLane(s172w, runtime.SpaceGeneric, s172, 8, s172v, l, "testdata/ptx/O0/fround.ptx:522")
+					{
+						w.StoreLane(s172w, runtime.SpaceGeneric, s172, 8, s172v, l, "testdata/ptx/O0/fround.ptx:522")
+					}
 				}
 			}
 		}
@@ -16242,12 +17678,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v173ao := v173a - v173aw.Base; v173ao < v173aw.End && v173a&7 == 0 {
 					v173 = runtime.Load64(v173aw.Ptr, v173ao)
 				} else {
-					v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 8, l)
-					if !v173ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v173a, 8, "testdata/ptx/O0/fround.ptx:523")
-						continue
+					{
+						v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 8, l)
+						if !v173ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v173a, 8, "testdata/ptx/O0/fround.ptx:523")
+							continue
+						}
+						v173 = v173x
 					}
-					v173 = v173x
 				}
 				r141[l] = v173
 				// 524: ld.f64
@@ -16259,12 +17697,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v174ao := v174a - v174aw.Base; v174ao < v174aw.End && v174a&7 == 0 {
 					v174 = runtime.Load64(v174aw.Ptr, v174ao)
 				} else {
-					v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 8, l)
-					if !v174ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v174a, 8, "testdata/ptx/O0/fround.ptx:524")
-						continue
+					{
+						v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 8, l)
+						if !v174ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v174a, 8, "testdata/ptx/O0/fround.ptx:524")
+							continue
+						}
+						v174 = v174x
 					}
-					v174 = v174x
 				}
 				r142[l] = v174
 			}
@@ -16280,12 +17720,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v173ao := v173a - v173aw.Base; v173ao < v173aw.End && v173a&7 == 0 {
 					v173 = runtime.Load64(v173aw.Ptr, v173ao)
 				} else {
-					v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 8, l)
-					if !v173ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v173a, 8, "testdata/ptx/O0/fround.ptx:523")
-						continue
+					{
+						v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 8, l)
+						if !v173ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v173a, 8, "testdata/ptx/O0/fround.ptx:523")
+							continue
+						}
+						v173 = v173x
 					}
-					v173 = v173x
 				}
 				r141[l] = v173
 				// 524: ld.f64
@@ -16297,12 +17739,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v174ao := v174a - v174aw.Base; v174ao < v174aw.End && v174a&7 == 0 {
 					v174 = runtime.Load64(v174aw.Ptr, v174ao)
 				} else {
-					v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 8, l)
-					if !v174ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v174a, 8, "testdata/ptx/O0/fround.ptx:524")
-						continue
+					{
+						v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 8, l)
+						if !v174ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v174a, 8, "testdata/ptx/O0/fround.ptx:524")
+							continue
+						}
+						v174 = v174x
 					}
-					v174 = v174x
 				}
 				r142[l] = v174
 			}
@@ -16323,7 +17767,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s175o := s175 - s175w.Base; s175o < s175w.End && s175&7 == 0 {
 					runtime.Store64(s175w.Ptr, s175o, s175v)
 				} else {
-					w.StoreLane(s175w, runtime.SpaceGeneric, s175, 8, s175v, l, "testdata/ptx/O0/fround.ptx:525")
+					{
+						w.StoreLane(s175w, runtime.SpaceGeneric, s175, 8, s175v, l, "testdata/ptx/O0/fround.ptx:525")
+					}
 				}
 			}
 		} else {
@@ -16338,7 +17784,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s175o := s175 - s175w.Base; s175o < s175w.End && s175&7 == 0 {
 					runtime.Store64(s175w.Ptr, s175o, s175v)
 				} else {
-					w.StoreLane(s175w, runtime.SpaceGeneric, s175, 8, s175v, l, "testdata/ptx/O0/fround.ptx:525")
+					{
+						w.StoreLane(s175w, runtime.SpaceGeneric, s175, 8, s175v, l, "testdata/ptx/O0/fround.ptx:525")
+					}
 				}
 			}
 		}
@@ -16357,7 +17805,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s176o := s176 - s176w.Base; s176o < s176w.End && s176&7 == 0 {
 					runtime.Store64(s176w.Ptr, s176o, s176v)
 				} else {
-					w.StoreLane(s176w, runtime.SpaceGeneric, s176, 8, s176v, l, "testdata/ptx/O0/fround.ptx:526")
+					{
+						w.StoreLane(s176w, runtime.SpaceGeneric, s176, 8, s176v, l, "testdata/ptx/O0/fround.ptx:526")
+					}
 				}
 			}
 		} else {
@@ -16372,7 +17822,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s176o := s176 - s176w.Base; s176o < s176w.End && s176&7 == 0 {
 					runtime.Store64(s176w.Ptr, s176o, s176v)
 				} else {
-					w.StoreLane(s176w, runtime.SpaceGeneric, s176, 8, s176v, l, "testdata/ptx/O0/fround.ptx:526")
+					{
+						w.StoreLane(s176w, runtime.SpaceGeneric, s176, 8, s176v, l, "testdata/ptx/O0/fround.ptx:526")
+					}
 				}
 			}
 		}
@@ -16394,12 +17846,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v177ao := v177a - v177aw.Base; v177ao < v177aw.End && v177a&7 == 0 {
 					v177 = runtime.Load64(v177aw.Ptr, v177ao)
 				} else {
-					v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 8, l)
-					if !v177ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v177a, 8, "testdata/ptx/O0/fround.ptx:527")
-						continue
+					{
+						v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 8, l)
+						if !v177ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v177a, 8, "testdata/ptx/O0/fround.ptx:527")
+							continue
+						}
+						v177 = v177x
 					}
-					v177 = v177x
 				}
 				// 528: ld.f64
 				v178a := uint64(r0[l]) + 0x48
@@ -16410,12 +17864,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v178ao := v178a - v178aw.Base; v178ao < v178aw.End && v178a&7 == 0 {
 					v178 = runtime.Load64(v178aw.Ptr, v178ao)
 				} else {
-					v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 8, l)
-					if !v178ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v178a, 8, "testdata/ptx/O0/fround.ptx:528")
-						continue
+					{
+						v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 8, l)
+						if !v178ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v178a, 8, "testdata/ptx/O0/fround.ptx:528")
+							continue
+						}
+						v178 = v178x
 					}
-					v178 = v178x
 				}
 				// 529: div.rm.f64
 				v179 := isa.DivF64(v177, v178, isa.RM)
@@ -16429,12 +17885,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v180ao := v180a - v180aw.Base; v180ao < v180aw.End && v180a&7 == 0 {
 					v180 = runtime.Load64(v180aw.Ptr, v180ao)
 				} else {
-					v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
-					if !v180ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:530")
-						continue
+					{
+						v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
+						if !v180ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:530")
+							continue
+						}
+						v180 = v180x
 					}
-					v180 = v180x
 				}
 				r146[l] = v180
 			}
@@ -16450,12 +17908,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v177ao := v177a - v177aw.Base; v177ao < v177aw.End && v177a&7 == 0 {
 					v177 = runtime.Load64(v177aw.Ptr, v177ao)
 				} else {
-					v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 8, l)
-					if !v177ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v177a, 8, "testdata/ptx/O0/fround.ptx:527")
-						continue
+					{
+						v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 8, l)
+						if !v177ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v177a, 8, "testdata/ptx/O0/fround.ptx:527")
+							continue
+						}
+						v177 = v177x
 					}
-					v177 = v177x
 				}
 				// 528: ld.f64
 				v178a := uint64(r0[l]) + 0x48
@@ -16466,12 +17926,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v178ao := v178a - v178aw.Base; v178ao < v178aw.End && v178a&7 == 0 {
 					v178 = runtime.Load64(v178aw.Ptr, v178ao)
 				} else {
-					v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 8, l)
-					if !v178ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v178a, 8, "testdata/ptx/O0/fround.ptx:528")
-						continue
+					{
+						v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 8, l)
+						if !v178ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v178a, 8, "testdata/ptx/O0/fround.ptx:528")
+							continue
+						}
+						v178 = v178x
 					}
-					v178 = v178x
 				}
 				// 529: div.rm.f64
 				v179 := isa.DivF64(v177, v178, isa.RM)
@@ -16485,12 +17947,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v180ao := v180a - v180aw.Base; v180ao < v180aw.End && v180a&7 == 0 {
 					v180 = runtime.Load64(v180aw.Ptr, v180ao)
 				} else {
-					v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
-					if !v180ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:530")
-						continue
+					{
+						v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
+						if !v180ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:530")
+							continue
+						}
+						v180 = v180x
 					}
-					v180 = v180x
 				}
 				r146[l] = v180
 			}
@@ -16511,7 +17975,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s181o := s181 - s181w.Base; s181o < s181w.End && s181&7 == 0 {
 					runtime.Store64(s181w.Ptr, s181o, s181v)
 				} else {
-					w.StoreLane(s181w, runtime.SpaceGeneric, s181, 8, s181v, l, "testdata/ptx/O0/fround.ptx:531")
+					{
+						w.StoreLane(s181w, runtime.SpaceGeneric, s181, 8, s181v, l, "testdata/ptx/O0/fround.ptx:531")
+					}
 				}
 			}
 		} else {
@@ -16526,7 +17992,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s181o := s181 - s181w.Base; s181o < s181w.End && s181&7 == 0 {
 					runtime.Store64(s181w.Ptr, s181o, s181v)
 				} else {
-					w.StoreLane(s181w, runtime.SpaceGeneric, s181, 8, s181v, l, "testdata/ptx/O0/fround.ptx:531")
+					{
+						w.StoreLane(s181w, runtime.SpaceGeneric, s181, 8, s181v, l, "testdata/ptx/O0/fround.ptx:531")
+					}
 				}
 			}
 		}
@@ -16546,12 +18014,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v182ao := v182a - v182aw.Base; v182ao < v182aw.End && v182a&7 == 0 {
 					v182 = runtime.Load64(v182aw.Ptr, v182ao)
 				} else {
-					v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 8, l)
-					if !v182ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v182a, 8, "testdata/ptx/O0/fround.ptx:532")
-						continue
+					{
+						v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 8, l)
+						if !v182ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v182a, 8, "testdata/ptx/O0/fround.ptx:532")
+							continue
+						}
+						v182 = v182x
 					}
-					v182 = v182x
 				}
 				r147[l] = v182
 			}
@@ -16567,12 +18037,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v182ao := v182a - v182aw.Base; v182ao < v182aw.End && v182a&7 == 0 {
 					v182 = runtime.Load64(v182aw.Ptr, v182ao)
 				} else {
-					v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 8, l)
-					if !v182ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v182a, 8, "testdata/ptx/O0/fround.ptx:532")
-						continue
+					{
+						v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 8, l)
+						if !v182ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v182a, 8, "testdata/ptx/O0/fround.ptx:532")
+							continue
+						}
+						v182 = v182x
 					}
-					v182 = v182x
 				}
 				r147[l] = v182
 			}
@@ -16593,7 +18065,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s183o := s183 - s183w.Base; s183o < s183w.End && s183&7 == 0 {
 					runtime.Store64(s183w.Ptr, s183o, s183v)
 				} else {
-					w.StoreLane(s183w, runtime.SpaceGeneric, s183, 8, s183v, l, "testdata/ptx/O0/fround.ptx:533")
+					{
+						w.StoreLane(s183w, runtime.SpaceGeneric, s183, 8, s183v, l, "testdata/ptx/O0/fround.ptx:533")
+					}
 				}
 			}
 		} else {
@@ -16608,7 +18082,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s183o := s183 - s183w.Base; s183o < s183w.End && s183&7 == 0 {
 					runtime.Store64(s183w.Ptr, s183o, s183v)
 				} else {
-					w.StoreLane(s183w, runtime.SpaceGeneric, s183, 8, s183v, l, "testdata/ptx/O0/fround.ptx:533")
+					{
+						w.StoreLane(s183w, runtime.SpaceGeneric, s183, 8, s183v, l, "testdata/ptx/O0/fround.ptx:533")
+					}
 				}
 			}
 		}
@@ -16629,12 +18105,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v184ao := v184a - v184aw.Base; v184ao < v184aw.End && v184a&7 == 0 {
 					v184 = runtime.Load64(v184aw.Ptr, v184ao)
 				} else {
-					v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 8, l)
-					if !v184ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v184a, 8, "testdata/ptx/O0/fround.ptx:534")
-						continue
+					{
+						v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 8, l)
+						if !v184ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v184a, 8, "testdata/ptx/O0/fround.ptx:534")
+							continue
+						}
+						v184 = v184x
 					}
-					v184 = v184x
 				}
 				// 535: rcp.rn.f64
 				v185 := isa.RcpF64(v184, isa.RN)
@@ -16648,12 +18126,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v186ao := v186a - v186aw.Base; v186ao < v186aw.End && v186a&7 == 0 {
 					v186 = runtime.Load64(v186aw.Ptr, v186ao)
 				} else {
-					v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
-					if !v186ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:536")
-						continue
+					{
+						v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
+						if !v186ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:536")
+							continue
+						}
+						v186 = v186x
 					}
-					v186 = v186x
 				}
 				r150[l] = v186
 			}
@@ -16669,12 +18149,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v184ao := v184a - v184aw.Base; v184ao < v184aw.End && v184a&7 == 0 {
 					v184 = runtime.Load64(v184aw.Ptr, v184ao)
 				} else {
-					v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 8, l)
-					if !v184ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v184a, 8, "testdata/ptx/O0/fround.ptx:534")
-						continue
+					{
+						v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 8, l)
+						if !v184ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v184a, 8, "testdata/ptx/O0/fround.ptx:534")
+							continue
+						}
+						v184 = v184x
 					}
-					v184 = v184x
 				}
 				// 535: rcp.rn.f64
 				v185 := isa.RcpF64(v184, isa.RN)
@@ -16688,12 +18170,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v186ao := v186a - v186aw.Base; v186ao < v186aw.End && v186a&7 == 0 {
 					v186 = runtime.Load64(v186aw.Ptr, v186ao)
 				} else {
-					v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
-					if !v186ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:536")
-						continue
+					{
+						v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
+						if !v186ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:536")
+							continue
+						}
+						v186 = v186x
 					}
-					v186 = v186x
 				}
 				r150[l] = v186
 			}
@@ -16714,7 +18198,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s187o := s187 - s187w.Base; s187o < s187w.End && s187&7 == 0 {
 					runtime.Store64(s187w.Ptr, s187o, s187v)
 				} else {
-					w.StoreLane(s187w, runtime.SpaceGeneric, s187, 8, s187v, l, "testdata/ptx/O0/fround.ptx:537")
+					{
+						w.StoreLane(s187w, runtime.SpaceGeneric, s187, 8, s187v, l, "testdata/ptx/O0/fround.ptx:537")
+					}
 				}
 			}
 		} else {
@@ -16729,7 +18215,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s187o := s187 - s187w.Base; s187o < s187w.End && s187&7 == 0 {
 					runtime.Store64(s187w.Ptr, s187o, s187v)
 				} else {
-					w.StoreLane(s187w, runtime.SpaceGeneric, s187, 8, s187v, l, "testdata/ptx/O0/fround.ptx:537")
+					{
+						w.StoreLane(s187w, runtime.SpaceGeneric, s187, 8, s187v, l, "testdata/ptx/O0/fround.ptx:537")
+					}
 				}
 			}
 		}
@@ -16749,12 +18237,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v188ao := v188a - v188aw.Base; v188ao < v188aw.End && v188a&7 == 0 {
 					v188 = runtime.Load64(v188aw.Ptr, v188ao)
 				} else {
-					v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 8, l)
-					if !v188ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v188a, 8, "testdata/ptx/O0/fround.ptx:538")
-						continue
+					{
+						v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 8, l)
+						if !v188ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v188a, 8, "testdata/ptx/O0/fround.ptx:538")
+							continue
+						}
+						v188 = v188x
 					}
-					v188 = v188x
 				}
 				r151[l] = v188
 			}
@@ -16770,12 +18260,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v188ao := v188a - v188aw.Base; v188ao < v188aw.End && v188a&7 == 0 {
 					v188 = runtime.Load64(v188aw.Ptr, v188ao)
 				} else {
-					v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 8, l)
-					if !v188ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v188a, 8, "testdata/ptx/O0/fround.ptx:538")
-						continue
+					{
+						v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 8, l)
+						if !v188ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v188a, 8, "testdata/ptx/O0/fround.ptx:538")
+							continue
+						}
+						v188 = v188x
 					}
-					v188 = v188x
 				}
 				r151[l] = v188
 			}
@@ -16796,7 +18288,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s189o := s189 - s189w.Base; s189o < s189w.End && s189&7 == 0 {
 					runtime.Store64(s189w.Ptr, s189o, s189v)
 				} else {
-					w.StoreLane(s189w, runtime.SpaceGeneric, s189, 8, s189v, l, "testdata/ptx/O0/fround.ptx:539")
+					{
+						w.StoreLane(s189w, runtime.SpaceGeneric, s189, 8, s189v, l, "testdata/ptx/O0/fround.ptx:539")
+					}
 				}
 			}
 		} else {
@@ -16811,7 +18305,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s189o := s189 - s189w.Base; s189o < s189w.End && s189&7 == 0 {
 					runtime.Store64(s189w.Ptr, s189o, s189v)
 				} else {
-					w.StoreLane(s189w, runtime.SpaceGeneric, s189, 8, s189v, l, "testdata/ptx/O0/fround.ptx:539")
+					{
+						w.StoreLane(s189w, runtime.SpaceGeneric, s189, 8, s189v, l, "testdata/ptx/O0/fround.ptx:539")
+					}
 				}
 			}
 		}
@@ -16832,12 +18328,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v190ao := v190a - v190aw.Base; v190ao < v190aw.End && v190a&7 == 0 {
 					v190 = runtime.Load64(v190aw.Ptr, v190ao)
 				} else {
-					v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 8, l)
-					if !v190ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v190a, 8, "testdata/ptx/O0/fround.ptx:540")
-						continue
+					{
+						v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 8, l)
+						if !v190ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v190a, 8, "testdata/ptx/O0/fround.ptx:540")
+							continue
+						}
+						v190 = v190x
 					}
-					v190 = v190x
 				}
 				// 541: rcp.rz.f64
 				v191 := isa.RcpF64(v190, isa.RZ)
@@ -16851,12 +18349,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v192ao := v192a - v192aw.Base; v192ao < v192aw.End && v192a&7 == 0 {
 					v192 = runtime.Load64(v192aw.Ptr, v192ao)
 				} else {
-					v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
-					if !v192ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:542")
-						continue
+					{
+						v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
+						if !v192ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:542")
+							continue
+						}
+						v192 = v192x
 					}
-					v192 = v192x
 				}
 				r154[l] = v192
 			}
@@ -16872,12 +18372,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v190ao := v190a - v190aw.Base; v190ao < v190aw.End && v190a&7 == 0 {
 					v190 = runtime.Load64(v190aw.Ptr, v190ao)
 				} else {
-					v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 8, l)
-					if !v190ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v190a, 8, "testdata/ptx/O0/fround.ptx:540")
-						continue
+					{
+						v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 8, l)
+						if !v190ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v190a, 8, "testdata/ptx/O0/fround.ptx:540")
+							continue
+						}
+						v190 = v190x
 					}
-					v190 = v190x
 				}
 				// 541: rcp.rz.f64
 				v191 := isa.RcpF64(v190, isa.RZ)
@@ -16891,12 +18393,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v192ao := v192a - v192aw.Base; v192ao < v192aw.End && v192a&7 == 0 {
 					v192 = runtime.Load64(v192aw.Ptr, v192ao)
 				} else {
-					v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
-					if !v192ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:542")
-						continue
+					{
+						v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
+						if !v192ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:542")
+							continue
+						}
+						v192 = v192x
 					}
-					v192 = v192x
 				}
 				r154[l] = v192
 			}
@@ -16917,7 +18421,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s193o := s193 - s193w.Base; s193o < s193w.End && s193&7 == 0 {
 					runtime.Store64(s193w.Ptr, s193o, s193v)
 				} else {
-					w.StoreLane(s193w, runtime.SpaceGeneric, s193, 8, s193v, l, "testdata/ptx/O0/fround.ptx:543")
+					{
+						w.StoreLane(s193w, runtime.SpaceGeneric, s193, 8, s193v, l, "testdata/ptx/O0/fround.ptx:543")
+					}
 				}
 			}
 		} else {
@@ -16932,7 +18438,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s193o := s193 - s193w.Base; s193o < s193w.End && s193&7 == 0 {
 					runtime.Store64(s193w.Ptr, s193o, s193v)
 				} else {
-					w.StoreLane(s193w, runtime.SpaceGeneric, s193, 8, s193v, l, "testdata/ptx/O0/fround.ptx:543")
+					{
+						w.StoreLane(s193w, runtime.SpaceGeneric, s193, 8, s193v, l, "testdata/ptx/O0/fround.ptx:543")
+					}
 				}
 			}
 		}
@@ -16952,12 +18460,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v194ao := v194a - v194aw.Base; v194ao < v194aw.End && v194a&7 == 0 {
 					v194 = runtime.Load64(v194aw.Ptr, v194ao)
 				} else {
-					v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 8, l)
-					if !v194ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v194a, 8, "testdata/ptx/O0/fround.ptx:544")
-						continue
+					{
+						v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 8, l)
+						if !v194ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v194a, 8, "testdata/ptx/O0/fround.ptx:544")
+							continue
+						}
+						v194 = v194x
 					}
-					v194 = v194x
 				}
 				r155[l] = v194
 			}
@@ -16973,12 +18483,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v194ao := v194a - v194aw.Base; v194ao < v194aw.End && v194a&7 == 0 {
 					v194 = runtime.Load64(v194aw.Ptr, v194ao)
 				} else {
-					v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 8, l)
-					if !v194ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v194a, 8, "testdata/ptx/O0/fround.ptx:544")
-						continue
+					{
+						v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 8, l)
+						if !v194ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v194a, 8, "testdata/ptx/O0/fround.ptx:544")
+							continue
+						}
+						v194 = v194x
 					}
-					v194 = v194x
 				}
 				r155[l] = v194
 			}
@@ -16999,7 +18511,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s195o := s195 - s195w.Base; s195o < s195w.End && s195&7 == 0 {
 					runtime.Store64(s195w.Ptr, s195o, s195v)
 				} else {
-					w.StoreLane(s195w, runtime.SpaceGeneric, s195, 8, s195v, l, "testdata/ptx/O0/fround.ptx:545")
+					{
+						w.StoreLane(s195w, runtime.SpaceGeneric, s195, 8, s195v, l, "testdata/ptx/O0/fround.ptx:545")
+					}
 				}
 			}
 		} else {
@@ -17014,7 +18528,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s195o := s195 - s195w.Base; s195o < s195w.End && s195&7 == 0 {
 					runtime.Store64(s195w.Ptr, s195o, s195v)
 				} else {
-					w.StoreLane(s195w, runtime.SpaceGeneric, s195, 8, s195v, l, "testdata/ptx/O0/fround.ptx:545")
+					{
+						w.StoreLane(s195w, runtime.SpaceGeneric, s195, 8, s195v, l, "testdata/ptx/O0/fround.ptx:545")
+					}
 				}
 			}
 		}
@@ -17035,12 +18551,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v196ao := v196a - v196aw.Base; v196ao < v196aw.End && v196a&7 == 0 {
 					v196 = runtime.Load64(v196aw.Ptr, v196ao)
 				} else {
-					v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 8, l)
-					if !v196ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v196a, 8, "testdata/ptx/O0/fround.ptx:546")
-						continue
+					{
+						v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 8, l)
+						if !v196ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v196a, 8, "testdata/ptx/O0/fround.ptx:546")
+							continue
+						}
+						v196 = v196x
 					}
-					v196 = v196x
 				}
 				// 547: rcp.rp.f64
 				v197 := isa.RcpF64(v196, isa.RP)
@@ -17054,12 +18572,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v198ao := v198a - v198aw.Base; v198ao < v198aw.End && v198a&7 == 0 {
 					v198 = runtime.Load64(v198aw.Ptr, v198ao)
 				} else {
-					v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
-					if !v198ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:548")
-						continue
+					{
+						v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
+						if !v198ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:548")
+							continue
+						}
+						v198 = v198x
 					}
-					v198 = v198x
 				}
 				r158[l] = v198
 			}
@@ -17075,12 +18595,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v196ao := v196a - v196aw.Base; v196ao < v196aw.End && v196a&7 == 0 {
 					v196 = runtime.Load64(v196aw.Ptr, v196ao)
 				} else {
-					v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 8, l)
-					if !v196ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v196a, 8, "testdata/ptx/O0/fround.ptx:546")
-						continue
+					{
+						v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 8, l)
+						if !v196ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v196a, 8, "testdata/ptx/O0/fround.ptx:546")
+							continue
+						}
+						v196 = v196x
 					}
-					v196 = v196x
 				}
 				// 547: rcp.rp.f64
 				v197 := isa.RcpF64(v196, isa.RP)
@@ -17094,12 +18616,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v198ao := v198a - v198aw.Base; v198ao < v198aw.End && v198a&7 == 0 {
 					v198 = runtime.Load64(v198aw.Ptr, v198ao)
 				} else {
-					v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
-					if !v198ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:548")
-						continue
+					{
+						v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
+						if !v198ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:548")
+							continue
+						}
+						v198 = v198x
 					}
-					v198 = v198x
 				}
 				r158[l] = v198
 			}
@@ -17120,7 +18644,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s199o := s199 - s199w.Base; s199o < s199w.End && s199&7 == 0 {
 					runtime.Store64(s199w.Ptr, s199o, s199v)
 				} else {
-					w.StoreLane(s199w, runtime.SpaceGeneric, s199, 8, s199v, l, "testdata/ptx/O0/fround.ptx:549")
+					{
+						w.StoreLane(s199w, runtime.SpaceGeneric, s199, 8, s199v, l, "testdata/ptx/O0/fround.ptx:549")
+					}
 				}
 			}
 		} else {
@@ -17135,7 +18661,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s199o := s199 - s199w.Base; s199o < s199w.End && s199&7 == 0 {
 					runtime.Store64(s199w.Ptr, s199o, s199v)
 				} else {
-					w.StoreLane(s199w, runtime.SpaceGeneric, s199, 8, s199v, l, "testdata/ptx/O0/fround.ptx:549")
+					{
+						w.StoreLane(s199w, runtime.SpaceGeneric, s199, 8, s199v, l, "testdata/ptx/O0/fround.ptx:549")
+					}
 				}
 			}
 		}
@@ -17155,12 +18683,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v200ao := v200a - v200aw.Base; v200ao < v200aw.End && v200a&7 == 0 {
 					v200 = runtime.Load64(v200aw.Ptr, v200ao)
 				} else {
-					v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 8, l)
-					if !v200ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v200a, 8, "testdata/ptx/O0/fround.ptx:550")
-						continue
+					{
+						v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 8, l)
+						if !v200ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v200a, 8, "testdata/ptx/O0/fround.ptx:550")
+							continue
+						}
+						v200 = v200x
 					}
-					v200 = v200x
 				}
 				r159[l] = v200
 			}
@@ -17176,12 +18706,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v200ao := v200a - v200aw.Base; v200ao < v200aw.End && v200a&7 == 0 {
 					v200 = runtime.Load64(v200aw.Ptr, v200ao)
 				} else {
-					v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 8, l)
-					if !v200ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v200a, 8, "testdata/ptx/O0/fround.ptx:550")
-						continue
+					{
+						v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 8, l)
+						if !v200ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v200a, 8, "testdata/ptx/O0/fround.ptx:550")
+							continue
+						}
+						v200 = v200x
 					}
-					v200 = v200x
 				}
 				r159[l] = v200
 			}
@@ -17202,7 +18734,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s201o := s201 - s201w.Base; s201o < s201w.End && s201&7 == 0 {
 					runtime.Store64(s201w.Ptr, s201o, s201v)
 				} else {
-					w.StoreLane(s201w, runtime.SpaceGeneric, s201, 8, s201v, l, "testdata/ptx/O0/fround.ptx:551")
+					{
+						w.StoreLane(s201w, runtime.SpaceGeneric, s201, 8, s201v, l, "testdata/ptx/O0/fround.ptx:551")
+					}
 				}
 			}
 		} else {
@@ -17217,7 +18751,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s201o := s201 - s201w.Base; s201o < s201w.End && s201&7 == 0 {
 					runtime.Store64(s201w.Ptr, s201o, s201v)
 				} else {
-					w.StoreLane(s201w, runtime.SpaceGeneric, s201, 8, s201v, l, "testdata/ptx/O0/fround.ptx:551")
+					{
+						w.StoreLane(s201w, runtime.SpaceGeneric, s201, 8, s201v, l, "testdata/ptx/O0/fround.ptx:551")
+					}
 				}
 			}
 		}
@@ -17238,12 +18774,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v202ao := v202a - v202aw.Base; v202ao < v202aw.End && v202a&7 == 0 {
 					v202 = runtime.Load64(v202aw.Ptr, v202ao)
 				} else {
-					v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 8, l)
-					if !v202ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v202a, 8, "testdata/ptx/O0/fround.ptx:552")
-						continue
+					{
+						v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 8, l)
+						if !v202ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v202a, 8, "testdata/ptx/O0/fround.ptx:552")
+							continue
+						}
+						v202 = v202x
 					}
-					v202 = v202x
 				}
 				// 553: rcp.rm.f64
 				v203 := isa.RcpF64(v202, isa.RM)
@@ -17257,12 +18795,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v204ao := v204a - v204aw.Base; v204ao < v204aw.End && v204a&7 == 0 {
 					v204 = runtime.Load64(v204aw.Ptr, v204ao)
 				} else {
-					v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
-					if !v204ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:554")
-						continue
+					{
+						v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
+						if !v204ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:554")
+							continue
+						}
+						v204 = v204x
 					}
-					v204 = v204x
 				}
 				r162[l] = v204
 			}
@@ -17278,12 +18818,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v202ao := v202a - v202aw.Base; v202ao < v202aw.End && v202a&7 == 0 {
 					v202 = runtime.Load64(v202aw.Ptr, v202ao)
 				} else {
-					v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 8, l)
-					if !v202ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v202a, 8, "testdata/ptx/O0/fround.ptx:552")
-						continue
+					{
+						v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 8, l)
+						if !v202ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v202a, 8, "testdata/ptx/O0/fround.ptx:552")
+							continue
+						}
+						v202 = v202x
 					}
-					v202 = v202x
 				}
 				// 553: rcp.rm.f64
 				v203 := isa.RcpF64(v202, isa.RM)
@@ -17297,12 +18839,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v204ao := v204a - v204aw.Base; v204ao < v204aw.End && v204a&7 == 0 {
 					v204 = runtime.Load64(v204aw.Ptr, v204ao)
 				} else {
-					v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
-					if !v204ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:554")
-						continue
+					{
+						v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
+						if !v204ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:554")
+							continue
+						}
+						v204 = v204x
 					}
-					v204 = v204x
 				}
 				r162[l] = v204
 			}
@@ -17323,7 +18867,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s205o := s205 - s205w.Base; s205o < s205w.End && s205&7 == 0 {
 					runtime.Store64(s205w.Ptr, s205o, s205v)
 				} else {
-					w.StoreLane(s205w, runtime.SpaceGeneric, s205, 8, s205v, l, "testdata/ptx/O0/fround.ptx:555")
+					{
+						w.StoreLane(s205w, runtime.SpaceGeneric, s205, 8, s205v, l, "testdata/ptx/O0/fround.ptx:555")
+					}
 				}
 			}
 		} else {
@@ -17338,7 +18884,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s205o := s205 - s205w.Base; s205o < s205w.End && s205&7 == 0 {
 					runtime.Store64(s205w.Ptr, s205o, s205v)
 				} else {
-					w.StoreLane(s205w, runtime.SpaceGeneric, s205, 8, s205v, l, "testdata/ptx/O0/fround.ptx:555")
+					{
+						w.StoreLane(s205w, runtime.SpaceGeneric, s205, 8, s205v, l, "testdata/ptx/O0/fround.ptx:555")
+					}
 				}
 			}
 		}
@@ -17358,12 +18906,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v206ao := v206a - v206aw.Base; v206ao < v206aw.End && v206a&7 == 0 {
 					v206 = runtime.Load64(v206aw.Ptr, v206ao)
 				} else {
-					v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 8, l)
-					if !v206ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v206a, 8, "testdata/ptx/O0/fround.ptx:556")
-						continue
+					{
+						v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 8, l)
+						if !v206ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v206a, 8, "testdata/ptx/O0/fround.ptx:556")
+							continue
+						}
+						v206 = v206x
 					}
-					v206 = v206x
 				}
 				r163[l] = v206
 			}
@@ -17379,12 +18929,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v206ao := v206a - v206aw.Base; v206ao < v206aw.End && v206a&7 == 0 {
 					v206 = runtime.Load64(v206aw.Ptr, v206ao)
 				} else {
-					v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 8, l)
-					if !v206ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v206a, 8, "testdata/ptx/O0/fround.ptx:556")
-						continue
+					{
+						v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 8, l)
+						if !v206ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v206a, 8, "testdata/ptx/O0/fround.ptx:556")
+							continue
+						}
+						v206 = v206x
 					}
-					v206 = v206x
 				}
 				r163[l] = v206
 			}
@@ -17405,7 +18957,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s207o := s207 - s207w.Base; s207o < s207w.End && s207&7 == 0 {
 					runtime.Store64(s207w.Ptr, s207o, s207v)
 				} else {
-					w.StoreLane(s207w, runtime.SpaceGeneric, s207, 8, s207v, l, "testdata/ptx/O0/fround.ptx:557")
+					{
+						w.StoreLane(s207w, runtime.SpaceGeneric, s207, 8, s207v, l, "testdata/ptx/O0/fround.ptx:557")
+					}
 				}
 			}
 		} else {
@@ -17420,7 +18974,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s207o := s207 - s207w.Base; s207o < s207w.End && s207&7 == 0 {
 					runtime.Store64(s207w.Ptr, s207o, s207v)
 				} else {
-					w.StoreLane(s207w, runtime.SpaceGeneric, s207, 8, s207v, l, "testdata/ptx/O0/fround.ptx:557")
+					{
+						w.StoreLane(s207w, runtime.SpaceGeneric, s207, 8, s207v, l, "testdata/ptx/O0/fround.ptx:557")
+					}
 				}
 			}
 		}
@@ -17441,12 +18997,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v208ao := v208a - v208aw.Base; v208ao < v208aw.End && v208a&7 == 0 {
 					v208 = runtime.Load64(v208aw.Ptr, v208ao)
 				} else {
-					v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 8, l)
-					if !v208ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v208a, 8, "testdata/ptx/O0/fround.ptx:558")
-						continue
+					{
+						v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 8, l)
+						if !v208ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v208a, 8, "testdata/ptx/O0/fround.ptx:558")
+							continue
+						}
+						v208 = v208x
 					}
-					v208 = v208x
 				}
 				// 559: sqrt.rn.f64
 				v209 := isa.SqrtF64(v208, isa.RN)
@@ -17460,12 +19018,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v210ao := v210a - v210aw.Base; v210ao < v210aw.End && v210a&7 == 0 {
 					v210 = runtime.Load64(v210aw.Ptr, v210ao)
 				} else {
-					v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
-					if !v210ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:560")
-						continue
+					{
+						v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
+						if !v210ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:560")
+							continue
+						}
+						v210 = v210x
 					}
-					v210 = v210x
 				}
 				r166[l] = v210
 			}
@@ -17481,12 +19041,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v208ao := v208a - v208aw.Base; v208ao < v208aw.End && v208a&7 == 0 {
 					v208 = runtime.Load64(v208aw.Ptr, v208ao)
 				} else {
-					v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 8, l)
-					if !v208ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v208a, 8, "testdata/ptx/O0/fround.ptx:558")
-						continue
+					{
+						v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 8, l)
+						if !v208ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v208a, 8, "testdata/ptx/O0/fround.ptx:558")
+							continue
+						}
+						v208 = v208x
 					}
-					v208 = v208x
 				}
 				// 559: sqrt.rn.f64
 				v209 := isa.SqrtF64(v208, isa.RN)
@@ -17500,12 +19062,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v210ao := v210a - v210aw.Base; v210ao < v210aw.End && v210a&7 == 0 {
 					v210 = runtime.Load64(v210aw.Ptr, v210ao)
 				} else {
-					v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
-					if !v210ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:560")
-						continue
+					{
+						v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
+						if !v210ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:560")
+							continue
+						}
+						v210 = v210x
 					}
-					v210 = v210x
 				}
 				r166[l] = v210
 			}
@@ -17526,7 +19090,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s211o := s211 - s211w.Base; s211o < s211w.End && s211&7 == 0 {
 					runtime.Store64(s211w.Ptr, s211o, s211v)
 				} else {
-					w.StoreLane(s211w, runtime.SpaceGeneric, s211, 8, s211v, l, "testdata/ptx/O0/fround.ptx:561")
+					{
+						w.StoreLane(s211w, runtime.SpaceGeneric, s211, 8, s211v, l, "testdata/ptx/O0/fround.ptx:561")
+					}
 				}
 			}
 		} else {
@@ -17541,7 +19107,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s211o := s211 - s211w.Base; s211o < s211w.End && s211&7 == 0 {
 					runtime.Store64(s211w.Ptr, s211o, s211v)
 				} else {
-					w.StoreLane(s211w, runtime.SpaceGeneric, s211, 8, s211v, l, "testdata/ptx/O0/fround.ptx:561")
+					{
+						w.StoreLane(s211w, runtime.SpaceGeneric, s211, 8, s211v, l, "testdata/ptx/O0/fround.ptx:561")
+					}
 				}
 			}
 		}
@@ -17561,12 +19129,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v212ao := v212a - v212aw.Base; v212ao < v212aw.End && v212a&7 == 0 {
 					v212 = runtime.Load64(v212aw.Ptr, v212ao)
 				} else {
-					v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 8, l)
-					if !v212ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v212a, 8, "testdata/ptx/O0/fround.ptx:562")
-						continue
+					{
+						v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 8, l)
+						if !v212ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v212a, 8, "testdata/ptx/O0/fround.ptx:562")
+							continue
+						}
+						v212 = v212x
 					}
-					v212 = v212x
 				}
 				r167[l] = v212
 			}
@@ -17582,12 +19152,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v212ao := v212a - v212aw.Base; v212ao < v212aw.End && v212a&7 == 0 {
 					v212 = runtime.Load64(v212aw.Ptr, v212ao)
 				} else {
-					v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 8, l)
-					if !v212ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v212a, 8, "testdata/ptx/O0/fround.ptx:562")
-						continue
+					{
+						v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 8, l)
+						if !v212ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v212a, 8, "testdata/ptx/O0/fround.ptx:562")
+							continue
+						}
+						v212 = v212x
 					}
-					v212 = v212x
 				}
 				r167[l] = v212
 			}
@@ -17608,7 +19180,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s213o := s213 - s213w.Base; s213o < s213w.End && s213&7 == 0 {
 					runtime.Store64(s213w.Ptr, s213o, s213v)
 				} else {
-					w.StoreLane(s213w, runtime.SpaceGeneric, s213, 8, s213v, l, "testdata/ptx/O0/fround.ptx:563")
+					{
+						w.StoreLane(s213w, runtime.SpaceGeneric, s213, 8, s213v, l, "testdata/ptx/O0/fround.ptx:563")
+					}
 				}
 			}
 		} else {
@@ -17623,7 +19197,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s213o := s213 - s213w.Base; s213o < s213w.End && s213&7 == 0 {
 					runtime.Store64(s213w.Ptr, s213o, s213v)
 				} else {
-					w.StoreLane(s213w, runtime.SpaceGeneric, s213, 8, s213v, l, "testdata/ptx/O0/fround.ptx:563")
+					{
+						w.StoreLane(s213w, runtime.SpaceGeneric, s213, 8, s213v, l, "testdata/ptx/O0/fround.ptx:563")
+					}
 				}
 			}
 		}
@@ -17644,12 +19220,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v214ao := v214a - v214aw.Base; v214ao < v214aw.End && v214a&7 == 0 {
 					v214 = runtime.Load64(v214aw.Ptr, v214ao)
 				} else {
-					v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 8, l)
-					if !v214ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v214a, 8, "testdata/ptx/O0/fround.ptx:564")
-						continue
+					{
+						v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 8, l)
+						if !v214ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v214a, 8, "testdata/ptx/O0/fround.ptx:564")
+							continue
+						}
+						v214 = v214x
 					}
-					v214 = v214x
 				}
 				// 565: sqrt.rz.f64
 				v215 := isa.SqrtF64(v214, isa.RZ)
@@ -17663,12 +19241,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v216ao := v216a - v216aw.Base; v216ao < v216aw.End && v216a&7 == 0 {
 					v216 = runtime.Load64(v216aw.Ptr, v216ao)
 				} else {
-					v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
-					if !v216ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:566")
-						continue
+					{
+						v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
+						if !v216ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:566")
+							continue
+						}
+						v216 = v216x
 					}
-					v216 = v216x
 				}
 				r170[l] = v216
 			}
@@ -17684,12 +19264,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v214ao := v214a - v214aw.Base; v214ao < v214aw.End && v214a&7 == 0 {
 					v214 = runtime.Load64(v214aw.Ptr, v214ao)
 				} else {
-					v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 8, l)
-					if !v214ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v214a, 8, "testdata/ptx/O0/fround.ptx:564")
-						continue
+					{
+						v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 8, l)
+						if !v214ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v214a, 8, "testdata/ptx/O0/fround.ptx:564")
+							continue
+						}
+						v214 = v214x
 					}
-					v214 = v214x
 				}
 				// 565: sqrt.rz.f64
 				v215 := isa.SqrtF64(v214, isa.RZ)
@@ -17703,12 +19285,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v216ao := v216a - v216aw.Base; v216ao < v216aw.End && v216a&7 == 0 {
 					v216 = runtime.Load64(v216aw.Ptr, v216ao)
 				} else {
-					v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
-					if !v216ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:566")
-						continue
+					{
+						v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
+						if !v216ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:566")
+							continue
+						}
+						v216 = v216x
 					}
-					v216 = v216x
 				}
 				r170[l] = v216
 			}
@@ -17729,7 +19313,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s217o := s217 - s217w.Base; s217o < s217w.End && s217&7 == 0 {
 					runtime.Store64(s217w.Ptr, s217o, s217v)
 				} else {
-					w.StoreLane(s217w, runtime.SpaceGeneric, s217, 8, s217v, l, "testdata/ptx/O0/fround.ptx:567")
+					{
+						w.StoreLane(s217w, runtime.SpaceGeneric, s217, 8, s217v, l, "testdata/ptx/O0/fround.ptx:567")
+					}
 				}
 			}
 		} else {
@@ -17744,7 +19330,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s217o := s217 - s217w.Base; s217o < s217w.End && s217&7 == 0 {
 					runtime.Store64(s217w.Ptr, s217o, s217v)
 				} else {
-					w.StoreLane(s217w, runtime.SpaceGeneric, s217, 8, s217v, l, "testdata/ptx/O0/fround.ptx:567")
+					{
+						w.StoreLane(s217w, runtime.SpaceGeneric, s217, 8, s217v, l, "testdata/ptx/O0/fround.ptx:567")
+					}
 				}
 			}
 		}
@@ -17764,12 +19352,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v218ao := v218a - v218aw.Base; v218ao < v218aw.End && v218a&7 == 0 {
 					v218 = runtime.Load64(v218aw.Ptr, v218ao)
 				} else {
-					v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 8, l)
-					if !v218ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v218a, 8, "testdata/ptx/O0/fround.ptx:568")
-						continue
+					{
+						v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 8, l)
+						if !v218ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v218a, 8, "testdata/ptx/O0/fround.ptx:568")
+							continue
+						}
+						v218 = v218x
 					}
-					v218 = v218x
 				}
 				r171[l] = v218
 			}
@@ -17785,12 +19375,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v218ao := v218a - v218aw.Base; v218ao < v218aw.End && v218a&7 == 0 {
 					v218 = runtime.Load64(v218aw.Ptr, v218ao)
 				} else {
-					v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 8, l)
-					if !v218ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v218a, 8, "testdata/ptx/O0/fround.ptx:568")
-						continue
+					{
+						v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 8, l)
+						if !v218ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v218a, 8, "testdata/ptx/O0/fround.ptx:568")
+							continue
+						}
+						v218 = v218x
 					}
-					v218 = v218x
 				}
 				r171[l] = v218
 			}
@@ -17811,7 +19403,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s219o := s219 - s219w.Base; s219o < s219w.End && s219&7 == 0 {
 					runtime.Store64(s219w.Ptr, s219o, s219v)
 				} else {
-					w.StoreLane(s219w, runtime.SpaceGeneric, s219, 8, s219v, l, "testdata/ptx/O0/fround.ptx:569")
+					{
+						w.StoreLane(s219w, runtime.SpaceGeneric, s219, 8, s219v, l, "testdata/ptx/O0/fround.ptx:569")
+					}
 				}
 			}
 		} else {
@@ -17826,7 +19420,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s219o := s219 - s219w.Base; s219o < s219w.End && s219&7 == 0 {
 					runtime.Store64(s219w.Ptr, s219o, s219v)
 				} else {
-					w.StoreLane(s219w, runtime.SpaceGeneric, s219, 8, s219v, l, "testdata/ptx/O0/fround.ptx:569")
+					{
+						w.StoreLane(s219w, runtime.SpaceGeneric, s219, 8, s219v, l, "testdata/ptx/O0/fround.ptx:569")
+					}
 				}
 			}
 		}
@@ -17847,12 +19443,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v220ao := v220a - v220aw.Base; v220ao < v220aw.End && v220a&7 == 0 {
 					v220 = runtime.Load64(v220aw.Ptr, v220ao)
 				} else {
-					v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 8, l)
-					if !v220ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v220a, 8, "testdata/ptx/O0/fround.ptx:570")
-						continue
+					{
+						v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 8, l)
+						if !v220ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v220a, 8, "testdata/ptx/O0/fround.ptx:570")
+							continue
+						}
+						v220 = v220x
 					}
-					v220 = v220x
 				}
 				// 571: sqrt.rp.f64
 				v221 := isa.SqrtF64(v220, isa.RP)
@@ -17866,12 +19464,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v222ao := v222a - v222aw.Base; v222ao < v222aw.End && v222a&7 == 0 {
 					v222 = runtime.Load64(v222aw.Ptr, v222ao)
 				} else {
-					v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
-					if !v222ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:572")
-						continue
+					{
+						v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
+						if !v222ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:572")
+							continue
+						}
+						v222 = v222x
 					}
-					v222 = v222x
 				}
 				r174[l] = v222
 			}
@@ -17887,12 +19487,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v220ao := v220a - v220aw.Base; v220ao < v220aw.End && v220a&7 == 0 {
 					v220 = runtime.Load64(v220aw.Ptr, v220ao)
 				} else {
-					v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 8, l)
-					if !v220ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v220a, 8, "testdata/ptx/O0/fround.ptx:570")
-						continue
+					{
+						v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 8, l)
+						if !v220ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v220a, 8, "testdata/ptx/O0/fround.ptx:570")
+							continue
+						}
+						v220 = v220x
 					}
-					v220 = v220x
 				}
 				// 571: sqrt.rp.f64
 				v221 := isa.SqrtF64(v220, isa.RP)
@@ -17906,12 +19508,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v222ao := v222a - v222aw.Base; v222ao < v222aw.End && v222a&7 == 0 {
 					v222 = runtime.Load64(v222aw.Ptr, v222ao)
 				} else {
-					v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
-					if !v222ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:572")
-						continue
+					{
+						v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
+						if !v222ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:572")
+							continue
+						}
+						v222 = v222x
 					}
-					v222 = v222x
 				}
 				r174[l] = v222
 			}
@@ -17932,7 +19536,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s223o := s223 - s223w.Base; s223o < s223w.End && s223&7 == 0 {
 					runtime.Store64(s223w.Ptr, s223o, s223v)
 				} else {
-					w.StoreLane(s223w, runtime.SpaceGeneric, s223, 8, s223v, l, "testdata/ptx/O0/fround.ptx:573")
+					{
+						w.StoreLane(s223w, runtime.SpaceGeneric, s223, 8, s223v, l, "testdata/ptx/O0/fround.ptx:573")
+					}
 				}
 			}
 		} else {
@@ -17947,7 +19553,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s223o := s223 - s223w.Base; s223o < s223w.End && s223&7 == 0 {
 					runtime.Store64(s223w.Ptr, s223o, s223v)
 				} else {
-					w.StoreLane(s223w, runtime.SpaceGeneric, s223, 8, s223v, l, "testdata/ptx/O0/fround.ptx:573")
+					{
+						w.StoreLane(s223w, runtime.SpaceGeneric, s223, 8, s223v, l, "testdata/ptx/O0/fround.ptx:573")
+					}
 				}
 			}
 		}
@@ -17967,12 +19575,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v224ao := v224a - v224aw.Base; v224ao < v224aw.End && v224a&7 == 0 {
 					v224 = runtime.Load64(v224aw.Ptr, v224ao)
 				} else {
-					v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 8, l)
-					if !v224ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v224a, 8, "testdata/ptx/O0/fround.ptx:574")
-						continue
+					{
+						v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 8, l)
+						if !v224ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v224a, 8, "testdata/ptx/O0/fround.ptx:574")
+							continue
+						}
+						v224 = v224x
 					}
-					v224 = v224x
 				}
 				r175[l] = v224
 			}
@@ -17988,12 +19598,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v224ao := v224a - v224aw.Base; v224ao < v224aw.End && v224a&7 == 0 {
 					v224 = runtime.Load64(v224aw.Ptr, v224ao)
 				} else {
-					v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 8, l)
-					if !v224ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v224a, 8, "testdata/ptx/O0/fround.ptx:574")
-						continue
+					{
+						v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 8, l)
+						if !v224ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v224a, 8, "testdata/ptx/O0/fround.ptx:574")
+							continue
+						}
+						v224 = v224x
 					}
-					v224 = v224x
 				}
 				r175[l] = v224
 			}
@@ -18014,7 +19626,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s225o := s225 - s225w.Base; s225o < s225w.End && s225&7 == 0 {
 					runtime.Store64(s225w.Ptr, s225o, s225v)
 				} else {
-					w.StoreLane(s225w, runtime.SpaceGeneric, s225, 8, s225v, l, "testdata/ptx/O0/fround.ptx:575")
+					{
+						w.StoreLane(s225w, runtime.SpaceGeneric, s225, 8, s225v, l, "testdata/ptx/O0/fround.ptx:575")
+					}
 				}
 			}
 		} else {
@@ -18029,7 +19643,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s225o := s225 - s225w.Base; s225o < s225w.End && s225&7 == 0 {
 					runtime.Store64(s225w.Ptr, s225o, s225v)
 				} else {
-					w.StoreLane(s225w, runtime.SpaceGeneric, s225, 8, s225v, l, "testdata/ptx/O0/fround.ptx:575")
+					{
+						w.StoreLane(s225w, runtime.SpaceGeneric, s225, 8, s225v, l, "testdata/ptx/O0/fround.ptx:575")
+					}
 				}
 			}
 		}
@@ -18050,12 +19666,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v226ao := v226a - v226aw.Base; v226ao < v226aw.End && v226a&7 == 0 {
 					v226 = runtime.Load64(v226aw.Ptr, v226ao)
 				} else {
-					v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 8, l)
-					if !v226ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v226a, 8, "testdata/ptx/O0/fround.ptx:576")
-						continue
+					{
+						v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 8, l)
+						if !v226ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v226a, 8, "testdata/ptx/O0/fround.ptx:576")
+							continue
+						}
+						v226 = v226x
 					}
-					v226 = v226x
 				}
 				// 577: sqrt.rm.f64
 				v227 := isa.SqrtF64(v226, isa.RM)
@@ -18069,12 +19687,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v228ao := v228a - v228aw.Base; v228ao < v228aw.End && v228a&7 == 0 {
 					v228 = runtime.Load64(v228aw.Ptr, v228ao)
 				} else {
-					v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
-					if !v228ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:578")
-						continue
+					{
+						v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
+						if !v228ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:578")
+							continue
+						}
+						v228 = v228x
 					}
-					v228 = v228x
 				}
 				r178[l] = v228
 			}
@@ -18090,12 +19710,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v226ao := v226a - v226aw.Base; v226ao < v226aw.End && v226a&7 == 0 {
 					v226 = runtime.Load64(v226aw.Ptr, v226ao)
 				} else {
-					v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 8, l)
-					if !v226ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v226a, 8, "testdata/ptx/O0/fround.ptx:576")
-						continue
+					{
+						v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 8, l)
+						if !v226ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v226a, 8, "testdata/ptx/O0/fround.ptx:576")
+							continue
+						}
+						v226 = v226x
 					}
-					v226 = v226x
 				}
 				// 577: sqrt.rm.f64
 				v227 := isa.SqrtF64(v226, isa.RM)
@@ -18109,12 +19731,14 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v228ao := v228a - v228aw.Base; v228ao < v228aw.End && v228a&7 == 0 {
 					v228 = runtime.Load64(v228aw.Ptr, v228ao)
 				} else {
-					v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
-					if !v228ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:578")
-						continue
+					{
+						v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
+						if !v228ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:578")
+							continue
+						}
+						v228 = v228x
 					}
-					v228 = v228x
 				}
 				r178[l] = v228
 			}
@@ -18135,7 +19759,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s229o := s229 - s229w.Base; s229o < s229w.End && s229&7 == 0 {
 					runtime.Store64(s229w.Ptr, s229o, s229v)
 				} else {
-					w.StoreLane(s229w, runtime.SpaceGeneric, s229, 8, s229v, l, "testdata/ptx/O0/fround.ptx:579")
+					{
+						w.StoreLane(s229w, runtime.SpaceGeneric, s229, 8, s229v, l, "testdata/ptx/O0/fround.ptx:579")
+					}
 				}
 			}
 		} else {
@@ -18150,7 +19776,9 @@ func fround64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s229o := s229 - s229w.Base; s229o < s229w.End && s229&7 == 0 {
 					runtime.Store64(s229w.Ptr, s229o, s229v)
 				} else {
-					w.StoreLane(s229w, runtime.SpaceGeneric, s229, 8, s229v, l, "testdata/ptx/O0/fround.ptx:579")
+					{
+						w.StoreLane(s229w, runtime.SpaceGeneric, s229, 8, s229v, l, "testdata/ptx/O0/fround.ptx:579")
+					}
 				}
 			}
 		}

@@ -2071,12 +2071,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 53: ld.param.f32
@@ -2085,12 +2087,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -2103,12 +2107,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 53: ld.param.f32
@@ -2117,12 +2123,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -2143,7 +2151,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:54")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:54")
+					}
 				}
 			}
 		} else {
@@ -2158,7 +2168,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:54")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:54")
+					}
 				}
 			}
 		}
@@ -2177,7 +2189,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:55")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -2192,7 +2206,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:55")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:55")
+					}
 				}
 			}
 		}
@@ -2213,12 +2229,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:56")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:56")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 57: ld.f32
 				v8a := uint64(u2) + 0x4
@@ -2229,12 +2247,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:57")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:57")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 58: add.rn.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v8)))
@@ -2254,12 +2274,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:56")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:56")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 57: ld.f32
 				v8a := uint64(u2) + 0x4
@@ -2270,12 +2292,14 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:57")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:57")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 58: add.rn.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v8)))
@@ -2308,7 +2332,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -2320,7 +2346,9 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
+					}
 				}
 			}
 		}
@@ -2394,12 +2422,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 78: ld.param.f32
@@ -2408,12 +2438,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -2426,12 +2458,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 78: ld.param.f32
@@ -2440,12 +2474,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -2466,7 +2502,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:79")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:79")
+					}
 				}
 			}
 		} else {
@@ -2481,7 +2519,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:79")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:79")
+					}
 				}
 			}
 		}
@@ -2500,7 +2540,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:80")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:80")
+					}
 				}
 			}
 		} else {
@@ -2515,7 +2557,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:80")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:80")
+					}
 				}
 			}
 		}
@@ -2536,12 +2580,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:81")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:81")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 82: ld.f32
 				v8a := uint64(u2) + 0x4
@@ -2552,12 +2598,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:82")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:82")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 83: sub.rn.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) - math.Float32frombits(uint32(v8)))
@@ -2577,12 +2625,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:81")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:81")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 82: ld.f32
 				v8a := uint64(u2) + 0x4
@@ -2593,12 +2643,14 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:82")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:82")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 83: sub.rn.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) - math.Float32frombits(uint32(v8)))
@@ -2631,7 +2683,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
+					}
 				}
 			}
 		} else {
@@ -2643,7 +2697,9 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
+					}
 				}
 			}
 		}
@@ -2717,12 +2773,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 103: ld.param.f32
@@ -2731,12 +2789,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -2749,12 +2809,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 103: ld.param.f32
@@ -2763,12 +2825,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -2789,7 +2853,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:104")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -2804,7 +2870,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:104")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:104")
+					}
 				}
 			}
 		}
@@ -2823,7 +2891,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:105")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:105")
+					}
 				}
 			}
 		} else {
@@ -2838,7 +2908,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:105")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:105")
+					}
 				}
 			}
 		}
@@ -2859,12 +2931,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:106")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:106")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 107: ld.f32
 				v8a := uint64(u2) + 0x4
@@ -2875,12 +2949,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:107")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:107")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 108: mul.rn.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) * math.Float32frombits(uint32(v8)))
@@ -2900,12 +2976,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:106")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:106")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 107: ld.f32
 				v8a := uint64(u2) + 0x4
@@ -2916,12 +2994,14 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:107")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:107")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 108: mul.rn.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) * math.Float32frombits(uint32(v8)))
@@ -2954,7 +3034,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -2966,7 +3048,9 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
+					}
 				}
 			}
 		}
@@ -3072,12 +3156,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 129: ld.param.f32
@@ -3086,12 +3172,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -3104,12 +3192,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 129: ld.param.f32
@@ -3118,12 +3208,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -3144,7 +3236,9 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:130")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -3159,7 +3253,9 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:130")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:130")
+					}
 				}
 			}
 		}
@@ -3178,7 +3274,9 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:131")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:131")
+					}
 				}
 			}
 		} else {
@@ -3193,7 +3291,9 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:131")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:131")
+					}
 				}
 			}
 		}
@@ -3216,12 +3316,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:132")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:132")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 133: ld.f32
 				v8a := uint64(u2) + 0x4
@@ -3232,12 +3334,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:133")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:133")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 134: setp.leu.f32
 				c9x, c9y := float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
@@ -3261,12 +3365,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:132")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:132")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 133: ld.f32
 				v8a := uint64(u2) + 0x4
@@ -3277,12 +3383,14 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:133")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:133")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 134: setp.leu.f32
 				c9x, c9y := float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
@@ -3320,12 +3428,14 @@ func opMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:138")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:138")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 139: mov.f32
 				v2 := uint64(v1)
@@ -3343,12 +3453,14 @@ func opMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:138")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:138")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 139: mov.f32
 				v2 := uint64(v1)
@@ -3379,12 +3491,14 @@ func opMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:142")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:142")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 143: mov.f32
 				v2 := uint64(v1)
@@ -3402,12 +3516,14 @@ func opMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:142")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:142")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 143: mov.f32
 				v2 := uint64(v1)
@@ -3446,7 +3562,9 @@ func opMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
+					}
 				}
 			}
 		} else {
@@ -3460,7 +3578,9 @@ func opMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
+					}
 				}
 			}
 		}
@@ -3644,7 +3764,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/funcptr.ptx:184")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/funcptr.ptx:184")
+					}
 				}
 			}
 		} else {
@@ -3659,7 +3781,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/funcptr.ptx:184")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/funcptr.ptx:184")
+					}
 				}
 			}
 		}
@@ -3678,7 +3802,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/funcptr.ptx:185")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/funcptr.ptx:185")
+					}
 				}
 			}
 		} else {
@@ -3693,7 +3819,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/funcptr.ptx:185")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/funcptr.ptx:185")
+					}
 				}
 			}
 		}
@@ -3712,7 +3840,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/funcptr.ptx:186")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/funcptr.ptx:186")
+					}
 				}
 			}
 		} else {
@@ -3727,7 +3857,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/funcptr.ptx:186")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/funcptr.ptx:186")
+					}
 				}
 			}
 		}
@@ -3746,7 +3878,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/funcptr.ptx:187")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/funcptr.ptx:187")
+					}
 				}
 			}
 		} else {
@@ -3761,7 +3895,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/funcptr.ptx:187")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/funcptr.ptx:187")
+					}
 				}
 			}
 		}
@@ -3780,7 +3916,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
+					}
 				}
 			}
 		} else {
@@ -3795,7 +3933,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
+					}
 				}
 			}
 		}
@@ -3825,7 +3965,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/funcptr.ptx:194")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/funcptr.ptx:194")
+					}
 				}
 			}
 		} else {
@@ -3844,7 +3986,9 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/funcptr.ptx:194")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/funcptr.ptx:194")
+					}
 				}
 			}
 		}
@@ -3867,12 +4011,14 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/funcptr.ptx:195")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/funcptr.ptx:195")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 196: ld.u32
 				v28a := uint64(u2) + 0x20
@@ -3883,12 +4029,14 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/funcptr.ptx:196")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/funcptr.ptx:196")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 197: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -3911,12 +4059,14 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/funcptr.ptx:195")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/funcptr.ptx:195")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 196: ld.u32
 				v28a := uint64(u2) + 0x20
@@ -3927,12 +4077,14 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/funcptr.ptx:196")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/funcptr.ptx:196")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 197: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -3978,12 +4130,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 204: ld.s32
 				v2a := uint64(r0[l]) + 0x24
@@ -3994,12 +4148,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 205: shl.b64
@@ -4015,12 +4171,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 208: and.b64
 				v6 := uint64(uint64(v5) & uint64(k1))
@@ -4040,12 +4198,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 204: ld.s32
 				v2a := uint64(r0[l]) + 0x24
@@ -4056,12 +4216,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 205: shl.b64
@@ -4077,12 +4239,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 208: and.b64
 				v6 := uint64(uint64(v5) & uint64(k1))
@@ -4114,12 +4278,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r32[l] = v11
 			}
@@ -4137,12 +4303,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r32[l] = v11
 			}
@@ -4163,7 +4331,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/funcptr.ptx:214")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/funcptr.ptx:214")
+					}
 				}
 			}
 		} else {
@@ -4178,7 +4348,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/funcptr.ptx:214")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/funcptr.ptx:214")
+					}
 				}
 			}
 		}
@@ -4203,12 +4375,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/funcptr.ptx:215")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/funcptr.ptx:215")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r33[l] = v13
 				// 216: ld.u64
@@ -4220,12 +4394,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/funcptr.ptx:216")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/funcptr.ptx:216")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 217: ld.s32
 				v15a := uint64(r0[l]) + 0x24
@@ -4236,12 +4412,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/funcptr.ptx:217")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/funcptr.ptx:217")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				v15 = uint64(uint64(int64(int32(v15))))
 				// 218: shl.b64
@@ -4257,12 +4435,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/funcptr.ptx:220")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/funcptr.ptx:220")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r38[l] = v18
 				// 221: ld.u64
@@ -4274,12 +4454,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/funcptr.ptx:221")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/funcptr.ptx:221")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 222: add.s64
 				v20 := uint64(uint64(v19) + uint64(v16))
@@ -4292,12 +4474,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/funcptr.ptx:223")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/funcptr.ptx:223")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r41[l] = v21
 			}
@@ -4313,12 +4497,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/funcptr.ptx:215")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/funcptr.ptx:215")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r33[l] = v13
 				// 216: ld.u64
@@ -4330,12 +4516,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/funcptr.ptx:216")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/funcptr.ptx:216")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 217: ld.s32
 				v15a := uint64(r0[l]) + 0x24
@@ -4346,12 +4534,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/funcptr.ptx:217")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/funcptr.ptx:217")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				v15 = uint64(uint64(int64(int32(v15))))
 				// 218: shl.b64
@@ -4367,12 +4557,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/funcptr.ptx:220")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/funcptr.ptx:220")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r38[l] = v18
 				// 221: ld.u64
@@ -4384,12 +4576,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/funcptr.ptx:221")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/funcptr.ptx:221")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 222: add.s64
 				v20 := uint64(uint64(v19) + uint64(v16))
@@ -4402,12 +4596,14 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/funcptr.ptx:223")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/funcptr.ptx:223")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r41[l] = v21
 			}
@@ -4436,7 +4632,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
+					}
 				}
 			}
 		} else {
@@ -4448,7 +4646,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
+					}
 				}
 			}
 		}
@@ -4475,7 +4675,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
+					}
 				}
 			}
 		} else {
@@ -4487,7 +4689,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s23 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
+					}
 				}
 			}
 		}
@@ -4526,12 +4730,14 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r42[l] = v1
 				// 240: ld.u64
@@ -4543,12 +4749,14 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:240")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:240")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 241: ld.s32
 				v3a := uint64(r0[l]) + 0x24
@@ -4559,12 +4767,14 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:241")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:241")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 242: shl.b64
@@ -4582,12 +4792,14 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r42[l] = v1
 				// 240: ld.u64
@@ -4599,12 +4811,14 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:240")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:240")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 241: ld.s32
 				v3a := uint64(r0[l]) + 0x24
@@ -4615,12 +4829,14 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:241")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:241")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 242: shl.b64
@@ -4646,7 +4862,9 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:244")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:244")
+					}
 				}
 			}
 		} else {
@@ -4661,7 +4879,9 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:244")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:244")
+					}
 				}
 			}
 		}
@@ -4726,12 +4946,14 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -4744,12 +4966,14 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -4770,7 +4994,9 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:264")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:264")
+					}
 				}
 			}
 		} else {
@@ -4785,7 +5011,9 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:264")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:264")
+					}
 				}
 			}
 		}
@@ -4805,12 +5033,14 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:265")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:265")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 266: shl.b32
 				v6 := uint64(uint32(v5) << uint32(k2))
@@ -4828,12 +5058,14 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:265")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:265")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 266: shl.b32
 				v6 := uint64(uint32(v5) << uint32(k2))
@@ -4864,7 +5096,9 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
+					}
 				}
 			}
 		} else {
@@ -4876,7 +5110,9 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
+					}
 				}
 			}
 		}
@@ -4940,12 +5176,14 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -4958,12 +5196,14 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -4984,7 +5224,9 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:285")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:285")
+					}
 				}
 			}
 		} else {
@@ -4999,7 +5241,9 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:285")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:285")
+					}
 				}
 			}
 		}
@@ -5019,12 +5263,14 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:286")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:286")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 287: mul.lo.s32
 				v6 := uint64(uint32(v5) * uint32(v5))
@@ -5042,12 +5288,14 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:286")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:286")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 287: mul.lo.s32
 				v6 := uint64(uint32(v5) * uint32(v5))
@@ -5078,7 +5326,9 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
+					}
 				}
 			}
 		} else {
@@ -5090,7 +5340,9 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
+					}
 				}
 			}
 		}
@@ -5154,12 +5406,14 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -5172,12 +5426,14 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -5198,7 +5454,9 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:306")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:306")
+					}
 				}
 			}
 		} else {
@@ -5213,7 +5471,9 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:306")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:306")
+					}
 				}
 			}
 		}
@@ -5233,12 +5493,14 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:307")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:307")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 308: neg.s32
 				v6 := uint64(-uint32(v5))
@@ -5256,12 +5518,14 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:307")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:307")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 308: neg.s32
 				v6 := uint64(-uint32(v5))
@@ -5292,7 +5556,9 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
+					}
 				}
 			}
 		} else {
@@ -5304,7 +5570,9 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
+					}
 				}
 			}
 		}
@@ -5438,12 +5706,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 331: ld.param.u32
@@ -5452,12 +5722,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 				// 332: ld.param.u64
@@ -5466,12 +5738,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5a < pmEnd8 {
 					v5 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v5a:]))
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r4[l] = v5
 			}
@@ -5484,12 +5758,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 331: ld.param.u32
@@ -5498,12 +5774,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 				// 332: ld.param.u64
@@ -5512,12 +5790,14 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5a < pmEnd8 {
 					v5 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v5a:]))
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r4[l] = v5
 			}
@@ -5538,7 +5818,9 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/funcptr.ptx:333")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/funcptr.ptx:333")
+					}
 				}
 			}
 		} else {
@@ -5553,7 +5835,9 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/funcptr.ptx:333")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/funcptr.ptx:333")
+					}
 				}
 			}
 		}
@@ -5572,7 +5856,9 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:334")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:334")
+					}
 				}
 			}
 		} else {
@@ -5587,7 +5873,9 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:334")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:334")
+					}
 				}
 			}
 		}
@@ -5606,7 +5894,9 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/funcptr.ptx:335")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/funcptr.ptx:335")
+					}
 				}
 			}
 		} else {
@@ -5621,7 +5911,9 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/funcptr.ptx:335")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/funcptr.ptx:335")
+					}
 				}
 			}
 		}
@@ -5642,7 +5934,9 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:337")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:337")
+					}
 				}
 			}
 		} else {
@@ -5657,7 +5951,9 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:337")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:337")
+					}
 				}
 			}
 		}
@@ -5686,12 +5982,14 @@ func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:340")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:340")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 341: ld.u32
 				v2a := uint64(r0[l]) + 0xc
@@ -5702,12 +6000,14 @@ func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:341")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:341")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 342: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -5730,12 +6030,14 @@ func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:340")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:340")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 341: ld.u32
 				v2a := uint64(r0[l]) + 0xc
@@ -5746,12 +6048,14 @@ func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:341")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:341")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 342: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -5790,12 +6094,14 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:346")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:346")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 				// 347: ld.u32
@@ -5807,12 +6113,14 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:347")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:347")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r9[l] = v2
 			}
@@ -5828,12 +6136,14 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:346")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:346")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 				// 347: ld.u32
@@ -5845,12 +6155,14 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:347")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:347")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r9[l] = v2
 			}
@@ -5879,7 +6191,9 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
+					}
 				}
 			}
 		} else {
@@ -5891,7 +6205,9 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
+					}
 				}
 			}
 		}
@@ -5919,12 +6235,14 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:364")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:364")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 365: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5942,12 +6260,14 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:364")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:364")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 365: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5970,7 +6290,9 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:366")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:366")
+					}
 				}
 			}
 		} else {
@@ -5985,7 +6307,9 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:366")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:366")
+					}
 				}
 			}
 		}
@@ -6012,12 +6336,14 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:369")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:369")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r13[l] = v1
 			}
@@ -6033,12 +6359,14 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:369")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:369")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r13[l] = v1
 			}
@@ -6067,7 +6395,9 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
+					}
 				}
 			}
 		} else {
@@ -6079,7 +6409,9 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
+					}
 				}
 			}
 		}
@@ -6114,12 +6446,14 @@ func applyNBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r10[l] = v1
 			}
@@ -6132,12 +6466,14 @@ func applyNBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r10[l] = v1
 			}
@@ -6158,7 +6494,9 @@ func applyNBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:361")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:361")
+					}
 				}
 			}
 		} else {
@@ -6173,7 +6511,9 @@ func applyNBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:361")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:361")
+					}
 				}
 			}
 		}
@@ -6384,7 +6724,9 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/funcptr.ptx:398")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/funcptr.ptx:398")
+					}
 				}
 			}
 		} else {
@@ -6399,7 +6741,9 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/funcptr.ptx:398")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/funcptr.ptx:398")
+					}
 				}
 			}
 		}
@@ -6418,7 +6762,9 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/funcptr.ptx:399")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/funcptr.ptx:399")
+					}
 				}
 			}
 		} else {
@@ -6433,7 +6779,9 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/funcptr.ptx:399")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/funcptr.ptx:399")
+					}
 				}
 			}
 		}
@@ -6452,7 +6800,9 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
+					}
 				}
 			}
 		} else {
@@ -6467,7 +6817,9 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
+					}
 				}
 			}
 		}
@@ -6497,7 +6849,9 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/funcptr.ptx:406")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/funcptr.ptx:406")
+					}
 				}
 			}
 		} else {
@@ -6516,7 +6870,9 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/funcptr.ptx:406")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/funcptr.ptx:406")
+					}
 				}
 			}
 		}
@@ -6539,12 +6895,14 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/funcptr.ptx:407")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/funcptr.ptx:407")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 408: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -6555,12 +6913,14 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/funcptr.ptx:408")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/funcptr.ptx:408")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 409: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -6583,12 +6943,14 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/funcptr.ptx:407")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/funcptr.ptx:407")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 408: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -6599,12 +6961,14 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/funcptr.ptx:408")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/funcptr.ptx:408")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 409: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -6651,7 +7015,9 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:419")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:419")
+					}
 				}
 			}
 		} else {
@@ -6674,7 +7040,9 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:419")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:419")
+					}
 				}
 			}
 		}
@@ -6696,12 +7064,14 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/funcptr.ptx:420")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/funcptr.ptx:420")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 421: setp.ne.s32
 				c7t := uint32(v6) != uint32(k2)
@@ -6724,12 +7094,14 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/funcptr.ptx:420")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/funcptr.ptx:420")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 421: setp.ne.s32
 				c7t := uint32(v6) != uint32(k2)
@@ -6794,12 +7166,14 @@ func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:429")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:429")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 430: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
@@ -6822,12 +7196,14 @@ func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:429")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:429")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 430: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
@@ -6948,7 +7324,9 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/funcptr.ptx:447")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/funcptr.ptx:447")
+					}
 				}
 			}
 		} else {
@@ -6965,7 +7343,9 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/funcptr.ptx:447")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/funcptr.ptx:447")
+					}
 				}
 			}
 		}
@@ -6988,12 +7368,14 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/funcptr.ptx:448")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/funcptr.ptx:448")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r29[l] = v3
 				// 449: ld.u64
@@ -7005,12 +7387,14 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/funcptr.ptx:449")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/funcptr.ptx:449")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 450: ld.s32
 				v5a := uint64(r0[l]) + 0x14
@@ -7021,12 +7405,14 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:450")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:450")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				v5 = uint64(uint64(int64(int32(v5))))
 				// 451: shl.b64
@@ -7042,12 +7428,14 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:453")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:453")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r34[l] = v8
 			}
@@ -7063,12 +7451,14 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/funcptr.ptx:448")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/funcptr.ptx:448")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r29[l] = v3
 				// 449: ld.u64
@@ -7080,12 +7470,14 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/funcptr.ptx:449")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/funcptr.ptx:449")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 450: ld.s32
 				v5a := uint64(r0[l]) + 0x14
@@ -7096,12 +7488,14 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:450")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:450")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				v5 = uint64(uint64(int64(int32(v5))))
 				// 451: shl.b64
@@ -7117,12 +7511,14 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:453")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:453")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r34[l] = v8
 			}
@@ -7151,7 +7547,9 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
+					}
 				}
 			}
 		} else {
@@ -7163,7 +7561,9 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
+					}
 				}
 			}
 		}
@@ -7190,7 +7590,9 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
+					}
 				}
 			}
 		} else {
@@ -7202,7 +7604,9 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
+					}
 				}
 			}
 		}
@@ -7229,7 +7633,9 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
+					}
 				}
 			}
 		} else {
@@ -7241,7 +7647,9 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
+					}
 				}
 			}
 		}
@@ -7280,12 +7688,14 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r35[l] = v1
 				// 471: ld.u64
@@ -7297,12 +7707,14 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:471")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:471")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 472: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -7313,12 +7725,14 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:472")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:472")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 473: shl.b64
@@ -7336,12 +7750,14 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r35[l] = v1
 				// 471: ld.u64
@@ -7353,12 +7769,14 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:471")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:471")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 472: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -7369,12 +7787,14 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:472")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:472")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 473: shl.b64
@@ -7400,7 +7820,9 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:475")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:475")
+					}
 				}
 			}
 		} else {
@@ -7415,7 +7837,9 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:475")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:475")
+					}
 				}
 			}
 		}

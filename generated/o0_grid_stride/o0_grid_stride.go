@@ -861,7 +861,9 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:41")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:41")
+					}
 				}
 			}
 		} else {
@@ -876,7 +878,9 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:41")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:41")
+					}
 				}
 			}
 		}
@@ -895,7 +899,9 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:42")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -910,7 +916,9 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:42")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:42")
+					}
 				}
 			}
 		}
@@ -929,7 +937,9 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/grid_stride.ptx:43")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/grid_stride.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -944,7 +954,9 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/grid_stride.ptx:43")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/grid_stride.ptx:43")
+					}
 				}
 			}
 		}
@@ -963,7 +975,9 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -978,7 +992,9 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
+					}
 				}
 			}
 		}
@@ -1008,7 +1024,9 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/grid_stride.ptx:50")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/grid_stride.ptx:50")
+					}
 				}
 			}
 		} else {
@@ -1027,7 +1045,9 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/grid_stride.ptx:50")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/grid_stride.ptx:50")
+					}
 				}
 			}
 		}
@@ -1056,12 +1076,14 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:53")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:53")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 54: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -1072,12 +1094,14 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:54")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:54")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 55: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -1100,12 +1124,14 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:53")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:53")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 54: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -1116,12 +1142,14 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:54")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:54")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 55: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -1164,12 +1192,14 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:59")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:59")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 60: ld.u32
 				v2a := uint64(r0[l]) + 0x18
@@ -1180,12 +1210,14 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:60")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:60")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 61: cvt.s64.s32
 				v3 := uint64(uint64(int32(v2)))
@@ -1202,12 +1234,14 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:64")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:64")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 65: ld.f32
 				v7a := uint64(r0[l]) + 0x10
@@ -1218,12 +1252,14 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/grid_stride.ptx:65")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/grid_stride.ptx:65")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 66: cvt.rn.f32.s32
 				v8 := uint64(math.Float32bits(float32(int32(v2))))
@@ -1234,8 +1270,10 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				r25[l] = v9
@@ -1248,12 +1286,14 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/grid_stride.ptx:68")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/grid_stride.ptx:68")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 69: add.s64
 				v11 := uint64(uint64(v10) + uint64(v4))
@@ -1271,12 +1311,14 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:59")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:59")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 60: ld.u32
 				v2a := uint64(r0[l]) + 0x18
@@ -1287,12 +1329,14 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:60")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:60")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 61: cvt.s64.s32
 				v3 := uint64(uint64(int32(v2)))
@@ -1309,12 +1353,14 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:64")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:64")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 65: ld.f32
 				v7a := uint64(r0[l]) + 0x10
@@ -1325,12 +1371,14 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/grid_stride.ptx:65")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/grid_stride.ptx:65")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 66: cvt.rn.f32.s32
 				v8 := uint64(math.Float32bits(float32(int32(v2))))
@@ -1341,8 +1389,10 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				r25[l] = v9
@@ -1355,12 +1405,14 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/grid_stride.ptx:68")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/grid_stride.ptx:68")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 69: add.s64
 				v11 := uint64(uint64(v10) + uint64(v4))
@@ -1383,7 +1435,9 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/grid_stride.ptx:70")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/grid_stride.ptx:70")
+					}
 				}
 			}
 		} else {
@@ -1398,7 +1452,9 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/grid_stride.ptx:70")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/grid_stride.ptx:70")
+					}
 				}
 			}
 		}
@@ -1431,12 +1487,14 @@ func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/grid_stride.ptx:76")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/grid_stride.ptx:76")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 77: add.s32
 				v5 := uint64(uint32(v4) + uint32(u3))
@@ -1454,12 +1512,14 @@ func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/grid_stride.ptx:76")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/grid_stride.ptx:76")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 77: add.s32
 				v5 := uint64(uint32(v4) + uint32(u3))
@@ -1482,7 +1542,9 @@ func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:78")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:78")
+					}
 				}
 			}
 		} else {
@@ -1497,7 +1559,9 @@ func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:78")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:78")
+					}
 				}
 			}
 		}
@@ -1647,7 +1711,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/grid_stride.ptx:108")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/grid_stride.ptx:108")
+					}
 				}
 			}
 		} else {
@@ -1662,7 +1728,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/grid_stride.ptx:108")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/grid_stride.ptx:108")
+					}
 				}
 			}
 		}
@@ -1681,7 +1749,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:109")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -1696,7 +1766,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:109")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:109")
+					}
 				}
 			}
 		}
@@ -1715,7 +1787,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -1730,7 +1804,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
+					}
 				}
 			}
 		}
@@ -1766,7 +1842,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/grid_stride.ptx:119")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/grid_stride.ptx:119")
+					}
 				}
 			}
 		} else {
@@ -1787,7 +1865,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/grid_stride.ptx:119")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/grid_stride.ptx:119")
+					}
 				}
 			}
 		}
@@ -1812,7 +1892,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/grid_stride.ptx:123")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/grid_stride.ptx:123")
+					}
 				}
 			}
 		} else {
@@ -1827,7 +1909,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/grid_stride.ptx:123")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/grid_stride.ptx:123")
+					}
 				}
 			}
 		}
@@ -1848,7 +1932,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/grid_stride.ptx:125")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/grid_stride.ptx:125")
+					}
 				}
 			}
 		} else {
@@ -1863,7 +1949,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/grid_stride.ptx:125")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/grid_stride.ptx:125")
+					}
 				}
 			}
 		}
@@ -1883,12 +1971,14 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/grid_stride.ptx:126")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/grid_stride.ptx:126")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r21[l] = v28
 			}
@@ -1904,12 +1994,14 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/grid_stride.ptx:126")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/grid_stride.ptx:126")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r21[l] = v28
 			}
@@ -1930,7 +2022,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
 					runtime.Store64(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/grid_stride.ptx:127")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/grid_stride.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -1945,7 +2039,9 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
 					runtime.Store64(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/grid_stride.ptx:127")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/grid_stride.ptx:127")
+					}
 				}
 			}
 		}
@@ -1974,12 +2070,14 @@ func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:130")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:130")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 131: ld.u64
 				v2a := uint64(r0[l]) + 0x10
@@ -1990,12 +2088,14 @@ func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:131")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:131")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 132: setp.ge.s64
 				c3t := int64(v1) >= int64(v2)
@@ -2018,12 +2118,14 @@ func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:130")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:130")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 131: ld.u64
 				v2a := uint64(r0[l]) + 0x10
@@ -2034,12 +2136,14 @@ func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:131")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:131")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 132: setp.ge.s64
 				c3t := int64(v1) >= int64(v2)
@@ -2080,12 +2184,14 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:136")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:136")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 137: ld.u64
 				v2a := uint64(r0[l]) + 0x30
@@ -2096,12 +2202,14 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:137")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:137")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 138: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
@@ -2116,12 +2224,14 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/grid_stride.ptx:140")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/grid_stride.ptx:140")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 141: ld.u32
 				v6a := uint64(r0[l]) + 0x28
@@ -2132,12 +2242,14 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:141")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:141")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 142: add.s32
 				v7 := uint64(uint32(v6) + uint32(v5))
@@ -2155,12 +2267,14 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:136")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:136")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 137: ld.u64
 				v2a := uint64(r0[l]) + 0x30
@@ -2171,12 +2285,14 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:137")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:137")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 138: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
@@ -2191,12 +2307,14 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/grid_stride.ptx:140")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/grid_stride.ptx:140")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 141: ld.u32
 				v6a := uint64(r0[l]) + 0x28
@@ -2207,12 +2325,14 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:141")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:141")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 142: add.s32
 				v7 := uint64(uint32(v6) + uint32(v5))
@@ -2235,7 +2355,9 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/grid_stride.ptx:143")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/grid_stride.ptx:143")
+					}
 				}
 			}
 		} else {
@@ -2250,7 +2372,9 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/grid_stride.ptx:143")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/grid_stride.ptx:143")
+					}
 				}
 			}
 		}
@@ -2278,12 +2402,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:146")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:146")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 147: ld.u64
 				v2a := uint64(r0[l]) + 0x30
@@ -2294,12 +2420,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:147")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:147")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 148: add.s64
 				v3 := uint64(uint64(v2) + uint64(v1))
@@ -2317,12 +2445,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:146")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:146")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 147: ld.u64
 				v2a := uint64(r0[l]) + 0x30
@@ -2333,12 +2463,14 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:147")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:147")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 148: add.s64
 				v3 := uint64(uint64(v2) + uint64(v1))
@@ -2361,7 +2493,9 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/grid_stride.ptx:149")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/grid_stride.ptx:149")
+					}
 				}
 			}
 		} else {
@@ -2376,7 +2510,9 @@ func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/grid_stride.ptx:149")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/grid_stride.ptx:149")
+					}
 				}
 			}
 		}
@@ -2407,12 +2543,14 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:152")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:152")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r34[l] = v1
 				// 153: ld.u64
@@ -2424,12 +2562,14 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:153")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:153")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 154: ld.u64
 				v3a := uint64(r0[l]) + 0x18
@@ -2440,12 +2580,14 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/grid_stride.ptx:154")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/grid_stride.ptx:154")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 155: shl.b64
 				v4 := uint64(uint64(v3) << uint32(k0))
@@ -2465,12 +2607,14 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:152")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:152")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r34[l] = v1
 				// 153: ld.u64
@@ -2482,12 +2626,14 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:153")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:153")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 154: ld.u64
 				v3a := uint64(r0[l]) + 0x18
@@ -2498,12 +2644,14 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/grid_stride.ptx:154")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/grid_stride.ptx:154")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 155: shl.b64
 				v4 := uint64(uint64(v3) << uint32(k0))
@@ -2528,7 +2676,9 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:157")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -2543,7 +2693,9 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:157")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:157")
+					}
 				}
 			}
 		}

@@ -1416,7 +1416,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/half.ptx:55")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/half.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -1431,7 +1433,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/half.ptx:55")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/half.ptx:55")
+					}
 				}
 			}
 		}
@@ -1450,7 +1454,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/half.ptx:56")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/half.ptx:56")
+					}
 				}
 			}
 		} else {
@@ -1465,7 +1471,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/half.ptx:56")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/half.ptx:56")
+					}
 				}
 			}
 		}
@@ -1484,7 +1492,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/half.ptx:57")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/half.ptx:57")
+					}
 				}
 			}
 		} else {
@@ -1499,7 +1509,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/half.ptx:57")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/half.ptx:57")
+					}
 				}
 			}
 		}
@@ -1518,7 +1530,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/half.ptx:58")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/half.ptx:58")
+					}
 				}
 			}
 		} else {
@@ -1533,7 +1547,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/half.ptx:58")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/half.ptx:58")
+					}
 				}
 			}
 		}
@@ -1552,7 +1568,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/half.ptx:59")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/half.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -1567,7 +1585,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/half.ptx:59")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/half.ptx:59")
+					}
 				}
 			}
 		}
@@ -1586,7 +1606,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/half.ptx:60")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/half.ptx:60")
+					}
 				}
 			}
 		} else {
@@ -1601,7 +1623,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/half.ptx:60")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/half.ptx:60")
+					}
 				}
 			}
 		}
@@ -1620,7 +1644,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/half.ptx:61")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/half.ptx:61")
+					}
 				}
 			}
 		} else {
@@ -1635,7 +1661,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/half.ptx:61")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/half.ptx:61")
+					}
 				}
 			}
 		}
@@ -1665,7 +1693,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/half.ptx:67")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/half.ptx:67")
+					}
 				}
 			}
 		} else {
@@ -1684,7 +1714,9 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/half.ptx:67")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/half.ptx:67")
+					}
 				}
 			}
 		}
@@ -1707,12 +1739,14 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/half.ptx:68")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/half.ptx:68")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 69: ld.u32
 				v36a := uint64(u2) + 0x50
@@ -1723,12 +1757,14 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/half.ptx:69")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/half.ptx:69")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 70: setp.lt.s32
 				c37t := int32(v35) < int32(v36)
@@ -1751,12 +1787,14 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/half.ptx:68")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/half.ptx:68")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 69: ld.u32
 				v36a := uint64(u2) + 0x50
@@ -1767,12 +1805,14 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/half.ptx:69")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/half.ptx:69")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 70: setp.lt.s32
 				c37t := int32(v35) < int32(v36)
@@ -1836,12 +1876,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:76")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:76")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 77: ld.s32
 				v2a := uint64(r0[l]) + 0x54
@@ -1852,12 +1894,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:77")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:77")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 78: shl.b64
@@ -1873,12 +1917,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
 					v5 = runtime.Load16(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/half.ptx:80")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/half.ptx:80")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r32[l] = v5
 			}
@@ -1894,12 +1940,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:76")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:76")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 77: ld.s32
 				v2a := uint64(r0[l]) + 0x54
@@ -1910,12 +1958,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:77")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:77")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 78: shl.b64
@@ -1931,12 +1981,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
 					v5 = runtime.Load16(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/half.ptx:80")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/half.ptx:80")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r32[l] = v5
 			}
@@ -1957,7 +2009,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
 					runtime.Store16(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/half.ptx:81")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/half.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -1972,7 +2026,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
 					runtime.Store16(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/half.ptx:81")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/half.ptx:81")
+					}
 				}
 			}
 		}
@@ -1994,12 +2050,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:82")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:82")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 83: ld.s32
 				v8a := uint64(r0[l]) + 0x54
@@ -2010,12 +2068,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:83")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:83")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 84: shl.b64
@@ -2031,12 +2091,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
 					v11 = runtime.Load16(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/half.ptx:86")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/half.ptx:86")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r37[l] = v11
 			}
@@ -2052,12 +2114,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:82")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:82")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 83: ld.s32
 				v8a := uint64(r0[l]) + 0x54
@@ -2068,12 +2132,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:83")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:83")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 84: shl.b64
@@ -2089,12 +2155,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
 					v11 = runtime.Load16(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/half.ptx:86")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/half.ptx:86")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r37[l] = v11
 			}
@@ -2115,7 +2183,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
 					runtime.Store16(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/half.ptx:87")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/half.ptx:87")
+					}
 				}
 			}
 		} else {
@@ -2130,7 +2200,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
 					runtime.Store16(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/half.ptx:87")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/half.ptx:87")
+					}
 				}
 			}
 		}
@@ -2152,12 +2224,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/half.ptx:88")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/half.ptx:88")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 89: ld.s32
 				v14a := uint64(r0[l]) + 0x54
@@ -2168,12 +2242,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/half.ptx:89")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/half.ptx:89")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 90: shl.b64
@@ -2189,12 +2265,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
 					v17 = runtime.Load16(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/half.ptx:92")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/half.ptx:92")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r42[l] = v17
 			}
@@ -2210,12 +2288,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/half.ptx:88")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/half.ptx:88")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 89: ld.s32
 				v14a := uint64(r0[l]) + 0x54
@@ -2226,12 +2306,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/half.ptx:89")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/half.ptx:89")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 90: shl.b64
@@ -2247,12 +2329,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
 					v17 = runtime.Load16(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/half.ptx:92")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/half.ptx:92")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r42[l] = v17
 			}
@@ -2273,7 +2357,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
 					runtime.Store16(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/half.ptx:93")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/half.ptx:93")
+					}
 				}
 			}
 		} else {
@@ -2288,7 +2374,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
 					runtime.Store16(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/half.ptx:93")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/half.ptx:93")
+					}
 				}
 			}
 		}
@@ -2309,12 +2397,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
 					v19 = runtime.Load16(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/half.ptx:94")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/half.ptx:94")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 95: ld.b16
 				v20a := uint64(r0[l]) + 0x5a
@@ -2325,12 +2415,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
 					v20 = runtime.Load16(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/half.ptx:95")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/half.ptx:95")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 96: add.rn.f16
 				v21h0 := v19
@@ -2350,12 +2442,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
 					v19 = runtime.Load16(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/half.ptx:94")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/half.ptx:94")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 95: ld.b16
 				v20a := uint64(r0[l]) + 0x5a
@@ -2366,12 +2460,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
 					v20 = runtime.Load16(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/half.ptx:95")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/half.ptx:95")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 96: add.rn.f16
 				v21h0 := v19
@@ -2396,7 +2492,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
 					runtime.Store16(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/half.ptx:97")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/half.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -2411,7 +2509,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
 					runtime.Store16(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/half.ptx:97")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/half.ptx:97")
+					}
 				}
 			}
 		}
@@ -2432,12 +2532,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&1 == 0 {
 					v23 = runtime.Load16(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 2, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 2, "testdata/ptx/O0/half.ptx:98")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 2, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 2, "testdata/ptx/O0/half.ptx:98")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 99: ld.b16
 				v24a := uint64(r0[l]) + 0x5a
@@ -2448,12 +2550,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&1 == 0 {
 					v24 = runtime.Load16(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 2, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 2, "testdata/ptx/O0/half.ptx:99")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 2, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 2, "testdata/ptx/O0/half.ptx:99")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 100: sub.rn.f16
 				v25h0 := v23
@@ -2473,12 +2577,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&1 == 0 {
 					v23 = runtime.Load16(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 2, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 2, "testdata/ptx/O0/half.ptx:98")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 2, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 2, "testdata/ptx/O0/half.ptx:98")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 99: ld.b16
 				v24a := uint64(r0[l]) + 0x5a
@@ -2489,12 +2595,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&1 == 0 {
 					v24 = runtime.Load16(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 2, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 2, "testdata/ptx/O0/half.ptx:99")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 2, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 2, "testdata/ptx/O0/half.ptx:99")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 100: sub.rn.f16
 				v25h0 := v23
@@ -2519,7 +2627,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&1 == 0 {
 					runtime.Store16(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 2, s26v, l, "testdata/ptx/O0/half.ptx:101")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 2, s26v, l, "testdata/ptx/O0/half.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -2534,7 +2644,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&1 == 0 {
 					runtime.Store16(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 2, s26v, l, "testdata/ptx/O0/half.ptx:101")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 2, s26v, l, "testdata/ptx/O0/half.ptx:101")
+					}
 				}
 			}
 		}
@@ -2555,12 +2667,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
 					v27 = runtime.Load16(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/half.ptx:102")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/half.ptx:102")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 103: ld.b16
 				v28a := uint64(r0[l]) + 0x5a
@@ -2571,12 +2685,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&1 == 0 {
 					v28 = runtime.Load16(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 2, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 2, "testdata/ptx/O0/half.ptx:103")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 2, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 2, "testdata/ptx/O0/half.ptx:103")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 104: mul.rn.f16
 				v29h0 := v27
@@ -2596,12 +2712,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
 					v27 = runtime.Load16(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/half.ptx:102")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/half.ptx:102")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 103: ld.b16
 				v28a := uint64(r0[l]) + 0x5a
@@ -2612,12 +2730,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&1 == 0 {
 					v28 = runtime.Load16(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 2, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 2, "testdata/ptx/O0/half.ptx:103")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 2, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 2, "testdata/ptx/O0/half.ptx:103")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 104: mul.rn.f16
 				v29h0 := v27
@@ -2642,7 +2762,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
 					runtime.Store16(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 2, s30v, l, "testdata/ptx/O0/half.ptx:105")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 2, s30v, l, "testdata/ptx/O0/half.ptx:105")
+					}
 				}
 			}
 		} else {
@@ -2657,7 +2779,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
 					runtime.Store16(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 2, s30v, l, "testdata/ptx/O0/half.ptx:105")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 2, s30v, l, "testdata/ptx/O0/half.ptx:105")
+					}
 				}
 			}
 		}
@@ -2679,12 +2803,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
 					v31 = runtime.Load16(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/half.ptx:106")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/half.ptx:106")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				r52[l] = v31
 				// 107: ld.b16
@@ -2696,12 +2822,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&1 == 0 {
 					v32 = runtime.Load16(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 2, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 2, "testdata/ptx/O0/half.ptx:107")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 2, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 2, "testdata/ptx/O0/half.ptx:107")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r53[l] = v32
 				// 108: ld.b16
@@ -2713,12 +2841,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&1 == 0 {
 					v33 = runtime.Load16(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 2, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 2, "testdata/ptx/O0/half.ptx:108")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 2, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 2, "testdata/ptx/O0/half.ptx:108")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r54[l] = v33
 			}
@@ -2734,12 +2864,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
 					v31 = runtime.Load16(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/half.ptx:106")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/half.ptx:106")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				r52[l] = v31
 				// 107: ld.b16
@@ -2751,12 +2883,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&1 == 0 {
 					v32 = runtime.Load16(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 2, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 2, "testdata/ptx/O0/half.ptx:107")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 2, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 2, "testdata/ptx/O0/half.ptx:107")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r53[l] = v32
 				// 108: ld.b16
@@ -2768,12 +2902,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&1 == 0 {
 					v33 = runtime.Load16(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 2, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 2, "testdata/ptx/O0/half.ptx:108")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 2, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 2, "testdata/ptx/O0/half.ptx:108")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r54[l] = v33
 			}
@@ -2794,7 +2930,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
 					runtime.Store16(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 2, s34v, l, "testdata/ptx/O0/half.ptx:109")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 2, s34v, l, "testdata/ptx/O0/half.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -2809,7 +2947,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
 					runtime.Store16(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 2, s34v, l, "testdata/ptx/O0/half.ptx:109")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 2, s34v, l, "testdata/ptx/O0/half.ptx:109")
+					}
 				}
 			}
 		}
@@ -2828,7 +2968,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
 					runtime.Store16(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 2, s35v, l, "testdata/ptx/O0/half.ptx:110")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 2, s35v, l, "testdata/ptx/O0/half.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -2843,7 +2985,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
 					runtime.Store16(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 2, s35v, l, "testdata/ptx/O0/half.ptx:110")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 2, s35v, l, "testdata/ptx/O0/half.ptx:110")
+					}
 				}
 			}
 		}
@@ -2862,7 +3006,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
 					runtime.Store16(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 2, s36v, l, "testdata/ptx/O0/half.ptx:111")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 2, s36v, l, "testdata/ptx/O0/half.ptx:111")
+					}
 				}
 			}
 		} else {
@@ -2877,7 +3023,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
 					runtime.Store16(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 2, s36v, l, "testdata/ptx/O0/half.ptx:111")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 2, s36v, l, "testdata/ptx/O0/half.ptx:111")
+					}
 				}
 			}
 		}
@@ -2899,12 +3047,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&1 == 0 {
 					v37 = runtime.Load16(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 2, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 2, "testdata/ptx/O0/half.ptx:112")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 2, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 2, "testdata/ptx/O0/half.ptx:112")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 113: ld.b16
 				v38a := uint64(r0[l]) + 0x18
@@ -2915,12 +3065,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
 					v38 = runtime.Load16(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
-					if !v38ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/half.ptx:113")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
+						if !v38ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/half.ptx:113")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				// 114: ld.b16
 				v39a := uint64(r0[l]) + 0x1a
@@ -2931,12 +3083,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&1 == 0 {
 					v39 = runtime.Load16(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 2, l)
-					if !v39ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v39a, 2, "testdata/ptx/O0/half.ptx:114")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 2, l)
+						if !v39ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v39a, 2, "testdata/ptx/O0/half.ptx:114")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 115: fma.rn.f16
 				v40h0 := v37
@@ -2957,12 +3111,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&1 == 0 {
 					v37 = runtime.Load16(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 2, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 2, "testdata/ptx/O0/half.ptx:112")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 2, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 2, "testdata/ptx/O0/half.ptx:112")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 113: ld.b16
 				v38a := uint64(r0[l]) + 0x18
@@ -2973,12 +3129,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
 					v38 = runtime.Load16(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
-					if !v38ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/half.ptx:113")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
+						if !v38ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/half.ptx:113")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				// 114: ld.b16
 				v39a := uint64(r0[l]) + 0x1a
@@ -2989,12 +3147,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&1 == 0 {
 					v39 = runtime.Load16(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 2, l)
-					if !v39ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v39a, 2, "testdata/ptx/O0/half.ptx:114")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 2, l)
+						if !v39ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v39a, 2, "testdata/ptx/O0/half.ptx:114")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 115: fma.rn.f16
 				v40h0 := v37
@@ -3020,7 +3180,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
 					runtime.Store16(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 2, s41v, l, "testdata/ptx/O0/half.ptx:116")
+					{
+						w.StoreLane(s41w, runtime.SpaceGeneric, s41, 2, s41v, l, "testdata/ptx/O0/half.ptx:116")
+					}
 				}
 			}
 		} else {
@@ -3035,7 +3197,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
 					runtime.Store16(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 2, s41v, l, "testdata/ptx/O0/half.ptx:116")
+					{
+						w.StoreLane(s41w, runtime.SpaceGeneric, s41, 2, s41v, l, "testdata/ptx/O0/half.ptx:116")
+					}
 				}
 			}
 		}
@@ -3057,12 +3221,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&1 == 0 {
 					v42 = runtime.Load16(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 2, l)
-					if !v42ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v42a, 2, "testdata/ptx/O0/half.ptx:117")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 2, l)
+						if !v42ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v42a, 2, "testdata/ptx/O0/half.ptx:117")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r59[l] = v42
 				// 118: ld.b16
@@ -3074,12 +3240,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
 					v43 = runtime.Load16(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
-					if !v43ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/half.ptx:118")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
+						if !v43ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/half.ptx:118")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				r60[l] = v43
 				// 119: ld.b16
@@ -3091,12 +3259,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&1 == 0 {
 					v44 = runtime.Load16(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 2, l)
-					if !v44ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v44a, 2, "testdata/ptx/O0/half.ptx:119")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 2, l)
+						if !v44ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v44a, 2, "testdata/ptx/O0/half.ptx:119")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r61[l] = v44
 			}
@@ -3112,12 +3282,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&1 == 0 {
 					v42 = runtime.Load16(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 2, l)
-					if !v42ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v42a, 2, "testdata/ptx/O0/half.ptx:117")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 2, l)
+						if !v42ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v42a, 2, "testdata/ptx/O0/half.ptx:117")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r59[l] = v42
 				// 118: ld.b16
@@ -3129,12 +3301,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
 					v43 = runtime.Load16(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
-					if !v43ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/half.ptx:118")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
+						if !v43ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/half.ptx:118")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				r60[l] = v43
 				// 119: ld.b16
@@ -3146,12 +3320,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&1 == 0 {
 					v44 = runtime.Load16(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 2, l)
-					if !v44ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v44a, 2, "testdata/ptx/O0/half.ptx:119")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 2, l)
+						if !v44ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v44a, 2, "testdata/ptx/O0/half.ptx:119")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r61[l] = v44
 			}
@@ -3172,7 +3348,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&1 == 0 {
 					runtime.Store16(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 2, s45v, l, "testdata/ptx/O0/half.ptx:120")
+					{
+						w.StoreLane(s45w, runtime.SpaceGeneric, s45, 2, s45v, l, "testdata/ptx/O0/half.ptx:120")
+					}
 				}
 			}
 		} else {
@@ -3187,7 +3365,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&1 == 0 {
 					runtime.Store16(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 2, s45v, l, "testdata/ptx/O0/half.ptx:120")
+					{
+						w.StoreLane(s45w, runtime.SpaceGeneric, s45, 2, s45v, l, "testdata/ptx/O0/half.ptx:120")
+					}
 				}
 			}
 		}
@@ -3206,7 +3386,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&1 == 0 {
 					runtime.Store16(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 2, s46v, l, "testdata/ptx/O0/half.ptx:121")
+					{
+						w.StoreLane(s46w, runtime.SpaceGeneric, s46, 2, s46v, l, "testdata/ptx/O0/half.ptx:121")
+					}
 				}
 			}
 		} else {
@@ -3221,7 +3403,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&1 == 0 {
 					runtime.Store16(s46w.Ptr, s46o, s46v)
 				} else {
-					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 2, s46v, l, "testdata/ptx/O0/half.ptx:121")
+					{
+						w.StoreLane(s46w, runtime.SpaceGeneric, s46, 2, s46v, l, "testdata/ptx/O0/half.ptx:121")
+					}
 				}
 			}
 		}
@@ -3240,7 +3424,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
 					runtime.Store16(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/half.ptx:122")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/half.ptx:122")
+					}
 				}
 			}
 		} else {
@@ -3255,7 +3441,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
 					runtime.Store16(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/half.ptx:122")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/half.ptx:122")
+					}
 				}
 			}
 		}
@@ -3277,12 +3465,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&1 == 0 {
 					v48 = runtime.Load16(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 2, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 2, "testdata/ptx/O0/half.ptx:123")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 2, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 2, "testdata/ptx/O0/half.ptx:123")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				// 124: ld.b16
 				v49a := uint64(r0[l]) + 0x12
@@ -3293,12 +3483,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&1 == 0 {
 					v49 = runtime.Load16(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 2, l)
-					if !v49ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v49a, 2, "testdata/ptx/O0/half.ptx:124")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 2, l)
+						if !v49ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v49a, 2, "testdata/ptx/O0/half.ptx:124")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				// 125: ld.b16
 				v50a := uint64(r0[l]) + 0x14
@@ -3309,12 +3501,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&1 == 0 {
 					v50 = runtime.Load16(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 2, l)
-					if !v50ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v50a, 2, "testdata/ptx/O0/half.ptx:125")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 2, l)
+						if !v50ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v50a, 2, "testdata/ptx/O0/half.ptx:125")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				// 126: fma.rn.relu.f16
 				v51h0 := v48
@@ -3335,12 +3529,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&1 == 0 {
 					v48 = runtime.Load16(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 2, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 2, "testdata/ptx/O0/half.ptx:123")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 2, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 2, "testdata/ptx/O0/half.ptx:123")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				// 124: ld.b16
 				v49a := uint64(r0[l]) + 0x12
@@ -3351,12 +3547,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&1 == 0 {
 					v49 = runtime.Load16(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 2, l)
-					if !v49ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v49a, 2, "testdata/ptx/O0/half.ptx:124")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 2, l)
+						if !v49ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v49a, 2, "testdata/ptx/O0/half.ptx:124")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				// 125: ld.b16
 				v50a := uint64(r0[l]) + 0x14
@@ -3367,12 +3565,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&1 == 0 {
 					v50 = runtime.Load16(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 2, l)
-					if !v50ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v50a, 2, "testdata/ptx/O0/half.ptx:125")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 2, l)
+						if !v50ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v50a, 2, "testdata/ptx/O0/half.ptx:125")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				// 126: fma.rn.relu.f16
 				v51h0 := v48
@@ -3398,7 +3598,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&1 == 0 {
 					runtime.Store16(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 2, s52v, l, "testdata/ptx/O0/half.ptx:127")
+					{
+						w.StoreLane(s52w, runtime.SpaceGeneric, s52, 2, s52v, l, "testdata/ptx/O0/half.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -3413,7 +3615,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&1 == 0 {
 					runtime.Store16(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 2, s52v, l, "testdata/ptx/O0/half.ptx:127")
+					{
+						w.StoreLane(s52w, runtime.SpaceGeneric, s52, 2, s52v, l, "testdata/ptx/O0/half.ptx:127")
+					}
 				}
 			}
 		}
@@ -3434,12 +3638,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&1 == 0 {
 					v53 = runtime.Load16(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 2, l)
-					if !v53ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v53a, 2, "testdata/ptx/O0/half.ptx:128")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 2, l)
+						if !v53ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v53a, 2, "testdata/ptx/O0/half.ptx:128")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r66[l] = v53
 				// 129: ld.b16
@@ -3451,12 +3657,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&1 == 0 {
 					v54 = runtime.Load16(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 2, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 2, "testdata/ptx/O0/half.ptx:129")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 2, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 2, "testdata/ptx/O0/half.ptx:129")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r67[l] = v54
 			}
@@ -3472,12 +3680,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&1 == 0 {
 					v53 = runtime.Load16(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 2, l)
-					if !v53ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v53a, 2, "testdata/ptx/O0/half.ptx:128")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 2, l)
+						if !v53ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v53a, 2, "testdata/ptx/O0/half.ptx:128")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r66[l] = v53
 				// 129: ld.b16
@@ -3489,12 +3699,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&1 == 0 {
 					v54 = runtime.Load16(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 2, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 2, "testdata/ptx/O0/half.ptx:129")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 2, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 2, "testdata/ptx/O0/half.ptx:129")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r67[l] = v54
 			}
@@ -3515,7 +3727,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&1 == 0 {
 					runtime.Store16(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 2, s55v, l, "testdata/ptx/O0/half.ptx:130")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 2, s55v, l, "testdata/ptx/O0/half.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -3530,7 +3744,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&1 == 0 {
 					runtime.Store16(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 2, s55v, l, "testdata/ptx/O0/half.ptx:130")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 2, s55v, l, "testdata/ptx/O0/half.ptx:130")
+					}
 				}
 			}
 		}
@@ -3549,7 +3765,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
 					runtime.Store16(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/half.ptx:131")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/half.ptx:131")
+					}
 				}
 			}
 		} else {
@@ -3564,7 +3782,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
 					runtime.Store16(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/half.ptx:131")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/half.ptx:131")
+					}
 				}
 			}
 		}
@@ -3585,12 +3805,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
 					v57 = runtime.Load16(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/half.ptx:132")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/half.ptx:132")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 133: ld.b16
 				v58a := uint64(r0[l]) + 0xe
@@ -3601,12 +3823,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&1 == 0 {
 					v58 = runtime.Load16(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 2, l)
-					if !v58ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v58a, 2, "testdata/ptx/O0/half.ptx:133")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 2, l)
+						if !v58ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v58a, 2, "testdata/ptx/O0/half.ptx:133")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				// 134: min.f16
 				v59h0 := v57
@@ -3626,12 +3850,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
 					v57 = runtime.Load16(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/half.ptx:132")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/half.ptx:132")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 133: ld.b16
 				v58a := uint64(r0[l]) + 0xe
@@ -3642,12 +3868,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&1 == 0 {
 					v58 = runtime.Load16(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 2, l)
-					if !v58ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v58a, 2, "testdata/ptx/O0/half.ptx:133")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 2, l)
+						if !v58ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v58a, 2, "testdata/ptx/O0/half.ptx:133")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				// 134: min.f16
 				v59h0 := v57
@@ -3672,7 +3900,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&1 == 0 {
 					runtime.Store16(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGeneric, s60, 2, s60v, l, "testdata/ptx/O0/half.ptx:135")
+					{
+						w.StoreLane(s60w, runtime.SpaceGeneric, s60, 2, s60v, l, "testdata/ptx/O0/half.ptx:135")
+					}
 				}
 			}
 		} else {
@@ -3687,7 +3917,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&1 == 0 {
 					runtime.Store16(s60w.Ptr, s60o, s60v)
 				} else {
-					w.StoreLane(s60w, runtime.SpaceGeneric, s60, 2, s60v, l, "testdata/ptx/O0/half.ptx:135")
+					{
+						w.StoreLane(s60w, runtime.SpaceGeneric, s60, 2, s60v, l, "testdata/ptx/O0/half.ptx:135")
+					}
 				}
 			}
 		}
@@ -3708,12 +3940,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&1 == 0 {
 					v61 = runtime.Load16(v61aw.Ptr, v61ao)
 				} else {
-					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 2, l)
-					if !v61ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v61a, 2, "testdata/ptx/O0/half.ptx:136")
-						continue
+					{
+						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 2, l)
+						if !v61ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v61a, 2, "testdata/ptx/O0/half.ptx:136")
+							continue
+						}
+						v61 = v61x
 					}
-					v61 = v61x
 				}
 				r71[l] = v61
 				// 137: ld.b16
@@ -3725,12 +3959,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&1 == 0 {
 					v62 = runtime.Load16(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 2, l)
-					if !v62ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v62a, 2, "testdata/ptx/O0/half.ptx:137")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 2, l)
+						if !v62ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v62a, 2, "testdata/ptx/O0/half.ptx:137")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r72[l] = v62
 			}
@@ -3746,12 +3982,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&1 == 0 {
 					v61 = runtime.Load16(v61aw.Ptr, v61ao)
 				} else {
-					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 2, l)
-					if !v61ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v61a, 2, "testdata/ptx/O0/half.ptx:136")
-						continue
+					{
+						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 2, l)
+						if !v61ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v61a, 2, "testdata/ptx/O0/half.ptx:136")
+							continue
+						}
+						v61 = v61x
 					}
-					v61 = v61x
 				}
 				r71[l] = v61
 				// 137: ld.b16
@@ -3763,12 +4001,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&1 == 0 {
 					v62 = runtime.Load16(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 2, l)
-					if !v62ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v62a, 2, "testdata/ptx/O0/half.ptx:137")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 2, l)
+						if !v62ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v62a, 2, "testdata/ptx/O0/half.ptx:137")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r72[l] = v62
 			}
@@ -3789,7 +4029,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
 					runtime.Store16(s63w.Ptr, s63o, s63v)
 				} else {
-					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/half.ptx:138")
+					{
+						w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/half.ptx:138")
+					}
 				}
 			}
 		} else {
@@ -3804,7 +4046,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
 					runtime.Store16(s63w.Ptr, s63o, s63v)
 				} else {
-					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/half.ptx:138")
+					{
+						w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/half.ptx:138")
+					}
 				}
 			}
 		}
@@ -3823,7 +4067,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&1 == 0 {
 					runtime.Store16(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 2, s64v, l, "testdata/ptx/O0/half.ptx:139")
+					{
+						w.StoreLane(s64w, runtime.SpaceGeneric, s64, 2, s64v, l, "testdata/ptx/O0/half.ptx:139")
+					}
 				}
 			}
 		} else {
@@ -3838,7 +4084,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&1 == 0 {
 					runtime.Store16(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 2, s64v, l, "testdata/ptx/O0/half.ptx:139")
+					{
+						w.StoreLane(s64w, runtime.SpaceGeneric, s64, 2, s64v, l, "testdata/ptx/O0/half.ptx:139")
+					}
 				}
 			}
 		}
@@ -3859,12 +4107,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&1 == 0 {
 					v65 = runtime.Load16(v65aw.Ptr, v65ao)
 				} else {
-					v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 2, l)
-					if !v65ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v65a, 2, "testdata/ptx/O0/half.ptx:140")
-						continue
+					{
+						v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 2, l)
+						if !v65ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v65a, 2, "testdata/ptx/O0/half.ptx:140")
+							continue
+						}
+						v65 = v65x
 					}
-					v65 = v65x
 				}
 				// 141: ld.b16
 				v66a := uint64(r0[l]) + 0xa
@@ -3875,12 +4125,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&1 == 0 {
 					v66 = runtime.Load16(v66aw.Ptr, v66ao)
 				} else {
-					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 2, l)
-					if !v66ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v66a, 2, "testdata/ptx/O0/half.ptx:141")
-						continue
+					{
+						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 2, l)
+						if !v66ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v66a, 2, "testdata/ptx/O0/half.ptx:141")
+							continue
+						}
+						v66 = v66x
 					}
-					v66 = v66x
 				}
 				// 142: max.NaN.f16
 				v67h0 := v65
@@ -3900,12 +4152,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&1 == 0 {
 					v65 = runtime.Load16(v65aw.Ptr, v65ao)
 				} else {
-					v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 2, l)
-					if !v65ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v65a, 2, "testdata/ptx/O0/half.ptx:140")
-						continue
+					{
+						v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 2, l)
+						if !v65ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v65a, 2, "testdata/ptx/O0/half.ptx:140")
+							continue
+						}
+						v65 = v65x
 					}
-					v65 = v65x
 				}
 				// 141: ld.b16
 				v66a := uint64(r0[l]) + 0xa
@@ -3916,12 +4170,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&1 == 0 {
 					v66 = runtime.Load16(v66aw.Ptr, v66ao)
 				} else {
-					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 2, l)
-					if !v66ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v66a, 2, "testdata/ptx/O0/half.ptx:141")
-						continue
+					{
+						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 2, l)
+						if !v66ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v66a, 2, "testdata/ptx/O0/half.ptx:141")
+							continue
+						}
+						v66 = v66x
 					}
-					v66 = v66x
 				}
 				// 142: max.NaN.f16
 				v67h0 := v65
@@ -3946,7 +4202,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&1 == 0 {
 					runtime.Store16(s68w.Ptr, s68o, s68v)
 				} else {
-					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 2, s68v, l, "testdata/ptx/O0/half.ptx:143")
+					{
+						w.StoreLane(s68w, runtime.SpaceGeneric, s68, 2, s68v, l, "testdata/ptx/O0/half.ptx:143")
+					}
 				}
 			}
 		} else {
@@ -3961,7 +4219,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&1 == 0 {
 					runtime.Store16(s68w.Ptr, s68o, s68v)
 				} else {
-					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 2, s68v, l, "testdata/ptx/O0/half.ptx:143")
+					{
+						w.StoreLane(s68w, runtime.SpaceGeneric, s68, 2, s68v, l, "testdata/ptx/O0/half.ptx:143")
+					}
 				}
 			}
 		}
@@ -3981,12 +4241,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&1 == 0 {
 					v69 = runtime.Load16(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 2, l)
-					if !v69ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v69a, 2, "testdata/ptx/O0/half.ptx:144")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 2, l)
+						if !v69ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v69a, 2, "testdata/ptx/O0/half.ptx:144")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				// 145: neg.f16
 				v70h0 := v69
@@ -4005,12 +4267,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&1 == 0 {
 					v69 = runtime.Load16(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 2, l)
-					if !v69ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v69a, 2, "testdata/ptx/O0/half.ptx:144")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 2, l)
+						if !v69ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v69a, 2, "testdata/ptx/O0/half.ptx:144")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				// 145: neg.f16
 				v70h0 := v69
@@ -4034,7 +4298,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s71o := s71 - s71w.Base; s71o < s71w.End && s71&1 == 0 {
 					runtime.Store16(s71w.Ptr, s71o, s71v)
 				} else {
-					w.StoreLane(s71w, runtime.SpaceGeneric, s71, 2, s71v, l, "testdata/ptx/O0/half.ptx:146")
+					{
+						w.StoreLane(s71w, runtime.SpaceGeneric, s71, 2, s71v, l, "testdata/ptx/O0/half.ptx:146")
+					}
 				}
 			}
 		} else {
@@ -4049,7 +4315,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s71o := s71 - s71w.Base; s71o < s71w.End && s71&1 == 0 {
 					runtime.Store16(s71w.Ptr, s71o, s71v)
 				} else {
-					w.StoreLane(s71w, runtime.SpaceGeneric, s71, 2, s71v, l, "testdata/ptx/O0/half.ptx:146")
+					{
+						w.StoreLane(s71w, runtime.SpaceGeneric, s71, 2, s71v, l, "testdata/ptx/O0/half.ptx:146")
+					}
 				}
 			}
 		}
@@ -4071,12 +4339,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&7 == 0 {
 					v72 = runtime.Load64(v72aw.Ptr, v72ao)
 				} else {
-					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
-					if !v72ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/half.ptx:147")
-						continue
+					{
+						v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
+						if !v72ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/half.ptx:147")
+							continue
+						}
+						v72 = v72x
 					}
-					v72 = v72x
 				}
 				// 148: ld.s32
 				v73a := uint64(r0[l]) + 0x54
@@ -4087,12 +4357,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&3 == 0 {
 					v73 = runtime.Load32(v73aw.Ptr, v73ao)
 				} else {
-					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 4, l)
-					if !v73ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v73a, 4, "testdata/ptx/O0/half.ptx:148")
-						continue
+					{
+						v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 4, l)
+						if !v73ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v73a, 4, "testdata/ptx/O0/half.ptx:148")
+							continue
+						}
+						v73 = v73x
 					}
-					v73 = v73x
 				}
 				v73 = uint64(uint64(int64(int32(v73))))
 				// 149: shl.b64
@@ -4108,12 +4380,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
 					v76 = runtime.Load32(v76aw.Ptr, v76ao)
 				} else {
-					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
-					if !v76ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/half.ptx:151")
-						continue
+					{
+						v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+						if !v76ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/half.ptx:151")
+							continue
+						}
+						v76 = v76x
 					}
-					v76 = v76x
 				}
 				r82[l] = v76
 			}
@@ -4129,12 +4403,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&7 == 0 {
 					v72 = runtime.Load64(v72aw.Ptr, v72ao)
 				} else {
-					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
-					if !v72ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/half.ptx:147")
-						continue
+					{
+						v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
+						if !v72ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/half.ptx:147")
+							continue
+						}
+						v72 = v72x
 					}
-					v72 = v72x
 				}
 				// 148: ld.s32
 				v73a := uint64(r0[l]) + 0x54
@@ -4145,12 +4421,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&3 == 0 {
 					v73 = runtime.Load32(v73aw.Ptr, v73ao)
 				} else {
-					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 4, l)
-					if !v73ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v73a, 4, "testdata/ptx/O0/half.ptx:148")
-						continue
+					{
+						v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 4, l)
+						if !v73ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v73a, 4, "testdata/ptx/O0/half.ptx:148")
+							continue
+						}
+						v73 = v73x
 					}
-					v73 = v73x
 				}
 				v73 = uint64(uint64(int64(int32(v73))))
 				// 149: shl.b64
@@ -4166,12 +4444,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
 					v76 = runtime.Load32(v76aw.Ptr, v76ao)
 				} else {
-					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
-					if !v76ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/half.ptx:151")
-						continue
+					{
+						v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+						if !v76ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/half.ptx:151")
+							continue
+						}
+						v76 = v76x
 					}
-					v76 = v76x
 				}
 				r82[l] = v76
 			}
@@ -4192,7 +4472,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
 					runtime.Store32(s77w.Ptr, s77o, s77v)
 				} else {
-					w.StoreLane(s77w, runtime.SpaceGeneric, s77, 4, s77v, l, "testdata/ptx/O0/half.ptx:152")
+					{
+						w.StoreLane(s77w, runtime.SpaceGeneric, s77, 4, s77v, l, "testdata/ptx/O0/half.ptx:152")
+					}
 				}
 			}
 		} else {
@@ -4207,7 +4489,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
 					runtime.Store32(s77w.Ptr, s77o, s77v)
 				} else {
-					w.StoreLane(s77w, runtime.SpaceGeneric, s77, 4, s77v, l, "testdata/ptx/O0/half.ptx:152")
+					{
+						w.StoreLane(s77w, runtime.SpaceGeneric, s77, 4, s77v, l, "testdata/ptx/O0/half.ptx:152")
+					}
 				}
 			}
 		}
@@ -4227,12 +4511,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&3 == 0 {
 					v78 = runtime.Load32(v78aw.Ptr, v78ao)
 				} else {
-					v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 4, l)
-					if !v78ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v78a, 4, "testdata/ptx/O0/half.ptx:153")
-						continue
+					{
+						v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 4, l)
+						if !v78ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v78a, 4, "testdata/ptx/O0/half.ptx:153")
+							continue
+						}
+						v78 = v78x
 					}
-					v78 = v78x
 				}
 				// 154: cvt.rn.f16.f32
 				v79s := v78
@@ -4251,12 +4537,14 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&3 == 0 {
 					v78 = runtime.Load32(v78aw.Ptr, v78ao)
 				} else {
-					v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 4, l)
-					if !v78ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v78a, 4, "testdata/ptx/O0/half.ptx:153")
-						continue
+					{
+						v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 4, l)
+						if !v78ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v78a, 4, "testdata/ptx/O0/half.ptx:153")
+							continue
+						}
+						v78 = v78x
 					}
-					v78 = v78x
 				}
 				// 154: cvt.rn.f16.f32
 				v79s := v78
@@ -4280,7 +4568,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&1 == 0 {
 					runtime.Store16(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 2, s80v, l, "testdata/ptx/O0/half.ptx:155")
+					{
+						w.StoreLane(s80w, runtime.SpaceGeneric, s80, 2, s80v, l, "testdata/ptx/O0/half.ptx:155")
+					}
 				}
 			}
 		} else {
@@ -4295,7 +4585,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&1 == 0 {
 					runtime.Store16(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 2, s80v, l, "testdata/ptx/O0/half.ptx:155")
+					{
+						w.StoreLane(s80w, runtime.SpaceGeneric, s80, 2, s80v, l, "testdata/ptx/O0/half.ptx:155")
+					}
 				}
 			}
 		}
@@ -4316,7 +4608,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 					runtime.Store32(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/half.ptx:157")
+					{
+						w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/half.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -4331,7 +4625,9 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 					runtime.Store32(s82w.Ptr, s82o, s82v)
 				} else {
-					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/half.ptx:157")
+					{
+						w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/half.ptx:157")
+					}
 				}
 			}
 		}
@@ -4360,12 +4656,14 @@ func halfOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:160")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:160")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 161: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -4388,12 +4686,14 @@ func halfOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:160")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:160")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 161: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -4437,12 +4737,14 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:165")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:165")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 166: cvt.s64.s32
 				v2 := uint64(uint64(int32(v1)))
@@ -4461,12 +4763,14 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
 					v6 = runtime.Load16(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/half.ptx:170")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/half.ptx:170")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r92[l] = v6
 				// 171: ld.u64
@@ -4478,12 +4782,14 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:171")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:171")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 172: ld.u32
 				v8a := uint64(r0[l]) + 0x54
@@ -4494,12 +4800,14 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:172")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:172")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 173: mul.lo.s32
 				v9 := uint64(uint32(v8) * uint32(k2))
@@ -4525,12 +4833,14 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:165")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:165")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 166: cvt.s64.s32
 				v2 := uint64(uint64(int32(v1)))
@@ -4549,12 +4859,14 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
 					v6 = runtime.Load16(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/half.ptx:170")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/half.ptx:170")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r92[l] = v6
 				// 171: ld.u64
@@ -4566,12 +4878,14 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:171")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:171")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 172: ld.u32
 				v8a := uint64(r0[l]) + 0x54
@@ -4582,12 +4896,14 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:172")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:172")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 173: mul.lo.s32
 				v9 := uint64(uint32(v8) * uint32(k2))
@@ -4618,7 +4934,9 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
 					runtime.Store16(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/half.ptx:178")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/half.ptx:178")
+					}
 				}
 			}
 		} else {
@@ -4633,7 +4951,9 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
 					runtime.Store16(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/half.ptx:178")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/half.ptx:178")
+					}
 				}
 			}
 		}
@@ -4661,12 +4981,14 @@ func halfOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:181")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:181")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 182: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -4684,12 +5006,14 @@ func halfOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:181")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:181")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 182: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -4712,7 +5036,9 @@ func halfOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/half.ptx:183")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/half.ptx:183")
+					}
 				}
 			}
 		} else {
@@ -4727,7 +5053,9 @@ func halfOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/half.ptx:183")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/half.ptx:183")
+					}
 				}
 			}
 		}
@@ -4757,12 +5085,14 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
 					v1 = runtime.Load16(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/half.ptx:186")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/half.ptx:186")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r102[l] = v1
 			}
@@ -4778,12 +5108,14 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
 					v1 = runtime.Load16(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/half.ptx:186")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/half.ptx:186")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r102[l] = v1
 			}
@@ -4804,7 +5136,9 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
 					runtime.Store16(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/half.ptx:187")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/half.ptx:187")
+					}
 				}
 			}
 		} else {
@@ -4819,7 +5153,9 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
 					runtime.Store16(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/half.ptx:187")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/half.ptx:187")
+					}
 				}
 			}
 		}
@@ -4841,12 +5177,14 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
 					v3 = runtime.Load16(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/half.ptx:188")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/half.ptx:188")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 189: cvt.f32.f16
 				v4s := v3
@@ -4861,12 +5199,14 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/half.ptx:190")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/half.ptx:190")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 191: ld.s32
 				v6a := uint64(r0[l]) + 0x54
@@ -4877,12 +5217,14 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/half.ptx:191")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/half.ptx:191")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 192: shl.b64
@@ -4903,12 +5245,14 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
 					v3 = runtime.Load16(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/half.ptx:188")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/half.ptx:188")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 189: cvt.f32.f16
 				v4s := v3
@@ -4923,12 +5267,14 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/half.ptx:190")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/half.ptx:190")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 191: ld.s32
 				v6a := uint64(r0[l]) + 0x54
@@ -4939,12 +5285,14 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/half.ptx:191")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/half.ptx:191")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 192: shl.b64
@@ -4970,7 +5318,9 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:194")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:194")
+					}
 				}
 			}
 		} else {
@@ -4985,7 +5335,9 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:194")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:194")
+					}
 				}
 			}
 		}
@@ -5139,7 +5491,9 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/half.ptx:229")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/half.ptx:229")
+					}
 				}
 			}
 		} else {
@@ -5154,7 +5508,9 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/half.ptx:229")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/half.ptx:229")
+					}
 				}
 			}
 		}
@@ -5173,7 +5529,9 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/half.ptx:230")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/half.ptx:230")
+					}
 				}
 			}
 		} else {
@@ -5188,7 +5546,9 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/half.ptx:230")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/half.ptx:230")
+					}
 				}
 			}
 		}
@@ -5207,7 +5567,9 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/half.ptx:231")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/half.ptx:231")
+					}
 				}
 			}
 		} else {
@@ -5222,7 +5584,9 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/half.ptx:231")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/half.ptx:231")
+					}
 				}
 			}
 		}
@@ -5241,7 +5605,9 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/half.ptx:232")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/half.ptx:232")
+					}
 				}
 			}
 		} else {
@@ -5256,7 +5622,9 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/half.ptx:232")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/half.ptx:232")
+					}
 				}
 			}
 		}
@@ -5286,7 +5654,9 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:238")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:238")
+					}
 				}
 			}
 		} else {
@@ -5305,7 +5675,9 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:238")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:238")
+					}
 				}
 			}
 		}
@@ -5328,12 +5700,14 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/half.ptx:239")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/half.ptx:239")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 240: ld.u32
 				v24a := uint64(u2) + 0x30
@@ -5344,12 +5718,14 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:240")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:240")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 241: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -5372,12 +5748,14 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/half.ptx:239")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/half.ptx:239")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 240: ld.u32
 				v24a := uint64(u2) + 0x30
@@ -5388,12 +5766,14 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:240")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:240")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 241: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -5445,12 +5825,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:247")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:247")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 248: ld.s32
 				v2a := uint64(r0[l]) + 0x34
@@ -5461,12 +5843,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:248")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:248")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 249: shl.b64
@@ -5482,12 +5866,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/half.ptx:251")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/half.ptx:251")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 				// 252: ld.u64
@@ -5499,12 +5885,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/half.ptx:252")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/half.ptx:252")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 253: add.s64
 				v7 := uint64(uint64(v6) + uint64(v3))
@@ -5517,12 +5905,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:254")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:254")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r26[l] = v8
 			}
@@ -5538,12 +5928,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:247")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:247")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 248: ld.s32
 				v2a := uint64(r0[l]) + 0x34
@@ -5554,12 +5946,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:248")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:248")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 249: shl.b64
@@ -5575,12 +5969,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/half.ptx:251")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/half.ptx:251")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 				// 252: ld.u64
@@ -5592,12 +5988,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/half.ptx:252")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/half.ptx:252")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 253: add.s64
 				v7 := uint64(uint64(v6) + uint64(v3))
@@ -5610,12 +6008,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:254")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:254")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r26[l] = v8
 			}
@@ -5636,7 +6036,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:255")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:255")
+					}
 				}
 			}
 		} else {
@@ -5651,7 +6053,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:255")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:255")
+					}
 				}
 			}
 		}
@@ -5670,7 +6074,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/half.ptx:256")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/half.ptx:256")
+					}
 				}
 			}
 		} else {
@@ -5685,7 +6091,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/half.ptx:256")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/half.ptx:256")
+					}
 				}
 			}
 		}
@@ -5706,12 +6114,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/half.ptx:257")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/half.ptx:257")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 258: ld.f32
 				v12a := uint64(r0[l]) + 0xc
@@ -5722,12 +6132,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/half.ptx:258")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/half.ptx:258")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 259: cvt.rn.f16x2.f32
 				v13 := uint64(isa.NarrowF32(uint32(v11), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v12), false, isa.RN, false, false))
@@ -5745,12 +6157,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/half.ptx:257")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/half.ptx:257")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 258: ld.f32
 				v12a := uint64(r0[l]) + 0xc
@@ -5761,12 +6175,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/half.ptx:258")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/half.ptx:258")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 259: cvt.rn.f16x2.f32
 				v13 := uint64(isa.NarrowF32(uint32(v11), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v12), false, isa.RN, false, false))
@@ -5789,7 +6205,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/half.ptx:260")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/half.ptx:260")
+					}
 				}
 			}
 		} else {
@@ -5804,7 +6222,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/half.ptx:260")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/half.ptx:260")
+					}
 				}
 			}
 		}
@@ -5826,12 +6246,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/half.ptx:261")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/half.ptx:261")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r30[l] = v15
 				// 262: ld.u64
@@ -5843,12 +6265,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/half.ptx:262")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/half.ptx:262")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 263: ld.u32
 				v17a := uint64(r0[l]) + 0x34
@@ -5859,12 +6283,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/half.ptx:263")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/half.ptx:263")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 264: shl.b32
 				v18 := uint64(uint32(v17) << uint32(k1))
@@ -5888,12 +6314,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/half.ptx:261")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/half.ptx:261")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r30[l] = v15
 				// 262: ld.u64
@@ -5905,12 +6333,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/half.ptx:262")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/half.ptx:262")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 263: ld.u32
 				v17a := uint64(r0[l]) + 0x34
@@ -5921,12 +6351,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/half.ptx:263")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/half.ptx:263")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 264: shl.b32
 				v18 := uint64(uint32(v17) << uint32(k1))
@@ -5955,7 +6387,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:268")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:268")
+					}
 				}
 			}
 		} else {
@@ -5970,7 +6404,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:268")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:268")
+					}
 				}
 			}
 		}
@@ -5994,12 +6430,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
 					v23 = runtime.Load64(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/half.ptx:269")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/half.ptx:269")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 270: ld.s32
 				v24a := uint64(r0[l]) + 0x34
@@ -6010,12 +6448,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:270")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:270")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				v24 = uint64(uint64(int64(int32(v24))))
 				// 271: shl.b64
@@ -6031,12 +6471,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/half.ptx:273")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/half.ptx:273")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r41[l] = v27
 				// 274: ld.u64
@@ -6048,12 +6490,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/half.ptx:274")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/half.ptx:274")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 275: add.s64
 				v29 := uint64(uint64(v28) + uint64(v25))
@@ -6066,12 +6510,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/half.ptx:276")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/half.ptx:276")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r44[l] = v30
 			}
@@ -6087,12 +6533,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
 					v23 = runtime.Load64(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/half.ptx:269")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/half.ptx:269")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 270: ld.s32
 				v24a := uint64(r0[l]) + 0x34
@@ -6103,12 +6551,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:270")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:270")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				v24 = uint64(uint64(int64(int32(v24))))
 				// 271: shl.b64
@@ -6124,12 +6574,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/half.ptx:273")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/half.ptx:273")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r41[l] = v27
 				// 274: ld.u64
@@ -6141,12 +6593,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
 					v28 = runtime.Load64(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-					if !v28ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/half.ptx:274")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+						if !v28ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/half.ptx:274")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 275: add.s64
 				v29 := uint64(uint64(v28) + uint64(v25))
@@ -6159,12 +6613,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/half.ptx:276")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/half.ptx:276")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r44[l] = v30
 			}
@@ -6185,7 +6641,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/half.ptx:277")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/half.ptx:277")
+					}
 				}
 			}
 		} else {
@@ -6200,7 +6658,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/half.ptx:277")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/half.ptx:277")
+					}
 				}
 			}
 		}
@@ -6219,7 +6679,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/half.ptx:278")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/half.ptx:278")
+					}
 				}
 			}
 		} else {
@@ -6234,7 +6696,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/half.ptx:278")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/half.ptx:278")
+					}
 				}
 			}
 		}
@@ -6255,12 +6719,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/half.ptx:279")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/half.ptx:279")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				// 280: ld.f32
 				v34a := uint64(r0[l]) + 0x0
@@ -6271,12 +6737,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/half.ptx:280")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/half.ptx:280")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 281: cvt.rn.bf16x2.f32
 				v35 := uint64(isa.NarrowF32(uint32(v33), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v34), true, isa.RN, false, false))
@@ -6294,12 +6762,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/half.ptx:279")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/half.ptx:279")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				// 280: ld.f32
 				v34a := uint64(r0[l]) + 0x0
@@ -6310,12 +6780,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/half.ptx:280")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/half.ptx:280")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 281: cvt.rn.bf16x2.f32
 				v35 := uint64(isa.NarrowF32(uint32(v33), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v34), true, isa.RN, false, false))
@@ -6338,7 +6810,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/half.ptx:282")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/half.ptx:282")
+					}
 				}
 			}
 		} else {
@@ -6353,7 +6827,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/half.ptx:282")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/half.ptx:282")
+					}
 				}
 			}
 		}
@@ -6375,12 +6851,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/half.ptx:283")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/half.ptx:283")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				r48[l] = v37
 				// 284: ld.u64
@@ -6392,12 +6870,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
 					v38 = runtime.Load64(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
-					if !v38ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/half.ptx:284")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
+						if !v38ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/half.ptx:284")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				// 285: ld.u32
 				v39a := uint64(r0[l]) + 0x34
@@ -6408,12 +6888,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/half.ptx:285")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/half.ptx:285")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 286: shl.b32
 				v40 := uint64(uint32(v39) << uint32(k1))
@@ -6437,12 +6919,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/half.ptx:283")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/half.ptx:283")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				r48[l] = v37
 				// 284: ld.u64
@@ -6454,12 +6938,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
 					v38 = runtime.Load64(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
-					if !v38ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/half.ptx:284")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
+						if !v38ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/half.ptx:284")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				// 285: ld.u32
 				v39a := uint64(r0[l]) + 0x34
@@ -6470,12 +6956,14 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/half.ptx:285")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/half.ptx:285")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 286: shl.b32
 				v40 := uint64(uint32(v39) << uint32(k1))
@@ -6504,7 +6992,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGeneric, s44, 4, s44v, l, "testdata/ptx/O0/half.ptx:290")
+					{
+						w.StoreLane(s44w, runtime.SpaceGeneric, s44, 4, s44v, l, "testdata/ptx/O0/half.ptx:290")
+					}
 				}
 			}
 		} else {
@@ -6519,7 +7009,9 @@ func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
-					w.StoreLane(s44w, runtime.SpaceGeneric, s44, 4, s44v, l, "testdata/ptx/O0/half.ptx:290")
+					{
+						w.StoreLane(s44w, runtime.SpaceGeneric, s44, 4, s44v, l, "testdata/ptx/O0/half.ptx:290")
+					}
 				}
 			}
 		}

@@ -1782,7 +1782,9 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -1797,7 +1799,9 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:42")
+					}
 				}
 			}
 		}
@@ -1816,7 +1820,9 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -1831,7 +1837,9 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:43")
+					}
 				}
 			}
 		}
@@ -1850,7 +1858,9 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:44")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -1865,7 +1875,9 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:44")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:44")
+					}
 				}
 			}
 		}
@@ -1884,7 +1896,9 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -1899,7 +1913,9 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:45")
+					}
 				}
 			}
 		}
@@ -1929,7 +1945,9 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/int64_math.ptx:51")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/int64_math.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -1948,7 +1966,9 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/int64_math.ptx:51")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/int64_math.ptx:51")
+					}
 				}
 			}
 		}
@@ -1971,12 +1991,14 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/int64_math.ptx:52")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/int64_math.ptx:52")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 53: ld.u32
 				v24a := uint64(u2) + 0x38
@@ -1987,12 +2009,14 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/int64_math.ptx:53")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/int64_math.ptx:53")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 54: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -2015,12 +2039,14 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/int64_math.ptx:52")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/int64_math.ptx:52")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 53: ld.u32
 				v24a := uint64(u2) + 0x38
@@ -2031,12 +2057,14 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/int64_math.ptx:53")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/int64_math.ptx:53")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 54: setp.lt.s32
 				c25t := int32(v23) < int32(v24)
@@ -2082,12 +2110,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:60")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:60")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: ld.s32
 				v2a := uint64(r0[l]) + 0x3c
@@ -2098,12 +2128,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:61")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:61")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 62: shl.b64
@@ -2119,12 +2151,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:64")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:64")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -2140,12 +2174,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:60")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:60")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 61: ld.s32
 				v2a := uint64(r0[l]) + 0x3c
@@ -2156,12 +2192,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:61")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:61")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 62: shl.b64
@@ -2177,12 +2215,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:64")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:64")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r23[l] = v5
 			}
@@ -2203,7 +2243,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:65")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -2218,7 +2260,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:65")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:65")
+					}
 				}
 			}
 		}
@@ -2240,12 +2284,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:66")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:66")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 67: ld.s32
 				v8a := uint64(r0[l]) + 0x3c
@@ -2256,12 +2302,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/int64_math.ptx:67")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/int64_math.ptx:67")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 68: shl.b64
@@ -2277,12 +2325,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:70")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:70")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -2298,12 +2348,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:66")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:66")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 67: ld.s32
 				v8a := uint64(r0[l]) + 0x3c
@@ -2314,12 +2366,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/int64_math.ptx:67")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/int64_math.ptx:67")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 68: shl.b64
@@ -2335,12 +2389,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:70")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:70")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r28[l] = v11
 			}
@@ -2361,7 +2417,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:71")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -2376,7 +2434,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:71")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:71")
+					}
 				}
 			}
 		}
@@ -2396,12 +2456,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:72")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:72")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r29[l] = v13
 			}
@@ -2417,12 +2479,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:72")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:72")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r29[l] = v13
 			}
@@ -2443,7 +2507,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:73")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:73")
+					}
 				}
 			}
 		} else {
@@ -2458,7 +2524,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:73")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:73")
+					}
 				}
 			}
 		}
@@ -2478,12 +2546,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/int64_math.ptx:74")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/int64_math.ptx:74")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r30[l] = v15
 			}
@@ -2499,12 +2569,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/int64_math.ptx:74")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/int64_math.ptx:74")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r30[l] = v15
 			}
@@ -2525,7 +2597,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:75")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:75")
+					}
 				}
 			}
 		} else {
@@ -2540,7 +2614,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:75")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:75")
+					}
 				}
 			}
 		}
@@ -2560,12 +2636,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:76")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:76")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 77: and.b64
 				v18 := uint64(uint64(v17) & uint64(k1))
@@ -2583,12 +2661,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:76")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:76")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 77: and.b64
 				v18 := uint64(uint64(v17) & uint64(k1))
@@ -2611,7 +2691,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/int64_math.ptx:78")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/int64_math.ptx:78")
+					}
 				}
 			}
 		} else {
@@ -2626,7 +2708,9 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/int64_math.ptx:78")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/int64_math.ptx:78")
+					}
 				}
 			}
 		}
@@ -2652,12 +2736,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:79")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:79")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 80: setp.eq.s64
 				c21t := uint64(v20) == uint64(k2)
@@ -2694,12 +2780,14 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:79")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:79")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 80: setp.eq.s64
 				c21t := uint64(v20) == uint64(k2)
@@ -2758,12 +2846,14 @@ func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:86")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:86")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 87: setp.ne.s64
 				c2t := uint64(v1) != uint64(k0)
@@ -2800,12 +2890,14 @@ func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:86")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:86")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 87: setp.ne.s64
 				c2t := uint64(v1) != uint64(k0)
@@ -2862,12 +2954,14 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:93")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:93")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 94: setp.eq.s64
 				c2t := uint64(v1) == uint64(k0)
@@ -2897,12 +2991,14 @@ func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:93")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:93")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 94: setp.eq.s64
 				c2t := uint64(v1) == uint64(k0)
@@ -3017,7 +3113,9 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End {
 					runtime.Store8(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 1, s3v, l, "testdata/ptx/O0/int64_math.ptx:104")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 1, s3v, l, "testdata/ptx/O0/int64_math.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -3044,7 +3142,9 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End {
 					runtime.Store8(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 1, s3v, l, "testdata/ptx/O0/int64_math.ptx:104")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 1, s3v, l, "testdata/ptx/O0/int64_math.ptx:104")
+					}
 				}
 			}
 		}
@@ -3066,12 +3166,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:105")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:105")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 106: ld.s32
 				v5a := uint64(r0[l]) + 0x3c
@@ -3082,12 +3184,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:106")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:106")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				v5 = uint64(uint64(int64(int32(v5))))
 				// 107: mul.lo.s64
@@ -3108,12 +3212,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:105")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:105")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 106: ld.s32
 				v5a := uint64(r0[l]) + 0x3c
@@ -3124,12 +3230,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:106")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:106")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				v5 = uint64(uint64(int64(int32(v5))))
 				// 107: mul.lo.s64
@@ -3155,7 +3263,9 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:109")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -3170,7 +3280,9 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:109")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:109")
+					}
 				}
 			}
 		}
@@ -3192,12 +3304,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:110")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:110")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 111: ld.u64
 				v10a := uint64(r0[l]) + 0x58
@@ -3208,12 +3322,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/int64_math.ptx:111")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/int64_math.ptx:111")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 112: mul.lo.s64
 				v11 := uint64(uint64(v9) * uint64(v10))
@@ -3227,12 +3343,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:113")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:113")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r44[l] = v12
 			}
@@ -3248,12 +3366,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:110")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:110")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 111: ld.u64
 				v10a := uint64(r0[l]) + 0x58
@@ -3264,12 +3384,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/int64_math.ptx:111")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/int64_math.ptx:111")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 112: mul.lo.s64
 				v11 := uint64(uint64(v9) * uint64(v10))
@@ -3283,12 +3405,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:113")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:113")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r44[l] = v12
 			}
@@ -3309,7 +3433,9 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:114")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:114")
+					}
 				}
 			}
 		} else {
@@ -3324,7 +3450,9 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:114")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:114")
+					}
 				}
 			}
 		}
@@ -3346,12 +3474,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End {
 					v14 = runtime.Load8(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 1, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 1, "testdata/ptx/O0/int64_math.ptx:115")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 1, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 1, "testdata/ptx/O0/int64_math.ptx:115")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 116: and.b16
 				v15 := uint64(uint16(v14) & uint16(k1))
@@ -3376,12 +3506,14 @@ func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End {
 					v14 = runtime.Load8(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 1, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 1, "testdata/ptx/O0/int64_math.ptx:115")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 1, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 1, "testdata/ptx/O0/int64_math.ptx:115")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 116: and.b16
 				v15 := uint64(uint16(v14) & uint16(k1))
@@ -3447,12 +3579,14 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:125")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:125")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 126: ld.u64
 				v2a := uint64(r0[l]) + 0x48
@@ -3463,12 +3597,14 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:126")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:126")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 127: div.s64
 				v3 := isa.Div(v1, v2, 64, true)
@@ -3488,12 +3624,14 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:125")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:125")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 126: ld.u64
 				v2a := uint64(r0[l]) + 0x48
@@ -3504,12 +3642,14 @@ func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:126")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:126")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 127: div.s64
 				v3 := isa.Div(v1, v2, 64, true)
@@ -3548,12 +3688,14 @@ func int64MathBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:132")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:132")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r53[l] = v2
 			}
@@ -3572,12 +3714,14 @@ func int64MathBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:132")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:132")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r53[l] = v2
 			}
@@ -3598,7 +3742,9 @@ func int64MathBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:133")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:133")
+					}
 				}
 			}
 		} else {
@@ -3613,7 +3759,9 @@ func int64MathBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:133")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:133")
+					}
 				}
 			}
 		}
@@ -3635,12 +3783,14 @@ func int64MathBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End {
 					v4 = runtime.Load8(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 1, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 1, "testdata/ptx/O0/int64_math.ptx:134")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 1, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 1, "testdata/ptx/O0/int64_math.ptx:134")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 135: and.b16
 				v5 := uint64(uint16(v4) & uint16(k0))
@@ -3665,12 +3815,14 @@ func int64MathBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End {
 					v4 = runtime.Load8(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 1, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 1, "testdata/ptx/O0/int64_math.ptx:134")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 1, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 1, "testdata/ptx/O0/int64_math.ptx:134")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 135: and.b16
 				v5 := uint64(uint16(v4) & uint16(k0))
@@ -3736,12 +3888,14 @@ func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:144")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:144")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 145: ld.u64
 				v2a := uint64(r0[l]) + 0x48
@@ -3752,12 +3906,14 @@ func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:145")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:145")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 146: rem.s64
 				v3 := isa.Rem(v1, v2, 64, true)
@@ -3777,12 +3933,14 @@ func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:144")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:144")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 145: ld.u64
 				v2a := uint64(r0[l]) + 0x48
@@ -3793,12 +3951,14 @@ func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:145")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:145")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 146: rem.s64
 				v3 := isa.Rem(v1, v2, 64, true)
@@ -3843,12 +4003,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:151")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:151")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r62[l] = v2
 			}
@@ -3867,12 +4029,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:151")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:151")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r62[l] = v2
 			}
@@ -3893,7 +4057,9 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:152")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:152")
+					}
 				}
 			}
 		} else {
@@ -3908,7 +4074,9 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:152")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:152")
+					}
 				}
 			}
 		}
@@ -3930,12 +4098,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:153")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:153")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 154: ld.u32
 				v5a := uint64(r0[l]) + 0x60
@@ -3946,12 +4116,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:154")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:154")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 155: shl.b64
 				v6 := uint64(uint64(v4) << uint32(v5))
@@ -3965,12 +4137,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:156")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:156")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r66[l] = v7
 			}
@@ -3986,12 +4160,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:153")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:153")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 154: ld.u32
 				v5a := uint64(r0[l]) + 0x60
@@ -4002,12 +4178,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:154")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:154")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 155: shl.b64
 				v6 := uint64(uint64(v4) << uint32(v5))
@@ -4021,12 +4199,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:156")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:156")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r66[l] = v7
 			}
@@ -4047,7 +4227,9 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:157")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -4062,7 +4244,9 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:157")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:157")
+					}
 				}
 			}
 		}
@@ -4084,12 +4268,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:158")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:158")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 159: ld.u32
 				v10a := uint64(r0[l]) + 0x60
@@ -4100,12 +4286,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/int64_math.ptx:159")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/int64_math.ptx:159")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 160: shr.s64
 				v11 := uint64(uint64(int64(v9) >> uint32(v10)))
@@ -4119,12 +4307,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:161")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:161")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r70[l] = v12
 			}
@@ -4140,12 +4330,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:158")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:158")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 159: ld.u32
 				v10a := uint64(r0[l]) + 0x60
@@ -4156,12 +4348,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/int64_math.ptx:159")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/int64_math.ptx:159")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 160: shr.s64
 				v11 := uint64(uint64(int64(v9) >> uint32(v10)))
@@ -4175,12 +4369,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:161")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:161")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r70[l] = v12
 			}
@@ -4201,7 +4397,9 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:162")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:162")
+					}
 				}
 			}
 		} else {
@@ -4216,7 +4414,9 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:162")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:162")
+					}
 				}
 			}
 		}
@@ -4238,12 +4438,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:163")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:163")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 164: ld.u32
 				v15a := uint64(r0[l]) + 0x60
@@ -4254,12 +4456,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/int64_math.ptx:164")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/int64_math.ptx:164")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 165: shr.u64
 				v16 := uint64(uint64(v14) >> uint32(v15))
@@ -4273,12 +4477,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:166")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:166")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r74[l] = v17
 			}
@@ -4294,12 +4500,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:163")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:163")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 164: ld.u32
 				v15a := uint64(r0[l]) + 0x60
@@ -4310,12 +4518,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/int64_math.ptx:164")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/int64_math.ptx:164")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 165: shr.u64
 				v16 := uint64(uint64(v14) >> uint32(v15))
@@ -4329,12 +4539,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:166")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:166")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r74[l] = v17
 			}
@@ -4355,7 +4567,9 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/int64_math.ptx:167")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/int64_math.ptx:167")
+					}
 				}
 			}
 		} else {
@@ -4370,7 +4584,9 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/int64_math.ptx:167")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/int64_math.ptx:167")
+					}
 				}
 			}
 		}
@@ -4392,12 +4608,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:168")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:168")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 169: setp.ne.s64
 				c20t := uint64(v19) != uint64(k0)
@@ -4420,12 +4638,14 @@ func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:168")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:168")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 169: setp.ne.s64
 				c20t := uint64(v19) != uint64(k0)
@@ -4489,12 +4709,14 @@ func int64MathBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:177")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:177")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 178: ld.u64
 				v2a := uint64(r0[l]) + 0x58
@@ -4505,12 +4727,14 @@ func int64MathBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:178")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:178")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 179: div.u64
 				v3 := isa.Div(v1, v2, 64, false)
@@ -4530,12 +4754,14 @@ func int64MathBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:177")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:177")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 178: ld.u64
 				v2a := uint64(r0[l]) + 0x58
@@ -4546,12 +4772,14 @@ func int64MathBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:178")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:178")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 179: div.u64
 				v3 := isa.Div(v1, v2, 64, false)
@@ -4590,12 +4818,14 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:184")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:184")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r82[l] = v2
 			}
@@ -4614,12 +4844,14 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:184")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:184")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r82[l] = v2
 			}
@@ -4640,7 +4872,9 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:185")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:185")
+					}
 				}
 			}
 		} else {
@@ -4655,7 +4889,9 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:185")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:185")
+					}
 				}
 			}
 		}
@@ -4677,12 +4913,14 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:186")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:186")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 187: setp.ne.s64
 				c5t := uint64(v4) != uint64(k0)
@@ -4705,12 +4943,14 @@ func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:186")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:186")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 187: setp.ne.s64
 				c5t := uint64(v4) != uint64(k0)
@@ -4774,12 +5014,14 @@ func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:195")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:195")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 196: ld.u64
 				v2a := uint64(r0[l]) + 0x58
@@ -4790,12 +5032,14 @@ func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:196")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:196")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 197: rem.u64
 				v3 := isa.Rem(v1, v2, 64, false)
@@ -4815,12 +5059,14 @@ func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:195")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:195")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 196: ld.u64
 				v2a := uint64(r0[l]) + 0x58
@@ -4831,12 +5077,14 @@ func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:196")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:196")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 197: rem.u64
 				v3 := isa.Rem(v1, v2, 64, false)
@@ -4882,12 +5130,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:202")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:202")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r90[l] = v2
 			}
@@ -4906,12 +5156,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:202")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:202")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r90[l] = v2
 			}
@@ -4932,7 +5184,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:203")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:203")
+					}
 				}
 			}
 		} else {
@@ -4947,7 +5201,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 					runtime.Store64(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:203")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:203")
+					}
 				}
 			}
 		}
@@ -4968,12 +5224,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:204")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:204")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r91[l] = v4
 				// 205: ld.u64
@@ -4985,12 +5243,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:205")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:205")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r92[l] = v5
 			}
@@ -5006,12 +5266,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:204")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:204")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r91[l] = v4
 				// 205: ld.u64
@@ -5023,12 +5285,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:205")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:205")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r92[l] = v5
 			}
@@ -5049,7 +5313,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:206")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:206")
+					}
 				}
 			}
 		} else {
@@ -5064,7 +5330,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:206")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:206")
+					}
 				}
 			}
 		}
@@ -5083,7 +5351,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 					runtime.Store64(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/int64_math.ptx:207")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/int64_math.ptx:207")
+					}
 				}
 			}
 		} else {
@@ -5098,7 +5368,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 					runtime.Store64(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/int64_math.ptx:207")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/int64_math.ptx:207")
+					}
 				}
 			}
 		}
@@ -5120,12 +5392,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/int64_math.ptx:208")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/int64_math.ptx:208")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 209: ld.u64
 				v9a := uint64(r0[l]) + 0x18
@@ -5136,12 +5410,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:209")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:209")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 210: mul.hi.u64
 				v10 := uint64(uint64(isa.MulHi(v8, v9, 64, false)))
@@ -5155,12 +5431,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:211")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:211")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r96[l] = v11
 			}
@@ -5176,12 +5454,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/int64_math.ptx:208")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/int64_math.ptx:208")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 209: ld.u64
 				v9a := uint64(r0[l]) + 0x18
@@ -5192,12 +5472,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:209")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:209")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 210: mul.hi.u64
 				v10 := uint64(uint64(isa.MulHi(v8, v9, 64, false)))
@@ -5211,12 +5493,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:211")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:211")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r96[l] = v11
 			}
@@ -5237,7 +5521,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:212")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:212")
+					}
 				}
 			}
 		} else {
@@ -5252,7 +5538,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:212")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:212")
+					}
 				}
 			}
 		}
@@ -5273,12 +5561,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:213")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:213")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r97[l] = v13
 				// 214: ld.u64
@@ -5290,12 +5580,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:214")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:214")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r98[l] = v14
 			}
@@ -5311,12 +5603,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:213")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:213")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r97[l] = v13
 				// 214: ld.u64
@@ -5328,12 +5622,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:214")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:214")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r98[l] = v14
 			}
@@ -5354,7 +5650,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:215")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:215")
+					}
 				}
 			}
 		} else {
@@ -5369,7 +5667,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:215")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:215")
+					}
 				}
 			}
 		}
@@ -5388,7 +5688,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:216")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:216")
+					}
 				}
 			}
 		} else {
@@ -5403,7 +5705,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:216")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:216")
+					}
 				}
 			}
 		}
@@ -5425,12 +5729,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:217")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:217")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 218: ld.u64
 				v18a := uint64(r0[l]) + 0x8
@@ -5441,12 +5747,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
 					v18 = runtime.Load64(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/int64_math.ptx:218")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/int64_math.ptx:218")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 219: mul.hi.s64
 				v19 := uint64(uint64(isa.MulHi(v17, v18, 64, true)))
@@ -5460,12 +5768,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:220")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:220")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r102[l] = v20
 			}
@@ -5481,12 +5791,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:217")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:217")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 218: ld.u64
 				v18a := uint64(r0[l]) + 0x8
@@ -5497,12 +5809,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
 					v18 = runtime.Load64(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/int64_math.ptx:218")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/int64_math.ptx:218")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 219: mul.hi.s64
 				v19 := uint64(uint64(isa.MulHi(v17, v18, 64, true)))
@@ -5516,12 +5830,14 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:220")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:220")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r102[l] = v20
 			}
@@ -5542,7 +5858,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/int64_math.ptx:221")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/int64_math.ptx:221")
+					}
 				}
 			}
 		} else {
@@ -5557,7 +5875,9 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/int64_math.ptx:221")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/int64_math.ptx:221")
+					}
 				}
 			}
 		}
@@ -5687,7 +6007,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:249")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:249")
+					}
 				}
 			}
 		} else {
@@ -5702,7 +6024,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:249")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:249")
+					}
 				}
 			}
 		}
@@ -5721,7 +6045,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/int64_math.ptx:250")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/int64_math.ptx:250")
+					}
 				}
 			}
 		} else {
@@ -5736,7 +6062,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/int64_math.ptx:250")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/int64_math.ptx:250")
+					}
 				}
 			}
 		}
@@ -5755,7 +6083,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/int64_math.ptx:251")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/int64_math.ptx:251")
+					}
 				}
 			}
 		} else {
@@ -5770,7 +6100,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/int64_math.ptx:251")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/int64_math.ptx:251")
+					}
 				}
 			}
 		}
@@ -5800,7 +6132,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:257")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:257")
+					}
 				}
 			}
 		} else {
@@ -5819,7 +6153,9 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:257")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:257")
+					}
 				}
 			}
 		}
@@ -5842,12 +6178,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/int64_math.ptx:258")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/int64_math.ptx:258")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 259: ld.u32
 				v18a := uint64(u2) + 0x10
@@ -5858,12 +6196,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/int64_math.ptx:259")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/int64_math.ptx:259")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 260: setp.lt.s32
 				c19t := int32(v17) < int32(v18)
@@ -5886,12 +6226,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/int64_math.ptx:258")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/int64_math.ptx:258")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 259: ld.u32
 				v18a := uint64(u2) + 0x10
@@ -5902,12 +6244,14 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/int64_math.ptx:259")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/int64_math.ptx:259")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 260: setp.lt.s32
 				c19t := int32(v17) < int32(v18)
@@ -5956,12 +6300,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:266")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:266")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 267: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -5972,12 +6318,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:267")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:267")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 268: mul.lo.s64
@@ -5998,12 +6346,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:266")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:266")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 267: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -6014,12 +6364,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:267")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:267")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 268: mul.lo.s64
@@ -6045,7 +6397,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 					runtime.Store64(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 8, s5v, l, "testdata/ptx/O0/int64_math.ptx:270")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 8, s5v, l, "testdata/ptx/O0/int64_math.ptx:270")
+					}
 				}
 			}
 		} else {
@@ -6060,7 +6414,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 					runtime.Store64(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 8, s5v, l, "testdata/ptx/O0/int64_math.ptx:270")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 8, s5v, l, "testdata/ptx/O0/int64_math.ptx:270")
+					}
 				}
 			}
 		}
@@ -6080,12 +6436,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/int64_math.ptx:271")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/int64_math.ptx:271")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 272: shr.u64
 				v7 := uint64(uint64(v6) >> uint32(k1))
@@ -6107,12 +6465,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/int64_math.ptx:271")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/int64_math.ptx:271")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 272: shr.u64
 				v7 := uint64(uint64(v6) >> uint32(k1))
@@ -6139,7 +6499,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/int64_math.ptx:275")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/int64_math.ptx:275")
+					}
 				}
 			}
 		} else {
@@ -6154,7 +6516,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/int64_math.ptx:275")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/int64_math.ptx:275")
+					}
 				}
 			}
 		}
@@ -6174,12 +6538,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:276")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:276")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 277: shr.u64
 				v12 := uint64(uint64(v11) >> uint32(k3))
@@ -6201,12 +6567,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:276")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:276")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 277: shr.u64
 				v12 := uint64(uint64(v11) >> uint32(k3))
@@ -6233,7 +6601,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:280")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:280")
+					}
 				}
 			}
 		} else {
@@ -6248,7 +6618,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:280")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:280")
+					}
 				}
 			}
 		}
@@ -6270,12 +6642,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/int64_math.ptx:281")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/int64_math.ptx:281")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 282: shr.u64
 				v17 := uint64(uint64(v16) >> uint32(k5))
@@ -6291,12 +6665,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:284")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:284")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 285: ld.s32
 				v20a := uint64(r0[l]) + 0x14
@@ -6307,12 +6683,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/int64_math.ptx:285")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/int64_math.ptx:285")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				v20 = uint64(uint64(int64(int32(v20))))
 				// 286: shl.b64
@@ -6333,12 +6711,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/int64_math.ptx:281")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/int64_math.ptx:281")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 282: shr.u64
 				v17 := uint64(uint64(v16) >> uint32(k5))
@@ -6354,12 +6734,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:284")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:284")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 285: ld.s32
 				v20a := uint64(r0[l]) + 0x14
@@ -6370,12 +6752,14 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/int64_math.ptx:285")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/int64_math.ptx:285")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				v20 = uint64(uint64(int64(int32(v20))))
 				// 286: shl.b64
@@ -6401,7 +6785,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/int64_math.ptx:288")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/int64_math.ptx:288")
+					}
 				}
 			}
 		} else {
@@ -6416,7 +6802,9 @@ func mix64Block2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/int64_math.ptx:288")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/int64_math.ptx:288")
+					}
 				}
 			}
 		}

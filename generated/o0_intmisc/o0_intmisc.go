@@ -1065,7 +1065,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intmisc.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intmisc.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -1080,7 +1082,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intmisc.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intmisc.ptx:45")
+					}
 				}
 			}
 		}
@@ -1099,7 +1103,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intmisc.ptx:46")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intmisc.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -1114,7 +1120,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intmisc.ptx:46")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intmisc.ptx:46")
+					}
 				}
 			}
 		}
@@ -1133,7 +1141,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intmisc.ptx:47")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intmisc.ptx:47")
+					}
 				}
 			}
 		} else {
@@ -1148,7 +1158,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intmisc.ptx:47")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intmisc.ptx:47")
+					}
 				}
 			}
 		}
@@ -1167,7 +1179,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intmisc.ptx:48")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intmisc.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -1182,7 +1196,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intmisc.ptx:48")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intmisc.ptx:48")
+					}
 				}
 			}
 		}
@@ -1201,7 +1217,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intmisc.ptx:49")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intmisc.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -1216,7 +1234,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intmisc.ptx:49")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intmisc.ptx:49")
+					}
 				}
 			}
 		}
@@ -1246,7 +1266,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intmisc.ptx:55")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intmisc.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -1265,7 +1287,9 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intmisc.ptx:55")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intmisc.ptx:55")
+					}
 				}
 			}
 		}
@@ -1288,12 +1312,14 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:56")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:56")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 57: ld.u32
 				v28a := uint64(u2) + 0x70
@@ -1304,12 +1330,14 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intmisc.ptx:57")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intmisc.ptx:57")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 58: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -1332,12 +1360,14 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:56")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:56")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 57: ld.u32
 				v28a := uint64(u2) + 0x70
@@ -1348,12 +1378,14 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intmisc.ptx:57")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intmisc.ptx:57")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 58: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -1410,12 +1442,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intmisc.ptx:64")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intmisc.ptx:64")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 65: ld.s32
 				v2a := uint64(r0[l]) + 0x74
@@ -1426,12 +1460,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intmisc.ptx:65")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intmisc.ptx:65")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 66: shl.b64
@@ -1447,12 +1483,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:68")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:68")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 			}
@@ -1468,12 +1506,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intmisc.ptx:64")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intmisc.ptx:64")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 65: ld.s32
 				v2a := uint64(r0[l]) + 0x74
@@ -1484,12 +1524,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intmisc.ptx:65")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intmisc.ptx:65")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 66: shl.b64
@@ -1505,12 +1547,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:68")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:68")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 			}
@@ -1531,7 +1575,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:69")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:69")
+					}
 				}
 			}
 		} else {
@@ -1546,7 +1592,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:69")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:69")
+					}
 				}
 			}
 		}
@@ -1568,12 +1616,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intmisc.ptx:70")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intmisc.ptx:70")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 71: ld.s32
 				v8a := uint64(r0[l]) + 0x74
@@ -1584,12 +1634,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:71")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:71")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 72: shl.b64
@@ -1605,12 +1657,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:74")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:74")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 			}
@@ -1626,12 +1680,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intmisc.ptx:70")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intmisc.ptx:70")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 71: ld.s32
 				v8a := uint64(r0[l]) + 0x74
@@ -1642,12 +1698,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:71")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:71")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 72: shl.b64
@@ -1663,12 +1721,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:74")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:74")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 			}
@@ -1689,7 +1749,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intmisc.ptx:75")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intmisc.ptx:75")
+					}
 				}
 			}
 		} else {
@@ -1704,7 +1766,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intmisc.ptx:75")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intmisc.ptx:75")
+					}
 				}
 			}
 		}
@@ -1726,12 +1790,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intmisc.ptx:76")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intmisc.ptx:76")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 77: ld.s32
 				v14a := uint64(r0[l]) + 0x74
@@ -1742,12 +1808,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intmisc.ptx:77")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intmisc.ptx:77")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 78: shl.b64
@@ -1763,12 +1831,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intmisc.ptx:80")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intmisc.ptx:80")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r36[l] = v17
 			}
@@ -1784,12 +1854,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intmisc.ptx:76")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intmisc.ptx:76")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 77: ld.s32
 				v14a := uint64(r0[l]) + 0x74
@@ -1800,12 +1872,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intmisc.ptx:77")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intmisc.ptx:77")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 78: shl.b64
@@ -1821,12 +1895,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intmisc.ptx:80")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intmisc.ptx:80")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r36[l] = v17
 			}
@@ -1847,7 +1923,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intmisc.ptx:81")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intmisc.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -1862,7 +1940,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intmisc.ptx:81")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intmisc.ptx:81")
+					}
 				}
 			}
 		}
@@ -1883,12 +1963,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/intmisc.ptx:82")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/intmisc.ptx:82")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 83: ld.u32
 				v20a := uint64(r0[l]) + 0x74
@@ -1899,12 +1981,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:83")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:83")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 84: shl.b32
 				v21 := uint64(uint32(v20) << uint32(k1))
@@ -1928,12 +2012,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/intmisc.ptx:82")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/intmisc.ptx:82")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 83: ld.u32
 				v20a := uint64(r0[l]) + 0x74
@@ -1944,12 +2030,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:83")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:83")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 84: shl.b32
 				v21 := uint64(uint32(v20) << uint32(k1))
@@ -1978,7 +2066,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/intmisc.ptx:88")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/intmisc.ptx:88")
+					}
 				}
 			}
 		} else {
@@ -1993,7 +2083,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/intmisc.ptx:88")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/intmisc.ptx:88")
+					}
 				}
 			}
 		}
@@ -2014,12 +2106,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:89")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:89")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r43[l] = v26
 				// 90: ld.u32
@@ -2031,12 +2125,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:90")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:90")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r44[l] = v27
 			}
@@ -2052,12 +2148,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:89")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:89")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r43[l] = v26
 				// 90: ld.u32
@@ -2069,12 +2167,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:90")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:90")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r44[l] = v27
 			}
@@ -2095,7 +2195,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:91")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:91")
+					}
 				}
 			}
 		} else {
@@ -2110,7 +2212,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:91")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:91")
+					}
 				}
 			}
 		}
@@ -2129,7 +2233,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/intmisc.ptx:92")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/intmisc.ptx:92")
+					}
 				}
 			}
 		} else {
@@ -2144,7 +2250,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/intmisc.ptx:92")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/intmisc.ptx:92")
+					}
 				}
 			}
 		}
@@ -2166,12 +2274,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intmisc.ptx:93")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intmisc.ptx:93")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 94: ld.u32
 				v31a := uint64(r0[l]) + 0x48
@@ -2182,12 +2292,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/intmisc.ptx:94")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/intmisc.ptx:94")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 95: mul.hi.s32
 				v32 := uint64(uint32(isa.MulHi(v30, v31, 32, true)))
@@ -2201,12 +2313,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
 					v33 = runtime.Load64(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/intmisc.ptx:96")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/intmisc.ptx:96")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r48[l] = v33
 			}
@@ -2222,12 +2336,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intmisc.ptx:93")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intmisc.ptx:93")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 94: ld.u32
 				v31a := uint64(r0[l]) + 0x48
@@ -2238,12 +2354,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/intmisc.ptx:94")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/intmisc.ptx:94")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 95: mul.hi.s32
 				v32 := uint64(uint32(isa.MulHi(v30, v31, 32, true)))
@@ -2257,12 +2375,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
 					v33 = runtime.Load64(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/intmisc.ptx:96")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/intmisc.ptx:96")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r48[l] = v33
 			}
@@ -2283,7 +2403,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/intmisc.ptx:97")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/intmisc.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -2298,7 +2420,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/intmisc.ptx:97")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/intmisc.ptx:97")
+					}
 				}
 			}
 		}
@@ -2319,12 +2443,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/intmisc.ptx:98")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/intmisc.ptx:98")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r49[l] = v35
 				// 99: ld.u32
@@ -2336,12 +2462,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intmisc.ptx:99")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intmisc.ptx:99")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r50[l] = v36
 			}
@@ -2357,12 +2485,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/intmisc.ptx:98")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/intmisc.ptx:98")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				r49[l] = v35
 				// 99: ld.u32
@@ -2374,12 +2504,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intmisc.ptx:99")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intmisc.ptx:99")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r50[l] = v36
 			}
@@ -2400,7 +2532,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/intmisc.ptx:100")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/intmisc.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -2415,7 +2549,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/intmisc.ptx:100")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/intmisc.ptx:100")
+					}
 				}
 			}
 		}
@@ -2434,7 +2570,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/intmisc.ptx:101")
+					{
+						w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/intmisc.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -2449,7 +2587,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/intmisc.ptx:101")
+					{
+						w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/intmisc.ptx:101")
+					}
 				}
 			}
 		}
@@ -2471,12 +2611,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/intmisc.ptx:102")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/intmisc.ptx:102")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 103: ld.u32
 				v40a := uint64(r0[l]) + 0x40
@@ -2487,12 +2629,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
 					v40 = runtime.Load32(v40aw.Ptr, v40ao)
 				} else {
-					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
-					if !v40ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/intmisc.ptx:103")
-						continue
+					{
+						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+						if !v40ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/intmisc.ptx:103")
+							continue
+						}
+						v40 = v40x
 					}
-					v40 = v40x
 				}
 				// 104: mul.hi.u32
 				v41 := uint64(uint32(isa.MulHi(v39, v40, 32, false)))
@@ -2506,12 +2650,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/intmisc.ptx:105")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/intmisc.ptx:105")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r54[l] = v42
 			}
@@ -2527,12 +2673,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/intmisc.ptx:102")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/intmisc.ptx:102")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 103: ld.u32
 				v40a := uint64(r0[l]) + 0x40
@@ -2543,12 +2691,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
 					v40 = runtime.Load32(v40aw.Ptr, v40ao)
 				} else {
-					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
-					if !v40ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/intmisc.ptx:103")
-						continue
+					{
+						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+						if !v40ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/intmisc.ptx:103")
+							continue
+						}
+						v40 = v40x
 					}
-					v40 = v40x
 				}
 				// 104: mul.hi.u32
 				v41 := uint64(uint32(isa.MulHi(v39, v40, 32, false)))
@@ -2562,12 +2712,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
 					v42 = runtime.Load64(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-					if !v42ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/intmisc.ptx:105")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+						if !v42ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/intmisc.ptx:105")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				r54[l] = v42
 			}
@@ -2588,7 +2740,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/intmisc.ptx:106")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/intmisc.ptx:106")
+					}
 				}
 			}
 		} else {
@@ -2603,7 +2757,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/intmisc.ptx:106")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/intmisc.ptx:106")
+					}
 				}
 			}
 		}
@@ -2623,12 +2779,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intmisc.ptx:107")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intmisc.ptx:107")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r55[l] = v44
 			}
@@ -2644,12 +2802,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intmisc.ptx:107")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intmisc.ptx:107")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				r55[l] = v44
 			}
@@ -2670,7 +2830,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
 					runtime.Store32(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/intmisc.ptx:108")
+					{
+						w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/intmisc.ptx:108")
+					}
 				}
 			}
 		} else {
@@ -2685,7 +2847,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
 					runtime.Store32(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/intmisc.ptx:108")
+					{
+						w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/intmisc.ptx:108")
+					}
 				}
 			}
 		}
@@ -2706,12 +2870,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
 					v46 = runtime.Load32(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-					if !v46ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/intmisc.ptx:109")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+						if !v46ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/intmisc.ptx:109")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 110: abs.s32
 				v47s := int32(v46)
@@ -2726,12 +2892,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
 					v48 = runtime.Load64(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-					if !v48ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/intmisc.ptx:111")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+						if !v48ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/intmisc.ptx:111")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				r58[l] = v48
 			}
@@ -2747,12 +2915,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
 					v46 = runtime.Load32(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-					if !v46ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/intmisc.ptx:109")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+						if !v46ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/intmisc.ptx:109")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 110: abs.s32
 				v47s := int32(v46)
@@ -2767,12 +2937,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
 					v48 = runtime.Load64(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-					if !v48ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/intmisc.ptx:111")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+						if !v48ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/intmisc.ptx:111")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				r58[l] = v48
 			}
@@ -2793,7 +2965,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
 					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/intmisc.ptx:112")
+					{
+						w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/intmisc.ptx:112")
+					}
 				}
 			}
 		} else {
@@ -2808,7 +2982,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
 					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/intmisc.ptx:112")
+					{
+						w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/intmisc.ptx:112")
+					}
 				}
 			}
 		}
@@ -2829,12 +3005,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
 					v50 = runtime.Load32(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-					if !v50ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/intmisc.ptx:113")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+						if !v50ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/intmisc.ptx:113")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				r59[l] = v50
 				// 114: ld.u32
@@ -2846,12 +3024,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&3 == 0 {
 					v51 = runtime.Load32(v51aw.Ptr, v51ao)
 				} else {
-					v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 4, l)
-					if !v51ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v51a, 4, "testdata/ptx/O0/intmisc.ptx:114")
-						continue
+					{
+						v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 4, l)
+						if !v51ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v51a, 4, "testdata/ptx/O0/intmisc.ptx:114")
+							continue
+						}
+						v51 = v51x
 					}
-					v51 = v51x
 				}
 				r60[l] = v51
 			}
@@ -2867,12 +3047,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
 					v50 = runtime.Load32(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-					if !v50ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/intmisc.ptx:113")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+						if !v50ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/intmisc.ptx:113")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				r59[l] = v50
 				// 114: ld.u32
@@ -2884,12 +3066,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&3 == 0 {
 					v51 = runtime.Load32(v51aw.Ptr, v51ao)
 				} else {
-					v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 4, l)
-					if !v51ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v51a, 4, "testdata/ptx/O0/intmisc.ptx:114")
-						continue
+					{
+						v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 4, l)
+						if !v51ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v51a, 4, "testdata/ptx/O0/intmisc.ptx:114")
+							continue
+						}
+						v51 = v51x
 					}
-					v51 = v51x
 				}
 				r60[l] = v51
 			}
@@ -2910,7 +3094,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intmisc.ptx:115")
+					{
+						w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intmisc.ptx:115")
+					}
 				}
 			}
 		} else {
@@ -2925,7 +3111,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intmisc.ptx:115")
+					{
+						w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intmisc.ptx:115")
+					}
 				}
 			}
 		}
@@ -2944,7 +3132,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
 					runtime.Store32(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/intmisc.ptx:116")
+					{
+						w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/intmisc.ptx:116")
+					}
 				}
 			}
 		} else {
@@ -2959,7 +3149,9 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
 					runtime.Store32(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/intmisc.ptx:116")
+					{
+						w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/intmisc.ptx:116")
+					}
 				}
 			}
 		}
@@ -2982,12 +3174,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intmisc.ptx:117")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intmisc.ptx:117")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				// 118: ld.u32
 				v55a := uint64(r0[l]) + 0x34
@@ -2998,12 +3192,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
 					v55 = runtime.Load32(v55aw.Ptr, v55ao)
 				} else {
-					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
-					if !v55ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/intmisc.ptx:118")
-						continue
+					{
+						v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
+						if !v55ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/intmisc.ptx:118")
+							continue
+						}
+						v55 = v55x
 					}
-					v55 = v55x
 				}
 				// 119: setp.ge.s32
 				c56t := int32(v54) >= int32(v55)
@@ -3026,12 +3222,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intmisc.ptx:117")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intmisc.ptx:117")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				// 118: ld.u32
 				v55a := uint64(r0[l]) + 0x34
@@ -3042,12 +3240,14 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
 					v55 = runtime.Load32(v55aw.Ptr, v55ao)
 				} else {
-					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
-					if !v55ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/intmisc.ptx:118")
-						continue
+					{
+						v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
+						if !v55ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/intmisc.ptx:118")
+							continue
+						}
+						v55 = v55x
 					}
-					v55 = v55x
 				}
 				// 119: setp.ge.s32
 				c56t := int32(v54) >= int32(v55)
@@ -3084,12 +3284,14 @@ func intMiscBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:123")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:123")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 124: mov.u32
 				v2 := uint64(v1)
@@ -3107,12 +3309,14 @@ func intMiscBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:123")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:123")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 124: mov.u32
 				v2 := uint64(v1)
@@ -3143,12 +3347,14 @@ func intMiscBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:127")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:127")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 128: mov.u32
 				v2 := uint64(v1)
@@ -3166,12 +3372,14 @@ func intMiscBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:127")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:127")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 128: mov.u32
 				v2 := uint64(v1)
@@ -3209,12 +3417,14 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:132")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:132")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r67[l] = v2
 			}
@@ -3233,12 +3443,14 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:132")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:132")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r67[l] = v2
 			}
@@ -3259,7 +3471,9 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:133")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:133")
+					}
 				}
 			}
 		} else {
@@ -3274,7 +3488,9 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:133")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:133")
+					}
 				}
 			}
 		}
@@ -3295,12 +3511,14 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:134")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:134")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r68[l] = v4
 				// 135: ld.u32
@@ -3312,12 +3530,14 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:135")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:135")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r69[l] = v5
 			}
@@ -3333,12 +3553,14 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:134")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:134")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r68[l] = v4
 				// 135: ld.u32
@@ -3350,12 +3572,14 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:135")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:135")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r69[l] = v5
 			}
@@ -3376,7 +3600,9 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:136")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:136")
+					}
 				}
 			}
 		} else {
@@ -3391,7 +3617,9 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:136")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:136")
+					}
 				}
 			}
 		}
@@ -3410,7 +3638,9 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:137")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:137")
+					}
 				}
 			}
 		} else {
@@ -3425,7 +3655,9 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:137")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:137")
+					}
 				}
 			}
 		}
@@ -3448,12 +3680,14 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:138")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:138")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 139: ld.u32
 				v9a := uint64(r0[l]) + 0x2c
@@ -3464,12 +3698,14 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/intmisc.ptx:139")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/intmisc.ptx:139")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 140: setp.le.u32
 				c10t := uint32(v8) <= uint32(v9)
@@ -3492,12 +3728,14 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:138")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:138")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 139: ld.u32
 				v9a := uint64(r0[l]) + 0x2c
@@ -3508,12 +3746,14 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/intmisc.ptx:139")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/intmisc.ptx:139")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 140: setp.le.u32
 				c10t := uint32(v8) <= uint32(v9)
@@ -3550,12 +3790,14 @@ func intMiscBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:144")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:144")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 145: mov.u32
 				v2 := uint64(v1)
@@ -3573,12 +3815,14 @@ func intMiscBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:144")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:144")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 145: mov.u32
 				v2 := uint64(v1)
@@ -3609,12 +3853,14 @@ func intMiscBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:148")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:148")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 149: mov.u32
 				v2 := uint64(v1)
@@ -3632,12 +3878,14 @@ func intMiscBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:148")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:148")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 149: mov.u32
 				v2 := uint64(v1)
@@ -3689,12 +3937,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:153")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:153")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r76[l] = v2
 			}
@@ -3713,12 +3963,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:153")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:153")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r76[l] = v2
 			}
@@ -3739,7 +3991,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:154")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:154")
+					}
 				}
 			}
 		} else {
@@ -3754,7 +4008,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:154")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:154")
+					}
 				}
 			}
 		}
@@ -3776,12 +4032,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:155")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:155")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r77[l] = v4
 				// 156: ld.u32
@@ -3793,12 +4051,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:156")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:156")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r78[l] = v5
 				// 157: ld.u32
@@ -3810,12 +4070,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/intmisc.ptx:157")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/intmisc.ptx:157")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r79[l] = v6
 			}
@@ -3831,12 +4093,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:155")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:155")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r77[l] = v4
 				// 156: ld.u32
@@ -3848,12 +4112,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:156")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:156")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r78[l] = v5
 				// 157: ld.u32
@@ -3865,12 +4131,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/intmisc.ptx:157")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/intmisc.ptx:157")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r79[l] = v6
 			}
@@ -3891,7 +4159,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:158")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:158")
+					}
 				}
 			}
 		} else {
@@ -3906,7 +4176,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:158")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:158")
+					}
 				}
 			}
 		}
@@ -3925,7 +4197,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/intmisc.ptx:159")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/intmisc.ptx:159")
+					}
 				}
 			}
 		} else {
@@ -3940,7 +4214,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/intmisc.ptx:159")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/intmisc.ptx:159")
+					}
 				}
 			}
 		}
@@ -3959,7 +4235,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/intmisc.ptx:160")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/intmisc.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -3974,7 +4252,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/intmisc.ptx:160")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/intmisc.ptx:160")
+					}
 				}
 			}
 		}
@@ -3996,12 +4276,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/intmisc.ptx:161")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/intmisc.ptx:161")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 162: ld.u32
 				v11a := uint64(r0[l]) + 0x1c
@@ -4012,12 +4294,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:162")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:162")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 163: ld.u32
 				v12a := uint64(r0[l]) + 0x20
@@ -4028,12 +4312,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intmisc.ptx:163")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intmisc.ptx:163")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 165: shf.r.wrap.b32
 				v13 := uint64(isa.Shf(uint32(v10), uint32(v11), uint32(v12), false, false))
@@ -4051,12 +4337,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/intmisc.ptx:161")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/intmisc.ptx:161")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 162: ld.u32
 				v11a := uint64(r0[l]) + 0x1c
@@ -4067,12 +4355,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:162")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:162")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 163: ld.u32
 				v12a := uint64(r0[l]) + 0x20
@@ -4083,12 +4373,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intmisc.ptx:163")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intmisc.ptx:163")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 165: shf.r.wrap.b32
 				v13 := uint64(isa.Shf(uint32(v10), uint32(v11), uint32(v12), false, false))
@@ -4111,7 +4403,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intmisc.ptx:167")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intmisc.ptx:167")
+					}
 				}
 			}
 		} else {
@@ -4126,7 +4420,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intmisc.ptx:167")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intmisc.ptx:167")
+					}
 				}
 			}
 		}
@@ -4147,12 +4443,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intmisc.ptx:168")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intmisc.ptx:168")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r84[l] = v15
 				// 169: ld.u64
@@ -4164,12 +4462,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/intmisc.ptx:169")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/intmisc.ptx:169")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r85[l] = v16
 			}
@@ -4185,12 +4485,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intmisc.ptx:168")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intmisc.ptx:168")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r84[l] = v15
 				// 169: ld.u64
@@ -4202,12 +4504,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/intmisc.ptx:169")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/intmisc.ptx:169")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r85[l] = v16
 			}
@@ -4228,7 +4532,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/intmisc.ptx:170")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/intmisc.ptx:170")
+					}
 				}
 			}
 		} else {
@@ -4243,7 +4549,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/intmisc.ptx:170")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/intmisc.ptx:170")
+					}
 				}
 			}
 		}
@@ -4265,12 +4573,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intmisc.ptx:171")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intmisc.ptx:171")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r86[l] = v18
 				// 172: ld.u32
@@ -4282,12 +4592,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intmisc.ptx:172")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intmisc.ptx:172")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r87[l] = v19
 				// 173: ld.u32
@@ -4299,12 +4611,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:173")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:173")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r88[l] = v20
 			}
@@ -4320,12 +4634,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intmisc.ptx:171")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intmisc.ptx:171")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r86[l] = v18
 				// 172: ld.u32
@@ -4337,12 +4653,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intmisc.ptx:172")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intmisc.ptx:172")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r87[l] = v19
 				// 173: ld.u32
@@ -4354,12 +4672,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:173")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:173")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r88[l] = v20
 			}
@@ -4380,7 +4700,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/intmisc.ptx:174")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/intmisc.ptx:174")
+					}
 				}
 			}
 		} else {
@@ -4395,7 +4717,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/intmisc.ptx:174")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/intmisc.ptx:174")
+					}
 				}
 			}
 		}
@@ -4414,7 +4738,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intmisc.ptx:175")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intmisc.ptx:175")
+					}
 				}
 			}
 		} else {
@@ -4429,7 +4755,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intmisc.ptx:175")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intmisc.ptx:175")
+					}
 				}
 			}
 		}
@@ -4448,7 +4776,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intmisc.ptx:176")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intmisc.ptx:176")
+					}
 				}
 			}
 		} else {
@@ -4463,7 +4793,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intmisc.ptx:176")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intmisc.ptx:176")
+					}
 				}
 			}
 		}
@@ -4485,12 +4817,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/intmisc.ptx:177")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/intmisc.ptx:177")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 178: ld.u32
 				v25a := uint64(r0[l]) + 0xc
@@ -4501,12 +4835,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intmisc.ptx:178")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intmisc.ptx:178")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 179: ld.u32
 				v26a := uint64(r0[l]) + 0x10
@@ -4517,12 +4853,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:179")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:179")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 181: shf.l.wrap.b32
 				v27 := uint64(isa.Shf(uint32(v24), uint32(v25), uint32(v26), true, false))
@@ -4540,12 +4878,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/intmisc.ptx:177")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/intmisc.ptx:177")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 178: ld.u32
 				v25a := uint64(r0[l]) + 0xc
@@ -4556,12 +4896,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intmisc.ptx:178")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intmisc.ptx:178")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 179: ld.u32
 				v26a := uint64(r0[l]) + 0x10
@@ -4572,12 +4914,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:179")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:179")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 181: shf.l.wrap.b32
 				v27 := uint64(isa.Shf(uint32(v24), uint32(v25), uint32(v26), true, false))
@@ -4600,7 +4944,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:183")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:183")
+					}
 				}
 			}
 		} else {
@@ -4615,7 +4961,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:183")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:183")
+					}
 				}
 			}
 		}
@@ -4636,12 +4984,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/intmisc.ptx:184")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/intmisc.ptx:184")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				r93[l] = v29
 				// 185: ld.u64
@@ -4653,12 +5003,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
 					v30 = runtime.Load64(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/intmisc.ptx:185")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/intmisc.ptx:185")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r94[l] = v30
 			}
@@ -4674,12 +5026,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/intmisc.ptx:184")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/intmisc.ptx:184")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				r93[l] = v29
 				// 185: ld.u64
@@ -4691,12 +5045,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
 					v30 = runtime.Load64(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/intmisc.ptx:185")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/intmisc.ptx:185")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r94[l] = v30
 			}
@@ -4717,7 +5073,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/intmisc.ptx:186")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/intmisc.ptx:186")
+					}
 				}
 			}
 		} else {
@@ -4732,7 +5090,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/intmisc.ptx:186")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/intmisc.ptx:186")
+					}
 				}
 			}
 		}
@@ -4753,12 +5113,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/intmisc.ptx:187")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/intmisc.ptx:187")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				v32 = uint64(uint64(int64(int32(v32))))
 				// 188: ld.s32
@@ -4770,12 +5132,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/intmisc.ptx:188")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/intmisc.ptx:188")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				v33 = uint64(uint64(int64(int32(v33))))
 				// 189: mul.lo.s64
@@ -4794,12 +5158,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/intmisc.ptx:187")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/intmisc.ptx:187")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				v32 = uint64(uint64(int64(int32(v32))))
 				// 188: ld.s32
@@ -4811,12 +5177,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/intmisc.ptx:188")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/intmisc.ptx:188")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				v33 = uint64(uint64(int64(int32(v33))))
 				// 189: mul.lo.s64
@@ -4840,7 +5208,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
 					runtime.Store64(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/intmisc.ptx:190")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/intmisc.ptx:190")
+					}
 				}
 			}
 		} else {
@@ -4855,7 +5225,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
 					runtime.Store64(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/intmisc.ptx:190")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/intmisc.ptx:190")
+					}
 				}
 			}
 		}
@@ -4876,12 +5248,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
 					v36 = runtime.Load64(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/intmisc.ptx:191")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/intmisc.ptx:191")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 192: abs.s64
 				v37s := int64(v36)
@@ -4898,12 +5272,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
 					v39 = runtime.Load64(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-					if !v39ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/intmisc.ptx:194")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+						if !v39ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/intmisc.ptx:194")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				r101[l] = v39
 			}
@@ -4919,12 +5295,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
 					v36 = runtime.Load64(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/intmisc.ptx:191")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/intmisc.ptx:191")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 192: abs.s64
 				v37s := int64(v36)
@@ -4941,12 +5319,14 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
 					v39 = runtime.Load64(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-					if !v39ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/intmisc.ptx:194")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+						if !v39ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/intmisc.ptx:194")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				r101[l] = v39
 			}
@@ -4967,7 +5347,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intmisc.ptx:195")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intmisc.ptx:195")
+					}
 				}
 			}
 		} else {
@@ -4982,7 +5364,9 @@ func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intmisc.ptx:195")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intmisc.ptx:195")
+					}
 				}
 			}
 		}

@@ -1340,7 +1340,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -1355,7 +1357,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:45")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:45")
+					}
 				}
 			}
 		}
@@ -1374,7 +1378,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:46")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -1389,7 +1395,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:46")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:46")
+					}
 				}
 			}
 		}
@@ -1408,7 +1416,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:47")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:47")
+					}
 				}
 			}
 		} else {
@@ -1423,7 +1433,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:47")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:47")
+					}
 				}
 			}
 		}
@@ -1442,7 +1454,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:48")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -1457,7 +1471,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:48")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:48")
+					}
 				}
 			}
 		}
@@ -1476,7 +1492,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:49")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -1491,7 +1509,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:49")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:49")
+					}
 				}
 			}
 		}
@@ -1521,7 +1541,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:55")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -1540,7 +1562,9 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:55")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:55")
+					}
 				}
 			}
 		}
@@ -1563,12 +1587,14 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:56")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:56")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 57: ld.u32
 				v28a := uint64(u2) + 0x30
@@ -1579,12 +1605,14 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:57")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:57")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 58: setp.ge.s32
 				c29t := int32(v27) >= int32(v28)
@@ -1607,12 +1635,14 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:56")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:56")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 57: ld.u32
 				v28a := uint64(u2) + 0x30
@@ -1623,12 +1653,14 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:57")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:57")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 58: setp.ge.s32
 				c29t := int32(v27) >= int32(v28)
@@ -1677,12 +1709,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:62")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:62")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 63: ld.s32
 				v2a := uint64(r0[l]) + 0x34
@@ -1693,12 +1727,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:63")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:63")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 64: shl.b64
@@ -1714,12 +1750,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:66")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:66")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 				// 67: ld.u64
@@ -1731,12 +1769,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:67")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:67")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 68: add.s64
 				v7 := uint64(uint64(v6) + uint64(v3))
@@ -1749,12 +1789,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:69")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:69")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r29[l] = v8
 				// 70: ld.u64
@@ -1766,12 +1808,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/intops.ptx:70")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/intops.ptx:70")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 71: add.s64
 				v10 := uint64(uint64(v9) + uint64(v3))
@@ -1784,12 +1828,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(6, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:72")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(6, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:72")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r32[l] = v11
 			}
@@ -1805,12 +1851,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:62")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:62")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 63: ld.s32
 				v2a := uint64(r0[l]) + 0x34
@@ -1821,12 +1869,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:63")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:63")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 64: shl.b64
@@ -1842,12 +1892,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:66")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:66")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 				// 67: ld.u64
@@ -1859,12 +1911,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:67")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:67")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 68: add.s64
 				v7 := uint64(uint64(v6) + uint64(v3))
@@ -1877,12 +1931,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:69")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:69")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r29[l] = v8
 				// 70: ld.u64
@@ -1894,12 +1950,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/intops.ptx:70")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/intops.ptx:70")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 71: add.s64
 				v10 := uint64(uint64(v9) + uint64(v3))
@@ -1912,12 +1970,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(6, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:72")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(6, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:72")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r32[l] = v11
 			}
@@ -1938,7 +1998,9 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:73")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:73")
+					}
 				}
 			}
 		} else {
@@ -1953,7 +2015,9 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:73")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:73")
+					}
 				}
 			}
 		}
@@ -1972,7 +2036,9 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:74")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:74")
+					}
 				}
 			}
 		} else {
@@ -1987,7 +2053,9 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:74")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:74")
+					}
 				}
 			}
 		}
@@ -2006,7 +2074,9 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:75")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:75")
+					}
 				}
 			}
 		} else {
@@ -2021,7 +2091,9 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:75")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:75")
+					}
 				}
 			}
 		}
@@ -2045,12 +2117,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intops.ptx:76")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intops.ptx:76")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 77: ld.u32
 				v16a := uint64(r0[l]) + 0x4
@@ -2061,12 +2135,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:77")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:77")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 78: ld.u32
 				v17a := uint64(r0[l]) + 0x8
@@ -2077,12 +2153,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:78")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:78")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 79: and.b32
 				v18 := uint64(uint32(v17) & uint32(k1))
@@ -2098,12 +2176,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:81")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:81")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 82: ld.s32
 				v21a := uint64(r0[l]) + 0x34
@@ -2114,12 +2194,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:82")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:82")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				v21 = uint64(uint64(int64(int32(v21))))
 				// 83: shl.b64
@@ -2140,12 +2222,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intops.ptx:76")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intops.ptx:76")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 77: ld.u32
 				v16a := uint64(r0[l]) + 0x4
@@ -2156,12 +2240,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:77")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:77")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 78: ld.u32
 				v17a := uint64(r0[l]) + 0x8
@@ -2172,12 +2258,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:78")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:78")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 79: and.b32
 				v18 := uint64(uint32(v17) & uint32(k1))
@@ -2193,12 +2281,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:81")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:81")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 82: ld.s32
 				v21a := uint64(r0[l]) + 0x34
@@ -2209,12 +2299,14 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:82")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:82")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				v21 = uint64(uint64(int64(int32(v21))))
 				// 83: shl.b64
@@ -2240,7 +2332,9 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:85")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -2255,7 +2349,9 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:85")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:85")
+					}
 				}
 			}
 		}
@@ -2429,7 +2525,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:123")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:123")
+					}
 				}
 			}
 		} else {
@@ -2444,7 +2542,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:123")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:123")
+					}
 				}
 			}
 		}
@@ -2463,7 +2563,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:124")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -2478,7 +2580,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:124")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:124")
+					}
 				}
 			}
 		}
@@ -2497,7 +2601,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:125")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:125")
+					}
 				}
 			}
 		} else {
@@ -2512,7 +2618,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:125")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:125")
+					}
 				}
 			}
 		}
@@ -2531,7 +2639,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:126")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:126")
+					}
 				}
 			}
 		} else {
@@ -2546,7 +2656,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:126")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:126")
+					}
 				}
 			}
 		}
@@ -2565,7 +2677,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:127")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -2580,7 +2694,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:127")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:127")
+					}
 				}
 			}
 		}
@@ -2610,7 +2726,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:133")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:133")
+					}
 				}
 			}
 		} else {
@@ -2629,7 +2747,9 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:133")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:133")
+					}
 				}
 			}
 		}
@@ -2652,12 +2772,14 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:134")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:134")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 135: ld.u32
 				v28a := uint64(u2) + 0x48
@@ -2668,12 +2790,14 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:135")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:135")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 136: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -2696,12 +2820,14 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:134")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:134")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 135: ld.u32
 				v28a := uint64(u2) + 0x48
@@ -2712,12 +2838,14 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:135")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:135")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 136: setp.lt.s32
 				c29t := int32(v27) < int32(v28)
@@ -2777,12 +2905,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:142")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:142")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 143: ld.s32
 				v2a := uint64(r0[l]) + 0x4c
@@ -2793,12 +2923,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:143")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:143")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 144: shl.b64
@@ -2814,12 +2946,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:146")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:146")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 			}
@@ -2835,12 +2969,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:142")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:142")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 143: ld.s32
 				v2a := uint64(r0[l]) + 0x4c
@@ -2851,12 +2987,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:143")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:143")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 144: shl.b64
@@ -2872,12 +3010,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:146")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:146")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 			}
@@ -2898,7 +3038,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intops.ptx:147")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intops.ptx:147")
+					}
 				}
 			}
 		} else {
@@ -2913,7 +3055,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intops.ptx:147")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intops.ptx:147")
+					}
 				}
 			}
 		}
@@ -2935,12 +3079,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intops.ptx:148")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intops.ptx:148")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 149: ld.s32
 				v8a := uint64(r0[l]) + 0x4c
@@ -2951,12 +3097,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:149")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:149")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 150: shl.b64
@@ -2972,12 +3120,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:152")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:152")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 			}
@@ -2993,12 +3143,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intops.ptx:148")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intops.ptx:148")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 149: ld.s32
 				v8a := uint64(r0[l]) + 0x4c
@@ -3009,12 +3161,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:149")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:149")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 150: shl.b64
@@ -3030,12 +3184,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:152")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:152")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r31[l] = v11
 			}
@@ -3056,7 +3212,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:153")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:153")
+					}
 				}
 			}
 		} else {
@@ -3071,7 +3229,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:153")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:153")
+					}
 				}
 			}
 		}
@@ -3093,12 +3253,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intops.ptx:154")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intops.ptx:154")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 155: ld.s32
 				v14a := uint64(r0[l]) + 0x4c
@@ -3109,12 +3271,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intops.ptx:155")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intops.ptx:155")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 156: shl.b64
@@ -3130,12 +3294,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:158")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:158")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r36[l] = v17
 			}
@@ -3151,12 +3317,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intops.ptx:154")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intops.ptx:154")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 155: ld.s32
 				v14a := uint64(r0[l]) + 0x4c
@@ -3167,12 +3335,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intops.ptx:155")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intops.ptx:155")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 156: shl.b64
@@ -3188,12 +3358,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:158")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:158")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r36[l] = v17
 			}
@@ -3214,7 +3386,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intops.ptx:159")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intops.ptx:159")
+					}
 				}
 			}
 		} else {
@@ -3229,7 +3403,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intops.ptx:159")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intops.ptx:159")
+					}
 				}
 			}
 		}
@@ -3251,12 +3427,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intops.ptx:160")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intops.ptx:160")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r37[l] = v19
 				// 161: ld.u32
@@ -3268,12 +3446,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intops.ptx:161")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intops.ptx:161")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r38[l] = v20
 				// 162: ld.u32
@@ -3285,12 +3465,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:162")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:162")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r39[l] = v21
 			}
@@ -3306,12 +3488,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intops.ptx:160")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intops.ptx:160")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r37[l] = v19
 				// 161: ld.u32
@@ -3323,12 +3507,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intops.ptx:161")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intops.ptx:161")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r38[l] = v20
 				// 162: ld.u32
@@ -3340,12 +3526,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:162")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:162")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r39[l] = v21
 			}
@@ -3366,7 +3554,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intops.ptx:163")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intops.ptx:163")
+					}
 				}
 			}
 		} else {
@@ -3381,7 +3571,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intops.ptx:163")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intops.ptx:163")
+					}
 				}
 			}
 		}
@@ -3400,7 +3592,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intops.ptx:164")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intops.ptx:164")
+					}
 				}
 			}
 		} else {
@@ -3415,7 +3609,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intops.ptx:164")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intops.ptx:164")
+					}
 				}
 			}
 		}
@@ -3434,7 +3630,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:165")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:165")
+					}
 				}
 			}
 		} else {
@@ -3449,7 +3647,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:165")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:165")
+					}
 				}
 			}
 		}
@@ -3473,12 +3673,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intops.ptx:166")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intops.ptx:166")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 167: ld.u32
 				v26a := uint64(r0[l]) + 0x20
@@ -3489,12 +3691,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intops.ptx:167")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intops.ptx:167")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 168: ld.u32
 				v27a := uint64(r0[l]) + 0x24
@@ -3505,12 +3709,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:168")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:168")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 169: sad.s32
 				v28 := isa.Sad(v25, v26, v27, 32, true)
@@ -3524,12 +3730,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
 					v29 = runtime.Load64(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-					if !v29ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/intops.ptx:170")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+						if !v29ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/intops.ptx:170")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 171: ld.u32
 				v30a := uint64(r0[l]) + 0x4c
@@ -3540,12 +3748,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intops.ptx:171")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intops.ptx:171")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 172: shl.b32
 				v31 := uint64(uint32(v30) << uint32(k0))
@@ -3569,12 +3779,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intops.ptx:166")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intops.ptx:166")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 167: ld.u32
 				v26a := uint64(r0[l]) + 0x20
@@ -3585,12 +3797,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intops.ptx:167")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intops.ptx:167")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 168: ld.u32
 				v27a := uint64(r0[l]) + 0x24
@@ -3601,12 +3815,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:168")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:168")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 169: sad.s32
 				v28 := isa.Sad(v25, v26, v27, 32, true)
@@ -3620,12 +3836,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
 					v29 = runtime.Load64(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-					if !v29ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/intops.ptx:170")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+						if !v29ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/intops.ptx:170")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 171: ld.u32
 				v30a := uint64(r0[l]) + 0x4c
@@ -3636,12 +3854,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intops.ptx:171")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intops.ptx:171")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 172: shl.b32
 				v31 := uint64(uint32(v30) << uint32(k0))
@@ -3670,7 +3890,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/intops.ptx:176")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/intops.ptx:176")
+					}
 				}
 			}
 		} else {
@@ -3685,7 +3907,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/intops.ptx:176")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/intops.ptx:176")
+					}
 				}
 			}
 		}
@@ -3707,12 +3931,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intops.ptx:177")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intops.ptx:177")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r50[l] = v36
 				// 178: ld.u32
@@ -3724,12 +3950,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/intops.ptx:178")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/intops.ptx:178")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				r51[l] = v37
 				// 179: ld.u32
@@ -3741,12 +3969,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
 					v38 = runtime.Load32(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
-					if !v38ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/intops.ptx:179")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
+						if !v38ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/intops.ptx:179")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				r52[l] = v38
 			}
@@ -3762,12 +3992,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intops.ptx:177")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intops.ptx:177")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r50[l] = v36
 				// 178: ld.u32
@@ -3779,12 +4011,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/intops.ptx:178")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/intops.ptx:178")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				r51[l] = v37
 				// 179: ld.u32
@@ -3796,12 +4030,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
 					v38 = runtime.Load32(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
-					if !v38ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/intops.ptx:179")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
+						if !v38ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/intops.ptx:179")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				r52[l] = v38
 			}
@@ -3822,7 +4058,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/intops.ptx:180")
+					{
+						w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/intops.ptx:180")
+					}
 				}
 			}
 		} else {
@@ -3837,7 +4075,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/intops.ptx:180")
+					{
+						w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/intops.ptx:180")
+					}
 				}
 			}
 		}
@@ -3856,7 +4096,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intops.ptx:181")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intops.ptx:181")
+					}
 				}
 			}
 		} else {
@@ -3871,7 +4113,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intops.ptx:181")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intops.ptx:181")
+					}
 				}
 			}
 		}
@@ -3890,7 +4134,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
 					runtime.Store32(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/intops.ptx:182")
+					{
+						w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/intops.ptx:182")
+					}
 				}
 			}
 		} else {
@@ -3905,7 +4151,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
 					runtime.Store32(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/intops.ptx:182")
+					{
+						w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/intops.ptx:182")
+					}
 				}
 			}
 		}
@@ -3929,12 +4177,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
 					v42 = runtime.Load32(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
-					if !v42ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/intops.ptx:183")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
+						if !v42ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/intops.ptx:183")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				// 184: ld.u32
 				v43a := uint64(r0[l]) + 0x14
@@ -3945,12 +4195,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
 					v43 = runtime.Load32(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-					if !v43ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/intops.ptx:184")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+						if !v43ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/intops.ptx:184")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				// 185: ld.u32
 				v44a := uint64(r0[l]) + 0x18
@@ -3961,12 +4213,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intops.ptx:185")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intops.ptx:185")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				// 186: sad.u32
 				v45 := isa.Sad(v42, v43, v44, 32, false)
@@ -3980,12 +4234,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
 					v46 = runtime.Load64(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-					if !v46ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/intops.ptx:187")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+						if !v46ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/intops.ptx:187")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 188: ld.u32
 				v47a := uint64(r0[l]) + 0x4c
@@ -3996,12 +4252,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
 					v47 = runtime.Load32(v47aw.Ptr, v47ao)
 				} else {
-					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-					if !v47ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/intops.ptx:188")
-						continue
+					{
+						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+						if !v47ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/intops.ptx:188")
+							continue
+						}
+						v47 = v47x
 					}
-					v47 = v47x
 				}
 				// 189: shl.b32
 				v48 := uint64(uint32(v47) << uint32(k0))
@@ -4025,12 +4283,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
 					v42 = runtime.Load32(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
-					if !v42ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/intops.ptx:183")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
+						if !v42ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/intops.ptx:183")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				// 184: ld.u32
 				v43a := uint64(r0[l]) + 0x14
@@ -4041,12 +4301,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
 					v43 = runtime.Load32(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-					if !v43ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/intops.ptx:184")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+						if !v43ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/intops.ptx:184")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				// 185: ld.u32
 				v44a := uint64(r0[l]) + 0x18
@@ -4057,12 +4319,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intops.ptx:185")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intops.ptx:185")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				// 186: sad.u32
 				v45 := isa.Sad(v42, v43, v44, 32, false)
@@ -4076,12 +4340,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
 					v46 = runtime.Load64(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-					if !v46ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/intops.ptx:187")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+						if !v46ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/intops.ptx:187")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 188: ld.u32
 				v47a := uint64(r0[l]) + 0x4c
@@ -4092,12 +4358,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
 					v47 = runtime.Load32(v47aw.Ptr, v47ao)
 				} else {
-					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-					if !v47ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/intops.ptx:188")
-						continue
+					{
+						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+						if !v47ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/intops.ptx:188")
+							continue
+						}
+						v47 = v47x
 					}
-					v47 = v47x
 				}
 				// 189: shl.b32
 				v48 := uint64(uint32(v47) << uint32(k0))
@@ -4126,7 +4394,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intops.ptx:193")
+					{
+						w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intops.ptx:193")
+					}
 				}
 			}
 		} else {
@@ -4141,7 +4411,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intops.ptx:193")
+					{
+						w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intops.ptx:193")
+					}
 				}
 			}
 		}
@@ -4162,12 +4434,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&3 == 0 {
 					v53 = runtime.Load32(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
-					if !v53ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/intops.ptx:194")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
+						if !v53ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/intops.ptx:194")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r63[l] = v53
 				// 195: ld.u32
@@ -4179,12 +4453,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intops.ptx:195")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intops.ptx:195")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r64[l] = v54
 			}
@@ -4200,12 +4476,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&3 == 0 {
 					v53 = runtime.Load32(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
-					if !v53ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/intops.ptx:194")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
+						if !v53ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/intops.ptx:194")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r63[l] = v53
 				// 195: ld.u32
@@ -4217,12 +4495,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intops.ptx:195")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intops.ptx:195")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				r64[l] = v54
 			}
@@ -4243,7 +4523,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
 					runtime.Store32(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/intops.ptx:196")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/intops.ptx:196")
+					}
 				}
 			}
 		} else {
@@ -4258,7 +4540,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
 					runtime.Store32(s55w.Ptr, s55o, s55v)
 				} else {
-					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/intops.ptx:196")
+					{
+						w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/intops.ptx:196")
+					}
 				}
 			}
 		}
@@ -4277,7 +4561,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/intops.ptx:197")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/intops.ptx:197")
+					}
 				}
 			}
 		} else {
@@ -4292,7 +4578,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/intops.ptx:197")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/intops.ptx:197")
+					}
 				}
 			}
 		}
@@ -4315,12 +4603,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
 					v57 = runtime.Load32(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/intops.ptx:198")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/intops.ptx:198")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 199: ld.u32
 				v58a := uint64(r0[l]) + 0xc
@@ -4331,12 +4621,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
 					v58 = runtime.Load32(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
-					if !v58ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/intops.ptx:199")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+						if !v58ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/intops.ptx:199")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				// 200: mul24.lo.s32
 				v59 := uint64(isa.Mul24(uint32(v57), uint32(v58), false, true))
@@ -4350,12 +4642,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/intops.ptx:201")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/intops.ptx:201")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				// 202: ld.u32
 				v61a := uint64(r0[l]) + 0x4c
@@ -4366,12 +4660,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
 					v61 = runtime.Load32(v61aw.Ptr, v61ao)
 				} else {
-					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-					if !v61ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/intops.ptx:202")
-						continue
+					{
+						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+						if !v61ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/intops.ptx:202")
+							continue
+						}
+						v61 = v61x
 					}
-					v61 = v61x
 				}
 				// 203: shl.b32
 				v62 := uint64(uint32(v61) << uint32(k0))
@@ -4395,12 +4691,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
 					v57 = runtime.Load32(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-					if !v57ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/intops.ptx:198")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+						if !v57ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/intops.ptx:198")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 199: ld.u32
 				v58a := uint64(r0[l]) + 0xc
@@ -4411,12 +4709,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
 					v58 = runtime.Load32(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
-					if !v58ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/intops.ptx:199")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+						if !v58ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/intops.ptx:199")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				// 200: mul24.lo.s32
 				v59 := uint64(isa.Mul24(uint32(v57), uint32(v58), false, true))
@@ -4430,12 +4730,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
 					v60 = runtime.Load64(v60aw.Ptr, v60ao)
 				} else {
-					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-					if !v60ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/intops.ptx:201")
-						continue
+					{
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+						if !v60ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/intops.ptx:201")
+							continue
+						}
+						v60 = v60x
 					}
-					v60 = v60x
 				}
 				// 202: ld.u32
 				v61a := uint64(r0[l]) + 0x4c
@@ -4446,12 +4748,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
 					v61 = runtime.Load32(v61aw.Ptr, v61ao)
 				} else {
-					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-					if !v61ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/intops.ptx:202")
-						continue
+					{
+						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+						if !v61ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/intops.ptx:202")
+							continue
+						}
+						v61 = v61x
 					}
-					v61 = v61x
 				}
 				// 203: shl.b32
 				v62 := uint64(uint32(v61) << uint32(k0))
@@ -4480,7 +4784,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 					runtime.Store32(s66w.Ptr, s66o, s66v)
 				} else {
-					w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/intops.ptx:207")
+					{
+						w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/intops.ptx:207")
+					}
 				}
 			}
 		} else {
@@ -4495,7 +4801,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 					runtime.Store32(s66w.Ptr, s66o, s66v)
 				} else {
-					w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/intops.ptx:207")
+					{
+						w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/intops.ptx:207")
+					}
 				}
 			}
 		}
@@ -4516,12 +4824,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
 					v67 = runtime.Load32(v67aw.Ptr, v67ao)
 				} else {
-					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
-					if !v67ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/intops.ptx:208")
-						continue
+					{
+						v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
+						if !v67ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/intops.ptx:208")
+							continue
+						}
+						v67 = v67x
 					}
-					v67 = v67x
 				}
 				r74[l] = v67
 				// 209: ld.u32
@@ -4533,12 +4843,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
 					v68 = runtime.Load32(v68aw.Ptr, v68ao)
 				} else {
-					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
-					if !v68ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/intops.ptx:209")
-						continue
+					{
+						v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
+						if !v68ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/intops.ptx:209")
+							continue
+						}
+						v68 = v68x
 					}
-					v68 = v68x
 				}
 				r75[l] = v68
 			}
@@ -4554,12 +4866,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
 					v67 = runtime.Load32(v67aw.Ptr, v67ao)
 				} else {
-					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
-					if !v67ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/intops.ptx:208")
-						continue
+					{
+						v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
+						if !v67ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/intops.ptx:208")
+							continue
+						}
+						v67 = v67x
 					}
-					v67 = v67x
 				}
 				r74[l] = v67
 				// 209: ld.u32
@@ -4571,12 +4885,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
 					v68 = runtime.Load32(v68aw.Ptr, v68ao)
 				} else {
-					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
-					if !v68ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/intops.ptx:209")
-						continue
+					{
+						v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
+						if !v68ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/intops.ptx:209")
+							continue
+						}
+						v68 = v68x
 					}
-					v68 = v68x
 				}
 				r75[l] = v68
 			}
@@ -4597,7 +4913,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
 					runtime.Store32(s69w.Ptr, s69o, s69v)
 				} else {
-					w.StoreLane(s69w, runtime.SpaceGeneric, s69, 4, s69v, l, "testdata/ptx/O0/intops.ptx:210")
+					{
+						w.StoreLane(s69w, runtime.SpaceGeneric, s69, 4, s69v, l, "testdata/ptx/O0/intops.ptx:210")
+					}
 				}
 			}
 		} else {
@@ -4612,7 +4930,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
 					runtime.Store32(s69w.Ptr, s69o, s69v)
 				} else {
-					w.StoreLane(s69w, runtime.SpaceGeneric, s69, 4, s69v, l, "testdata/ptx/O0/intops.ptx:210")
+					{
+						w.StoreLane(s69w, runtime.SpaceGeneric, s69, 4, s69v, l, "testdata/ptx/O0/intops.ptx:210")
+					}
 				}
 			}
 		}
@@ -4631,7 +4951,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 					runtime.Store32(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/intops.ptx:211")
+					{
+						w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/intops.ptx:211")
+					}
 				}
 			}
 		} else {
@@ -4646,7 +4968,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 					runtime.Store32(s70w.Ptr, s70o, s70v)
 				} else {
-					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/intops.ptx:211")
+					{
+						w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/intops.ptx:211")
+					}
 				}
 			}
 		}
@@ -4669,12 +4993,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
 					v71 = runtime.Load32(v71aw.Ptr, v71ao)
 				} else {
-					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-					if !v71ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/intops.ptx:212")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+						if !v71ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/intops.ptx:212")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				// 213: ld.u32
 				v72a := uint64(r0[l]) + 0x4
@@ -4685,12 +5011,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&3 == 0 {
 					v72 = runtime.Load32(v72aw.Ptr, v72ao)
 				} else {
-					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
-					if !v72ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/intops.ptx:213")
-						continue
+					{
+						v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
+						if !v72ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/intops.ptx:213")
+							continue
+						}
+						v72 = v72x
 					}
-					v72 = v72x
 				}
 				// 214: mul24.lo.u32
 				v73 := uint64(isa.Mul24(uint32(v71), uint32(v72), false, false))
@@ -4704,12 +5032,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&7 == 0 {
 					v74 = runtime.Load64(v74aw.Ptr, v74ao)
 				} else {
-					v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 8, l)
-					if !v74ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v74a, 8, "testdata/ptx/O0/intops.ptx:215")
-						continue
+					{
+						v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 8, l)
+						if !v74ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v74a, 8, "testdata/ptx/O0/intops.ptx:215")
+							continue
+						}
+						v74 = v74x
 					}
-					v74 = v74x
 				}
 				// 216: ld.u32
 				v75a := uint64(r0[l]) + 0x4c
@@ -4720,12 +5050,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
 					v75 = runtime.Load32(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-					if !v75ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/intops.ptx:216")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+						if !v75ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/intops.ptx:216")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				// 217: shl.b32
 				v76 := uint64(uint32(v75) << uint32(k0))
@@ -4749,12 +5081,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
 					v71 = runtime.Load32(v71aw.Ptr, v71ao)
 				} else {
-					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-					if !v71ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/intops.ptx:212")
-						continue
+					{
+						v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+						if !v71ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/intops.ptx:212")
+							continue
+						}
+						v71 = v71x
 					}
-					v71 = v71x
 				}
 				// 213: ld.u32
 				v72a := uint64(r0[l]) + 0x4
@@ -4765,12 +5099,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&3 == 0 {
 					v72 = runtime.Load32(v72aw.Ptr, v72ao)
 				} else {
-					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
-					if !v72ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/intops.ptx:213")
-						continue
+					{
+						v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
+						if !v72ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/intops.ptx:213")
+							continue
+						}
+						v72 = v72x
 					}
-					v72 = v72x
 				}
 				// 214: mul24.lo.u32
 				v73 := uint64(isa.Mul24(uint32(v71), uint32(v72), false, false))
@@ -4784,12 +5120,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&7 == 0 {
 					v74 = runtime.Load64(v74aw.Ptr, v74ao)
 				} else {
-					v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 8, l)
-					if !v74ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v74a, 8, "testdata/ptx/O0/intops.ptx:215")
-						continue
+					{
+						v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 8, l)
+						if !v74ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v74a, 8, "testdata/ptx/O0/intops.ptx:215")
+							continue
+						}
+						v74 = v74x
 					}
-					v74 = v74x
 				}
 				// 216: ld.u32
 				v75a := uint64(r0[l]) + 0x4c
@@ -4800,12 +5138,14 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
 					v75 = runtime.Load32(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-					if !v75ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/intops.ptx:216")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+						if !v75ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/intops.ptx:216")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				// 217: shl.b32
 				v76 := uint64(uint32(v75) << uint32(k0))
@@ -4834,7 +5174,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 					runtime.Store32(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/intops.ptx:221")
+					{
+						w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/intops.ptx:221")
+					}
 				}
 			}
 		} else {
@@ -4849,7 +5191,9 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 					runtime.Store32(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/intops.ptx:221")
+					{
+						w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/intops.ptx:221")
+					}
 				}
 			}
 		}
@@ -5020,7 +5364,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:259")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:259")
+					}
 				}
 			}
 		} else {
@@ -5035,7 +5381,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:259")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:259")
+					}
 				}
 			}
 		}
@@ -5054,7 +5402,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:260")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:260")
+					}
 				}
 			}
 		} else {
@@ -5069,7 +5419,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:260")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:260")
+					}
 				}
 			}
 		}
@@ -5088,7 +5440,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:261")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:261")
+					}
 				}
 			}
 		} else {
@@ -5103,7 +5457,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:261")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:261")
+					}
 				}
 			}
 		}
@@ -5122,7 +5478,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:262")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:262")
+					}
 				}
 			}
 		} else {
@@ -5137,7 +5495,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:262")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:262")
+					}
 				}
 			}
 		}
@@ -5156,7 +5516,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:263")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:263")
+					}
 				}
 			}
 		} else {
@@ -5171,7 +5533,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:263")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:263")
+					}
 				}
 			}
 		}
@@ -5201,7 +5565,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:269")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:269")
+					}
 				}
 			}
 		} else {
@@ -5220,7 +5586,9 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:269")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:269")
+					}
 				}
 			}
 		}
@@ -5243,12 +5611,14 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:270")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:270")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 271: ld.u32
 				v28a := uint64(u2) + 0x30
@@ -5259,12 +5629,14 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:271")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:271")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 272: setp.ge.s32
 				c29t := int32(v27) >= int32(v28)
@@ -5287,12 +5659,14 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:270")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:270")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 271: ld.u32
 				v28a := uint64(u2) + 0x30
@@ -5303,12 +5677,14 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:271")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:271")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 272: setp.ge.s32
 				c29t := int32(v27) >= int32(v28)
@@ -5357,12 +5733,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:276")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:276")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 277: ld.s32
 				v2a := uint64(r0[l]) + 0x34
@@ -5373,12 +5751,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:277")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:277")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 278: shl.b64
@@ -5394,12 +5774,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:280")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:280")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 				// 281: ld.u64
@@ -5411,12 +5793,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:281")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:281")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 282: add.s64
 				v7 := uint64(uint64(v6) + uint64(v3))
@@ -5429,12 +5813,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:283")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:283")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 284: and.b32
 				v9 := uint64(uint32(v8) & uint32(k1))
@@ -5448,12 +5834,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/intops.ptx:285")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/intops.ptx:285")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 286: add.s64
 				v11 := uint64(uint64(v10) + uint64(v3))
@@ -5466,12 +5854,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intops.ptx:287")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intops.ptx:287")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r33[l] = v12
 			}
@@ -5487,12 +5877,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:276")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:276")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 277: ld.s32
 				v2a := uint64(r0[l]) + 0x34
@@ -5503,12 +5895,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:277")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:277")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 278: shl.b64
@@ -5524,12 +5918,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:280")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:280")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r26[l] = v5
 				// 281: ld.u64
@@ -5541,12 +5937,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:281")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:281")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 282: add.s64
 				v7 := uint64(uint64(v6) + uint64(v3))
@@ -5559,12 +5957,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:283")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:283")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 284: and.b32
 				v9 := uint64(uint32(v8) & uint32(k1))
@@ -5578,12 +5978,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/intops.ptx:285")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/intops.ptx:285")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 286: add.s64
 				v11 := uint64(uint64(v10) + uint64(v3))
@@ -5596,12 +5998,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intops.ptx:287")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intops.ptx:287")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r33[l] = v12
 			}
@@ -5622,7 +6026,9 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:288")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:288")
+					}
 				}
 			}
 		} else {
@@ -5637,7 +6043,9 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:288")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:288")
+					}
 				}
 			}
 		}
@@ -5656,7 +6064,9 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:289")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:289")
+					}
 				}
 			}
 		} else {
@@ -5671,7 +6081,9 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:289")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:289")
+					}
 				}
 			}
 		}
@@ -5690,7 +6102,9 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/intops.ptx:290")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/intops.ptx:290")
+					}
 				}
 			}
 		} else {
@@ -5705,7 +6119,9 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/intops.ptx:290")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/intops.ptx:290")
+					}
 				}
 			}
 		}
@@ -5729,12 +6145,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:291")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:291")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 292: ld.u32
 				v17a := uint64(r0[l]) + 0x4
@@ -5745,12 +6163,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:292")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:292")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 293: ld.u32
 				v18a := uint64(r0[l]) + 0x8
@@ -5761,12 +6181,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intops.ptx:293")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intops.ptx:293")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 294: fns.b32
 				v19 := uint64(isa.Fns(uint32(v16), uint32(v17), uint32(v18)))
@@ -5780,12 +6202,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:295")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:295")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 296: ld.s32
 				v21a := uint64(r0[l]) + 0x34
@@ -5796,12 +6220,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:296")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:296")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				v21 = uint64(uint64(int64(int32(v21))))
 				// 297: shl.b64
@@ -5822,12 +6248,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:291")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:291")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 292: ld.u32
 				v17a := uint64(r0[l]) + 0x4
@@ -5838,12 +6266,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:292")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:292")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 293: ld.u32
 				v18a := uint64(r0[l]) + 0x8
@@ -5854,12 +6284,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intops.ptx:293")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intops.ptx:293")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 294: fns.b32
 				v19 := uint64(isa.Fns(uint32(v16), uint32(v17), uint32(v18)))
@@ -5873,12 +6305,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:295")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:295")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 296: ld.s32
 				v21a := uint64(r0[l]) + 0x34
@@ -5889,12 +6323,14 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:296")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:296")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				v21 = uint64(uint64(int64(int32(v21))))
 				// 297: shl.b64
@@ -5920,7 +6356,9 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:299")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:299")
+					}
 				}
 			}
 		} else {
@@ -5935,7 +6373,9 @@ func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:299")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:299")
+					}
 				}
 			}
 		}

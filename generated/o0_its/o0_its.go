@@ -2059,7 +2059,9 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/its.ptx:41")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/its.ptx:41")
+					}
 				}
 			}
 		} else {
@@ -2074,7 +2076,9 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/its.ptx:41")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/its.ptx:41")
+					}
 				}
 			}
 		}
@@ -2093,7 +2097,9 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/its.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/its.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -2108,7 +2114,9 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/its.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/its.ptx:42")
+					}
 				}
 			}
 		}
@@ -2127,7 +2135,9 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -2142,7 +2152,9 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
+					}
 				}
 			}
 		}
@@ -2172,7 +2184,9 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/its.ptx:49")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/its.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -2191,7 +2205,9 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/its.ptx:49")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/its.ptx:49")
+					}
 				}
 			}
 		}
@@ -2224,12 +2240,14 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:52")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:52")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r16[l] = v1
 			}
@@ -2245,12 +2263,14 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:52")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:52")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r16[l] = v1
 			}
@@ -2271,7 +2291,9 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:53")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:53")
+					}
 				}
 			}
 		} else {
@@ -2286,7 +2308,9 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:53")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:53")
+					}
 				}
 			}
 		}
@@ -2307,7 +2331,9 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:55")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -2322,7 +2348,9 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:55")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:55")
+					}
 				}
 			}
 		}
@@ -2343,7 +2371,9 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:57")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:57")
+					}
 				}
 			}
 		} else {
@@ -2358,7 +2388,9 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:57")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:57")
+					}
 				}
 			}
 		}
@@ -2380,12 +2412,14 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/its.ptx:58")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/its.ptx:58")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r19[l] = v7
 				// 59: ld.u32
@@ -2397,12 +2431,14 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:59")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:59")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r20[l] = v8
 				// 60: ld.u32
@@ -2414,12 +2450,14 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:60")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:60")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r21[l] = v9
 			}
@@ -2435,12 +2473,14 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/its.ptx:58")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/its.ptx:58")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r19[l] = v7
 				// 59: ld.u32
@@ -2452,12 +2492,14 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:59")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:59")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r20[l] = v8
 				// 60: ld.u32
@@ -2469,12 +2511,14 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:60")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:60")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r21[l] = v9
 			}
@@ -2557,12 +2601,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:68")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:68")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r23[l] = v1
 			}
@@ -2578,12 +2624,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:68")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:68")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r23[l] = v1
 			}
@@ -2604,7 +2652,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:69")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:69")
+					}
 				}
 			}
 		} else {
@@ -2619,7 +2669,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 					runtime.Store64(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:69")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:69")
+					}
 				}
 			}
 		}
@@ -2639,12 +2691,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:70")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:70")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r24[l] = v3
 			}
@@ -2660,12 +2714,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:70")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:70")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r24[l] = v3
 			}
@@ -2686,7 +2742,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/its.ptx:71")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/its.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -2701,7 +2759,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 					runtime.Store64(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/its.ptx:71")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/its.ptx:71")
+					}
 				}
 			}
 		}
@@ -2723,12 +2783,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/its.ptx:72")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/its.ptx:72")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 73: ld.volatile.u32
 				v6a := uint64(v5) + 0x0
@@ -2739,12 +2801,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:73")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:73")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 74: add.s32
 				v7 := uint64(uint32(v6) + uint32(k0))
@@ -2758,12 +2822,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-					if !v8ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:75")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+						if !v8ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:75")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r28[l] = v8
 			}
@@ -2779,12 +2845,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/its.ptx:72")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/its.ptx:72")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 73: ld.volatile.u32
 				v6a := uint64(v5) + 0x0
@@ -2795,12 +2863,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:73")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:73")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 74: add.s32
 				v7 := uint64(uint32(v6) + uint32(k0))
@@ -2814,12 +2884,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-					if !v8ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:75")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+						if !v8ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:75")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r28[l] = v8
 			}
@@ -2840,7 +2912,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:76")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:76")
+					}
 				}
 			}
 		} else {
@@ -2855,7 +2929,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:76")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:76")
+					}
 				}
 			}
 		}
@@ -2878,12 +2954,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/its.ptx:77")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/its.ptx:77")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 78: ld.volatile.u32
 				v11a := uint64(v10) + 0x0
@@ -2894,12 +2972,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/its.ptx:78")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/its.ptx:78")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 79: ld.u32
 				v12a := uint64(r0[l]) + 0x38
@@ -2910,12 +2990,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/its.ptx:79")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/its.ptx:79")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 80: add.s32
 				v13 := uint64(uint32(v11) + uint32(v12))
@@ -2929,12 +3011,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/its.ptx:81")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/its.ptx:81")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r33[l] = v14
 			}
@@ -2950,12 +3034,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
 					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/its.ptx:77")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/its.ptx:77")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 78: ld.volatile.u32
 				v11a := uint64(v10) + 0x0
@@ -2966,12 +3052,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/its.ptx:78")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/its.ptx:78")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 79: ld.u32
 				v12a := uint64(r0[l]) + 0x38
@@ -2982,12 +3070,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/its.ptx:79")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/its.ptx:79")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 80: add.s32
 				v13 := uint64(uint32(v11) + uint32(v12))
@@ -3001,12 +3091,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
 					v14 = runtime.Load64(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-					if !v14ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/its.ptx:81")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/its.ptx:81")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r33[l] = v14
 			}
@@ -3027,7 +3119,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/its.ptx:82")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/its.ptx:82")
+					}
 				}
 			}
 		} else {
@@ -3042,7 +3136,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/its.ptx:82")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/its.ptx:82")
+					}
 				}
 			}
 		}
@@ -3062,12 +3158,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/its.ptx:84")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/its.ptx:84")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r34[l] = v16
 			}
@@ -3083,12 +3181,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 					v16 = runtime.Load64(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/its.ptx:84")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/its.ptx:84")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r34[l] = v16
 			}
@@ -3109,7 +3209,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:85")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -3124,7 +3226,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:85")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:85")
+					}
 				}
 			}
 		}
@@ -3145,7 +3249,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/its.ptx:87")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/its.ptx:87")
+					}
 				}
 			}
 		} else {
@@ -3160,7 +3266,9 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/its.ptx:87")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/its.ptx:87")
+					}
 				}
 			}
 		}
@@ -3181,12 +3289,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/its.ptx:88")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/its.ptx:88")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r36[l] = v20
 				// 89: ld.u32
@@ -3198,12 +3308,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/its.ptx:89")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/its.ptx:89")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r37[l] = v21
 			}
@@ -3219,12 +3331,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/its.ptx:88")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/its.ptx:88")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				r36[l] = v20
 				// 89: ld.u32
@@ -3236,12 +3350,14 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/its.ptx:89")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/its.ptx:89")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r37[l] = v21
 			}
@@ -3451,7 +3567,9 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:116")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:116")
+					}
 				}
 			}
 		} else {
@@ -3466,7 +3584,9 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:116")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:116")
+					}
 				}
 			}
 		}
@@ -3485,7 +3605,9 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:117")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -3500,7 +3622,9 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:117")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:117")
+					}
 				}
 			}
 		}
@@ -3520,12 +3644,14 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/its.ptx:118")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/its.ptx:118")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r8[l] = v11
 			}
@@ -3541,12 +3667,14 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/its.ptx:118")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/its.ptx:118")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r8[l] = v11
 			}
@@ -3577,7 +3705,9 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:124")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -3594,7 +3724,9 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:124")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:124")
+					}
 				}
 			}
 		}
@@ -3616,7 +3748,9 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
+					}
 				}
 				// 126: mov.u32
 				v19 := uint64(uint64(tid0[l]))
@@ -3641,7 +3775,9 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
+					}
 				}
 				// 126: mov.u32
 				v19 := uint64(uint64(tid0[l]))
@@ -3682,12 +3818,14 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:131")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:131")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 132: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3701,12 +3839,14 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:133")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:133")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r17[l] = v3
 			}
@@ -3722,12 +3862,14 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:131")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:131")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 132: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3741,12 +3883,14 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:133")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:133")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r17[l] = v3
 			}
@@ -3767,7 +3911,9 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:134")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:134")
+					}
 				}
 			}
 		} else {
@@ -3782,7 +3928,9 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:134")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:134")
+					}
 				}
 			}
 		}
@@ -3812,12 +3960,14 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:137")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:137")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 138: ld.volatile.u32
 				v2a := uint64(v1) + 0x4
@@ -3828,12 +3978,14 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:138")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:138")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 139: setp.ne.s32
 				c3t := uint32(v2) != uint32(k0)
@@ -3856,12 +4008,14 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:137")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:137")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 138: ld.volatile.u32
 				v2a := uint64(v1) + 0x4
@@ -3872,12 +4026,14 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:138")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:138")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 139: setp.ne.s32
 				c3t := uint32(v2) != uint32(k0)
@@ -3920,12 +4076,14 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:145")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:145")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 146: ld.volatile.u32
 				v2a := uint64(v1) + 0x4
@@ -3936,12 +4094,14 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:146")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:146")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r21[l] = v2
 				// 147: ld.u64
@@ -3953,12 +4113,14 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:147")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:147")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 148: ld.u32
 				v4a := uint64(r0[l]) + 0x18
@@ -3969,12 +4131,14 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:148")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:148")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 149: shl.b32
 				v5 := uint64(uint32(v4) << uint32(k0))
@@ -3998,12 +4162,14 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:145")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:145")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 146: ld.volatile.u32
 				v2a := uint64(v1) + 0x4
@@ -4014,12 +4180,14 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:146")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:146")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r21[l] = v2
 				// 147: ld.u64
@@ -4031,12 +4199,14 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:147")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:147")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 148: ld.u32
 				v4a := uint64(r0[l]) + 0x18
@@ -4047,12 +4217,14 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:148")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:148")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 149: shl.b32
 				v5 := uint64(uint32(v4) << uint32(k0))
@@ -4081,7 +4253,9 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:153")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:153")
+					}
 				}
 			}
 		} else {
@@ -4096,7 +4270,9 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:153")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:153")
+					}
 				}
 			}
 		}
@@ -4167,12 +4343,14 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:163")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:163")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 164: ld.volatile.u32
 				v2a := uint64(v1) + 0x0
@@ -4183,12 +4361,14 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:164")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:164")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 165: setp.ne.s32
 				c3t := uint32(v2) != uint32(k0)
@@ -4211,12 +4391,14 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:163")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:163")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 164: ld.volatile.u32
 				v2a := uint64(v1) + 0x0
@@ -4227,12 +4409,14 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:164")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:164")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 165: setp.ne.s32
 				c3t := uint32(v2) != uint32(k0)
@@ -4275,12 +4459,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:171")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:171")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 172: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -4296,12 +4482,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/its.ptx:174")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/its.ptx:174")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r34[l] = v4
 			}
@@ -4317,12 +4505,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:171")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:171")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 172: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -4338,12 +4528,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/its.ptx:174")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/its.ptx:174")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r34[l] = v4
 			}
@@ -4364,7 +4556,9 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/its.ptx:175")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/its.ptx:175")
+					}
 				}
 			}
 		} else {
@@ -4379,7 +4573,9 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/its.ptx:175")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/its.ptx:175")
+					}
 				}
 			}
 		}
@@ -4402,12 +4598,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/its.ptx:176")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/its.ptx:176")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 177: ld.volatile.u32
 				v7a := uint64(v6) + 0x0
@@ -4418,12 +4616,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/its.ptx:177")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/its.ptx:177")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r36[l] = v7
 				// 178: ld.u64
@@ -4435,12 +4635,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-					if !v8ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:178")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+						if !v8ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:178")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 179: ld.u32
 				v9a := uint64(r0[l]) + 0x18
@@ -4451,12 +4653,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:179")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:179")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 180: shl.b32
 				v10 := uint64(uint32(v9) << uint32(k0))
@@ -4480,12 +4684,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/its.ptx:176")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/its.ptx:176")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 177: ld.volatile.u32
 				v7a := uint64(v6) + 0x0
@@ -4496,12 +4702,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/its.ptx:177")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/its.ptx:177")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r36[l] = v7
 				// 178: ld.u64
@@ -4513,12 +4721,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
 					v8 = runtime.Load64(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-					if !v8ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:178")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+						if !v8ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:178")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 179: ld.u32
 				v9a := uint64(r0[l]) + 0x18
@@ -4529,12 +4739,14 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:179")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:179")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 180: shl.b32
 				v10 := uint64(uint32(v9) << uint32(k0))
@@ -4563,7 +4775,9 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/its.ptx:184")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/its.ptx:184")
+					}
 				}
 			}
 		} else {
@@ -4578,7 +4792,9 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/its.ptx:184")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/its.ptx:184")
+					}
 				}
 			}
 		}
@@ -4763,7 +4979,9 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:215")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:215")
+					}
 				}
 			}
 		} else {
@@ -4778,7 +4996,9 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:215")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:215")
+					}
 				}
 			}
 		}
@@ -4798,7 +5018,9 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:216")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:216")
+					}
 				}
 				// 217: mov.u32
 				v11 := uint64(uint64(tid0[l]))
@@ -4816,7 +5038,9 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:216")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:216")
+					}
 				}
 				// 217: mov.u32
 				v11 := uint64(uint64(tid0[l]))
@@ -4838,7 +5062,9 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:218")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:218")
+					}
 				}
 			}
 		} else {
@@ -4853,7 +5079,9 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:218")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:218")
+					}
 				}
 			}
 		}
@@ -4879,12 +5107,14 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:222")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:222")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 223: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
@@ -4902,12 +5132,14 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:222")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:222")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 223: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
@@ -4930,7 +5162,9 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:224")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:224")
+					}
 				}
 			}
 		} else {
@@ -4945,7 +5179,9 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:224")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:224")
+					}
 				}
 			}
 		}
@@ -4967,12 +5203,14 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:225")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:225")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 226: mul.lo.s32
 				v20 := uint64(uint32(v19) * uint32(k2))
@@ -4999,12 +5237,14 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:225")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:225")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 226: mul.lo.s32
 				v20 := uint64(uint32(v19) * uint32(k2))
@@ -5050,12 +5290,14 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:234")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:234")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 235: mul.hi.s32
 				v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
@@ -5088,12 +5330,14 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:234")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:234")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 235: mul.hi.s32
 				v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
@@ -5144,12 +5388,14 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:244")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:244")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 245: neg.s32
 				v2 := uint64(-uint32(v1))
@@ -5163,12 +5409,14 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:246")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:246")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 247: ld.s32
 				v4a := uint64(r0[l]) + 0x14
@@ -5179,12 +5427,14 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:247")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:247")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				v4 = uint64(uint64(int64(int32(v4))))
 				// 248: shl.b64
@@ -5205,12 +5455,14 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:244")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:244")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 245: neg.s32
 				v2 := uint64(-uint32(v1))
@@ -5224,12 +5476,14 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:246")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:246")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 247: ld.s32
 				v4a := uint64(r0[l]) + 0x14
@@ -5240,12 +5494,14 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:247")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:247")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				v4 = uint64(uint64(int64(int32(v4))))
 				// 248: shl.b64
@@ -5271,7 +5527,9 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:250")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:250")
+					}
 				}
 			}
 		} else {
@@ -5286,7 +5544,9 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:250")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:250")
+					}
 				}
 			}
 		}
@@ -5320,12 +5580,14 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:253")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:253")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 254: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -5336,12 +5598,14 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:254")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:254")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 255: shl.b64
@@ -5357,12 +5621,14 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:257")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:257")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r33[l] = v5
 				// 258: ld.s32
@@ -5374,12 +5640,14 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:258")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:258")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 259: shl.b64
@@ -5398,12 +5666,14 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:253")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:253")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 254: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -5414,12 +5684,14 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:254")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:254")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 255: shl.b64
@@ -5435,12 +5707,14 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:257")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:257")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r33[l] = v5
 				// 258: ld.s32
@@ -5452,12 +5726,14 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:258")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:258")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 259: shl.b64
@@ -5487,7 +5763,9 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:263")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:263")
+					}
 				}
 			}
 		} else {
@@ -5504,7 +5782,9 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:263")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:263")
+					}
 				}
 			}
 		}
@@ -5532,12 +5812,14 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 266: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5555,12 +5837,14 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 266: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5624,12 +5908,14 @@ func storeReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:272")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:272")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 273: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5649,12 +5935,14 @@ func storeReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:272")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:272")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 273: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5720,7 +6008,9 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/its.ptx:282")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/its.ptx:282")
+					}
 				}
 			}
 		} else {
@@ -5737,7 +6027,9 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/its.ptx:282")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/its.ptx:282")
+					}
 				}
 			}
 		}
@@ -5757,12 +6049,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				r47[l] = v3
@@ -5779,12 +6073,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				r47[l] = v3
@@ -5819,12 +6115,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 289: ld.u64
 				v9a := uint64(r0[l]) + 0x8
@@ -5835,12 +6133,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 290: ld.s32
 				v10a := uint64(r0[l]) + 0x14
@@ -5851,12 +6151,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				v10 = uint64(uint64(int64(int32(v10))))
 				// 291: shl.b64
@@ -5872,12 +6174,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 294: add.s32
 				v14 := uint64(uint32(v8) + uint32(v13))
@@ -5891,12 +6195,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-					if !v15ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+						if !v15ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 296: add.s64
 				v16 := uint64(uint64(v15) + uint64(v11))
@@ -5918,12 +6224,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 289: ld.u64
 				v9a := uint64(r0[l]) + 0x8
@@ -5934,12 +6242,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 290: ld.s32
 				v10a := uint64(r0[l]) + 0x14
@@ -5950,12 +6260,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				v10 = uint64(uint64(int64(int32(v10))))
 				// 291: shl.b64
@@ -5971,12 +6283,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 294: add.s32
 				v14 := uint64(uint32(v8) + uint32(v13))
@@ -5990,12 +6304,14 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-					if !v15ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+						if !v15ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 296: add.s64
 				v16 := uint64(uint64(v15) + uint64(v11))
@@ -6018,7 +6334,9 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/its.ptx:297")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/its.ptx:297")
+					}
 				}
 			}
 		} else {
@@ -6033,7 +6351,9 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/its.ptx:297")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/its.ptx:297")
+					}
 				}
 			}
 		}
@@ -6177,7 +6497,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:326")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:326")
+					}
 				}
 			}
 		} else {
@@ -6192,7 +6514,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:326")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:326")
+					}
 				}
 			}
 		}
@@ -6212,7 +6536,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:327")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:327")
+					}
 				}
 				// 328: mov.u32
 				v11 := uint64(uint64(tid0[l]))
@@ -6230,7 +6556,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:327")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:327")
+					}
 				}
 				// 328: mov.u32
 				v11 := uint64(uint64(tid0[l]))
@@ -6252,7 +6580,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:329")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:329")
+					}
 				}
 			}
 		} else {
@@ -6267,7 +6597,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:329")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:329")
+					}
 				}
 			}
 		}
@@ -6293,12 +6625,14 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:333")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:333")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 334: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
@@ -6316,12 +6650,14 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:333")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:333")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 334: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
@@ -6344,7 +6680,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:335")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:335")
+					}
 				}
 			}
 		} else {
@@ -6359,7 +6697,9 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:335")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:335")
+					}
 				}
 			}
 		}
@@ -6381,12 +6721,14 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:336")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:336")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 337: and.b32
 				v20 := uint64(uint32(v19) & uint32(k2))
@@ -6411,12 +6753,14 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:336")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:336")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 337: and.b32
 				v20 := uint64(uint32(v19) & uint32(k2))
@@ -6465,12 +6809,14 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:342")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:342")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 343: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -6481,12 +6827,14 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:343")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:343")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 344: shl.b64
@@ -6502,12 +6850,14 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:346")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:346")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 				// 347: ld.s32
@@ -6519,12 +6869,14 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:347")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:347")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 348: shl.b64
@@ -6543,12 +6895,14 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:342")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:342")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 343: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -6559,12 +6913,14 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:343")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:343")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 344: shl.b64
@@ -6580,12 +6936,14 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:346")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:346")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 				// 347: ld.s32
@@ -6597,12 +6955,14 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:347")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:347")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 348: shl.b64
@@ -6633,7 +6993,9 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:352")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:352")
+					}
 				}
 			}
 		} else {
@@ -6650,7 +7012,9 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:352")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:352")
+					}
 				}
 			}
 		}
@@ -6671,7 +7035,9 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:354")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:354")
+					}
 				}
 			}
 		} else {
@@ -6686,7 +7052,9 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:354")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:354")
+					}
 				}
 			}
 		}
@@ -6706,12 +7074,14 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:355")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:355")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r27[l] = v14
 			}
@@ -6727,12 +7097,14 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:355")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:355")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r27[l] = v14
 			}
@@ -6768,12 +7140,14 @@ func syncwarpBothSidesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:357")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:357")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 358: xor.b64
@@ -6791,12 +7165,14 @@ func syncwarpBothSidesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:361")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:361")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 362: add.s32
 				v6 := uint64(uint32(v5) + uint32(k2))
@@ -6814,12 +7190,14 @@ func syncwarpBothSidesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:357")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:357")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 358: xor.b64
@@ -6837,12 +7215,14 @@ func syncwarpBothSidesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:361")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:361")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 362: add.s32
 				v6 := uint64(uint32(v5) + uint32(k2))
@@ -6865,7 +7245,9 @@ func syncwarpBothSidesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:363")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:363")
+					}
 				}
 			}
 		} else {
@@ -6880,7 +7262,9 @@ func syncwarpBothSidesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:363")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:363")
+					}
 				}
 			}
 		}
@@ -6917,12 +7301,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:366")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:366")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 367: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -6933,12 +7319,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:367")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:367")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 368: shl.b64
@@ -6954,12 +7342,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:370")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:370")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r38[l] = v5
 				// 371: ld.s32
@@ -6971,12 +7361,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:371")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:371")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 372: shl.b64
@@ -6995,12 +7387,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:366")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:366")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 367: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -7011,12 +7405,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:367")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:367")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 368: shl.b64
@@ -7032,12 +7428,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:370")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:370")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r38[l] = v5
 				// 371: ld.s32
@@ -7049,12 +7447,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:371")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:371")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 372: shl.b64
@@ -7085,7 +7485,9 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:376")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:376")
+					}
 				}
 			}
 		} else {
@@ -7102,7 +7504,9 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:376")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:376")
+					}
 				}
 			}
 		}
@@ -7123,7 +7527,9 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:378")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:378")
+					}
 				}
 			}
 		} else {
@@ -7138,7 +7544,9 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:378")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:378")
+					}
 				}
 			}
 		}
@@ -7158,12 +7566,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:379")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:379")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r45[l] = v14
 			}
@@ -7179,12 +7589,14 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:379")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:379")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r45[l] = v14
 			}
@@ -7220,12 +7632,14 @@ func syncwarpBothSidesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:381")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:381")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 382: xor.b64
@@ -7243,12 +7657,14 @@ func syncwarpBothSidesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:385")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:385")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 386: add.s32
 				v6 := uint64(uint32(v5) + uint32(k2))
@@ -7266,12 +7682,14 @@ func syncwarpBothSidesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:381")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:381")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 382: xor.b64
@@ -7289,12 +7707,14 @@ func syncwarpBothSidesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:385")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:385")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 386: add.s32
 				v6 := uint64(uint32(v5) + uint32(k2))
@@ -7317,7 +7737,9 @@ func syncwarpBothSidesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:387")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:387")
+					}
 				}
 			}
 		} else {
@@ -7332,7 +7754,9 @@ func syncwarpBothSidesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:387")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:387")
+					}
 				}
 			}
 		}
@@ -7363,12 +7787,14 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:390")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:390")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r52[l] = v1
 				// 391: ld.u64
@@ -7380,12 +7806,14 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/its.ptx:391")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/its.ptx:391")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 392: ld.s32
 				v3a := uint64(r0[l]) + 0x1c
@@ -7396,12 +7824,14 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:392")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:392")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 393: shl.b64
@@ -7422,12 +7852,14 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:390")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:390")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r52[l] = v1
 				// 391: ld.u64
@@ -7439,12 +7871,14 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/its.ptx:391")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/its.ptx:391")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 392: ld.s32
 				v3a := uint64(r0[l]) + 0x1c
@@ -7455,12 +7889,14 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:392")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:392")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 393: shl.b64
@@ -7486,7 +7922,9 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:395")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:395")
+					}
 				}
 			}
 		} else {
@@ -7501,7 +7939,9 @@ func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:395")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:395")
+					}
 				}
 			}
 		}

@@ -2035,7 +2035,9 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:37")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:37")
+					}
 				}
 			}
 		} else {
@@ -2050,7 +2052,9 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:37")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:37")
+					}
 				}
 			}
 		}
@@ -2069,7 +2073,9 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:38")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:38")
+					}
 				}
 			}
 		} else {
@@ -2084,7 +2090,9 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:38")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:38")
+					}
 				}
 			}
 		}
@@ -2103,7 +2111,9 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -2118,7 +2128,9 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
+					}
 				}
 			}
 		}
@@ -2148,7 +2160,9 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:45")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -2167,7 +2181,9 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:45")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:45")
+					}
 				}
 			}
 		}
@@ -2190,12 +2206,14 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:46")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:46")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 47: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -2206,12 +2224,14 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:47")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:47")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 48: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -2234,12 +2254,14 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:46")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:46")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 47: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -2250,12 +2272,14 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:47")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:47")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 48: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -2293,7 +2317,9 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:55")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -2308,7 +2334,9 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:55")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:55")
+					}
 				}
 			}
 		}
@@ -2337,12 +2365,14 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:58")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:58")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 59: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -2365,12 +2395,14 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:58")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:58")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 59: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -2414,12 +2446,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:63")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:63")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 64: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -2430,12 +2464,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:64")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:64")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 65: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k0))
@@ -2448,12 +2484,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/local_array.ptx:66")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/local_array.ptx:66")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 67: add.s32
 				v5 := uint64(uint32(v3) + uint32(v4))
@@ -2472,12 +2510,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:71")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:71")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r26[l] = v9
 				// 72: cvt.s64.s32
@@ -2502,12 +2542,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:63")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:63")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 64: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -2518,12 +2560,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:64")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:64")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 65: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k0))
@@ -2536,12 +2580,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/local_array.ptx:66")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/local_array.ptx:66")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 67: add.s32
 				v5 := uint64(uint32(v3) + uint32(v4))
@@ -2560,12 +2606,14 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:71")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:71")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r26[l] = v9
 				// 72: cvt.s64.s32
@@ -2595,7 +2643,9 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:76")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:76")
+					}
 				}
 			}
 		} else {
@@ -2610,7 +2660,9 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:76")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:76")
+					}
 				}
 			}
 		}
@@ -2638,12 +2690,14 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:79")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:79")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 80: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -2661,12 +2715,14 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:79")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:79")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 80: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -2689,7 +2745,9 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:81")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -2704,7 +2762,9 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:81")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:81")
+					}
 				}
 			}
 		}
@@ -2732,7 +2792,9 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:85")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -2747,7 +2809,9 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:85")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:85")
+					}
 				}
 			}
 		}
@@ -2776,12 +2840,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:89")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:89")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 90: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -2804,12 +2870,14 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:89")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:89")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 90: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -2851,12 +2919,14 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:94")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:94")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 95: shl.b64
@@ -2874,12 +2944,14 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:98")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:98")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r39[l] = v5
 			}
@@ -2895,12 +2967,14 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:94")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:94")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 95: shl.b64
@@ -2918,12 +2992,14 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:98")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:98")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r39[l] = v5
 			}
@@ -2944,7 +3020,9 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:99")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:99")
+					}
 				}
 			}
 		} else {
@@ -2959,7 +3037,9 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:99")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:99")
+					}
 				}
 			}
 		}
@@ -2979,12 +3059,14 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:100")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:100")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 101: add.s32
 				v8 := uint64(uint32(v7) + uint32(k2))
@@ -3002,12 +3084,14 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:100")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:100")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 101: add.s32
 				v8 := uint64(uint32(v7) + uint32(k2))
@@ -3030,7 +3114,9 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:102")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -3045,7 +3131,9 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:102")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:102")
+					}
 				}
 			}
 		}
@@ -3078,12 +3166,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:106")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:106")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 107: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -3120,12 +3210,14 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:106")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:106")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 107: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -3185,12 +3277,14 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:113")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:113")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 114: shl.b64
@@ -3208,12 +3302,14 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:117")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:117")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 118: ld.u32
 				v6a := uint64(r0[l]) + 0x40
@@ -3224,12 +3320,14 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:118")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:118")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 119: setp.gt.s32
 				c7t := int32(v5) > int32(v6)
@@ -3259,12 +3357,14 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:113")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:113")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 114: shl.b64
@@ -3282,12 +3382,14 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:117")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:117")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 118: ld.u32
 				v6a := uint64(r0[l]) + 0x40
@@ -3298,12 +3400,14 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:118")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:118")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 119: setp.gt.s32
 				c7t := int32(v5) > int32(v6)
@@ -3388,12 +3492,14 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:127")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:127")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 128: shl.b64
@@ -3412,12 +3518,14 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:131")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:131")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r53[l] = v5
 			}
@@ -3433,12 +3541,14 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:127")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:127")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 128: shl.b64
@@ -3457,12 +3567,14 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:131")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:131")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r53[l] = v5
 			}
@@ -3483,7 +3595,9 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:132")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:132")
+					}
 				}
 			}
 		} else {
@@ -3498,7 +3612,9 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:132")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:132")
+					}
 				}
 			}
 		}
@@ -3518,12 +3634,14 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:133")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:133")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 134: add.s32
 				v8 := uint64(uint32(v7) + uint32(k2))
@@ -3541,12 +3659,14 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:133")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:133")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 134: add.s32
 				v8 := uint64(uint32(v7) + uint32(k2))
@@ -3569,7 +3689,9 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:135")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:135")
+					}
 				}
 			}
 		} else {
@@ -3584,7 +3706,9 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:135")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:135")
+					}
 				}
 			}
 		}
@@ -3615,12 +3739,14 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:138")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:138")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r56[l] = v1
 				// 139: ld.s32
@@ -3632,12 +3758,14 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:139")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:139")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 140: shl.b64
@@ -3660,12 +3788,14 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:138")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:138")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r56[l] = v1
 				// 139: ld.s32
@@ -3677,12 +3807,14 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:139")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:139")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 140: shl.b64
@@ -3710,7 +3842,9 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:143")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:143")
+					}
 				}
 			}
 		} else {
@@ -3725,7 +3859,9 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:143")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:143")
+					}
 				}
 			}
 		}
@@ -3753,12 +3889,14 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:146")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:146")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 147: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3776,12 +3914,14 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:146")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:146")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 147: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3804,7 +3944,9 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:148")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:148")
+					}
 				}
 			}
 		} else {
@@ -3819,7 +3961,9 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:148")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:148")
+					}
 				}
 			}
 		}
@@ -3847,7 +3991,9 @@ func sort8Block15(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:152")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:152")
+					}
 				}
 			}
 		} else {
@@ -3862,7 +4008,9 @@ func sort8Block15(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:152")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:152")
+					}
 				}
 			}
 		}
@@ -3891,12 +4039,14 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:155")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:155")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 156: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -3919,12 +4069,14 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:155")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:155")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 156: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -3968,12 +4120,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:160")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:160")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 161: cvt.s64.s32
 				v2 := uint64(uint64(int32(v1)))
@@ -3992,12 +4146,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:165")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:165")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r70[l] = v6
 				// 166: ld.u64
@@ -4009,12 +4165,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:166")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:166")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 167: ld.u32
 				v8a := uint64(r0[l]) + 0x14
@@ -4025,12 +4183,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:167")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:167")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 168: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k2))
@@ -4056,12 +4216,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:160")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:160")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 161: cvt.s64.s32
 				v2 := uint64(uint64(int32(v1)))
@@ -4080,12 +4242,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:165")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:165")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r70[l] = v6
 				// 166: ld.u64
@@ -4097,12 +4261,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:166")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:166")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 167: ld.u32
 				v8a := uint64(r0[l]) + 0x14
@@ -4113,12 +4279,14 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:167")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:167")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 168: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k2))
@@ -4149,7 +4317,9 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:173")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:173")
+					}
 				}
 			}
 		} else {
@@ -4164,7 +4334,9 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:173")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:173")
+					}
 				}
 			}
 		}
@@ -4192,12 +4364,14 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:176")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:176")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 177: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -4215,12 +4389,14 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:176")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:176")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 177: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -4243,7 +4419,9 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:178")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:178")
+					}
 				}
 			}
 		} else {
@@ -4258,7 +4436,9 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:178")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:178")
+					}
 				}
 			}
 		}
@@ -4499,7 +4679,9 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:208")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:208")
+					}
 				}
 			}
 		} else {
@@ -4514,7 +4696,9 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:208")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:208")
+					}
 				}
 			}
 		}
@@ -4533,7 +4717,9 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:209")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:209")
+					}
 				}
 			}
 		} else {
@@ -4548,7 +4734,9 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:209")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:209")
+					}
 				}
 			}
 		}
@@ -4567,7 +4755,9 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
+					}
 				}
 			}
 		} else {
@@ -4582,7 +4772,9 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
+					}
 				}
 			}
 		}
@@ -4612,7 +4804,9 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:216")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:216")
+					}
 				}
 			}
 		} else {
@@ -4631,7 +4825,9 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:216")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:216")
+					}
 				}
 			}
 		}
@@ -4654,12 +4850,14 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:217")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:217")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 218: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -4670,12 +4868,14 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:218")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:218")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 219: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -4698,12 +4898,14 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:217")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:217")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 218: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -4714,12 +4916,14 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:218")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:218")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 219: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -4757,7 +4961,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:226")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:226")
+					}
 				}
 			}
 		} else {
@@ -4772,7 +4978,9 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:226")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:226")
+					}
 				}
 			}
 		}
@@ -4801,12 +5009,14 @@ func nibbleHistBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:229")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:229")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 230: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -4829,12 +5039,14 @@ func nibbleHistBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:229")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:229")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 230: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -4874,12 +5086,14 @@ func nibbleHistBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:234")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:234")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 235: shl.b64
@@ -4902,12 +5116,14 @@ func nibbleHistBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:234")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:234")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 235: shl.b64
@@ -4937,7 +5153,9 @@ func nibbleHistBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:239")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:239")
+					}
 				}
 			}
 		} else {
@@ -4952,7 +5170,9 @@ func nibbleHistBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:239")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:239")
+					}
 				}
 			}
 		}
@@ -4980,12 +5200,14 @@ func nibbleHistBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:242")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:242")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 243: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5003,12 +5225,14 @@ func nibbleHistBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:242")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:242")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 243: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5031,7 +5255,9 @@ func nibbleHistBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:244")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:244")
+					}
 				}
 			}
 		} else {
@@ -5046,7 +5272,9 @@ func nibbleHistBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:244")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:244")
+					}
 				}
 			}
 		}
@@ -5077,12 +5305,14 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:247")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:247")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 248: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -5093,12 +5323,14 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:248")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:248")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 249: shl.b64
@@ -5114,12 +5346,14 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:251")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:251")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r29[l] = v5
 			}
@@ -5135,12 +5369,14 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:247")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:247")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 248: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -5151,12 +5387,14 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:248")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:248")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 249: shl.b64
@@ -5172,12 +5410,14 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:251")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:251")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r29[l] = v5
 			}
@@ -5198,7 +5438,9 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:252")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:252")
+					}
 				}
 			}
 		} else {
@@ -5213,7 +5455,9 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:252")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:252")
+					}
 				}
 			}
 		}
@@ -5234,7 +5478,9 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:254")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:254")
+					}
 				}
 			}
 		} else {
@@ -5249,7 +5495,9 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:254")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:254")
+					}
 				}
 			}
 		}
@@ -5278,12 +5526,14 @@ func nibbleHistBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:257")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:257")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 258: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -5306,12 +5556,14 @@ func nibbleHistBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:257")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:257")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 258: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -5356,12 +5608,14 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:262")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:262")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 263: and.b64
 				v2 := uint64(uint64(v1) & uint64(k0))
@@ -5381,12 +5635,14 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:267")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:267")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 268: add.s32
 				v7 := uint64(uint32(v6) + uint32(k3))
@@ -5404,12 +5660,14 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:262")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:262")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 263: and.b64
 				v2 := uint64(uint64(v1) & uint64(k0))
@@ -5429,12 +5687,14 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:267")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:267")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 268: add.s32
 				v7 := uint64(uint32(v6) + uint32(k3))
@@ -5457,7 +5717,9 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:269")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:269")
+					}
 				}
 			}
 		} else {
@@ -5472,7 +5734,9 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:269")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:269")
+					}
 				}
 			}
 		}
@@ -5492,12 +5756,14 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:270")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:270")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 271: shr.u32
 				v10 := uint64(uint32(v9) >> uint32(k4))
@@ -5515,12 +5781,14 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:270")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:270")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 271: shr.u32
 				v10 := uint64(uint32(v9) >> uint32(k4))
@@ -5543,7 +5811,9 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/local_array.ptx:272")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/local_array.ptx:272")
+					}
 				}
 			}
 		} else {
@@ -5558,7 +5828,9 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/local_array.ptx:272")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/local_array.ptx:272")
+					}
 				}
 			}
 		}
@@ -5586,12 +5858,14 @@ func nibbleHistBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:275")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:275")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 276: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5609,12 +5883,14 @@ func nibbleHistBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:275")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:275")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 276: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -5637,7 +5913,9 @@ func nibbleHistBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:277")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:277")
+					}
 				}
 			}
 		} else {
@@ -5652,7 +5930,9 @@ func nibbleHistBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:277")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:277")
+					}
 				}
 			}
 		}
@@ -5680,7 +5960,9 @@ func nibbleHistBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:281")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:281")
+					}
 				}
 			}
 		} else {
@@ -5695,7 +5977,9 @@ func nibbleHistBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:281")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:281")
+					}
 				}
 			}
 		}
@@ -5724,12 +6008,14 @@ func nibbleHistBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:284")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:284")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 285: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -5752,12 +6038,14 @@ func nibbleHistBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:284")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:284")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 285: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -5801,12 +6089,14 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:289")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:289")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 290: cvt.s64.s32
 				v2 := uint64(uint64(int32(v1)))
@@ -5825,12 +6115,14 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:294")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:294")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r50[l] = v6
 				// 295: ld.u64
@@ -5842,12 +6134,14 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:295")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:295")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 296: ld.u32
 				v8a := uint64(r0[l]) + 0x14
@@ -5858,12 +6152,14 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:296")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:296")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 297: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k2))
@@ -5889,12 +6185,14 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:289")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:289")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 290: cvt.s64.s32
 				v2 := uint64(uint64(int32(v1)))
@@ -5913,12 +6211,14 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:294")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:294")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r50[l] = v6
 				// 295: ld.u64
@@ -5930,12 +6230,14 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:295")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:295")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 296: ld.u32
 				v8a := uint64(r0[l]) + 0x14
@@ -5946,12 +6248,14 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:296")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:296")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 297: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k2))
@@ -5982,7 +6286,9 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:302")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:302")
+					}
 				}
 			}
 		} else {
@@ -5997,7 +6303,9 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:302")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:302")
+					}
 				}
 			}
 		}
@@ -6025,12 +6333,14 @@ func nibbleHistBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:305")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:305")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 306: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -6048,12 +6358,14 @@ func nibbleHistBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:305")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:305")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 306: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -6076,7 +6388,9 @@ func nibbleHistBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:307")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:307")
+					}
 				}
 			}
 		} else {
@@ -6091,7 +6405,9 @@ func nibbleHistBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:307")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:307")
+					}
 				}
 			}
 		}

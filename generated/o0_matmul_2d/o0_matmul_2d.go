@@ -2228,7 +2228,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:48")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -2243,7 +2245,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:48")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:48")
+					}
 				}
 			}
 		}
@@ -2262,7 +2266,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:49")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -2277,7 +2283,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:49")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:49")
+					}
 				}
 			}
 		}
@@ -2296,7 +2304,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:50")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:50")
+					}
 				}
 			}
 		} else {
@@ -2311,7 +2321,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:50")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:50")
+					}
 				}
 			}
 		}
@@ -2330,7 +2342,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:51")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -2345,7 +2359,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:51")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:51")
+					}
 				}
 			}
 		}
@@ -2364,7 +2380,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:52")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -2379,7 +2397,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:52")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:52")
+					}
 				}
 			}
 		}
@@ -2398,7 +2418,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
+					}
 				}
 			}
 		} else {
@@ -2413,7 +2435,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
+					}
 				}
 			}
 		}
@@ -2443,7 +2467,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -2462,7 +2488,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
+					}
 				}
 			}
 		}
@@ -2492,7 +2520,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/matmul_2d.ptx:65")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/matmul_2d.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -2511,7 +2541,9 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/matmul_2d.ptx:65")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/matmul_2d.ptx:65")
+					}
 				}
 			}
 		}
@@ -2534,12 +2566,14 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/matmul_2d.ptx:66")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/matmul_2d.ptx:66")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				// 67: ld.u32
 				v34a := uint64(u2) + 0x18
@@ -2550,12 +2584,14 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/matmul_2d.ptx:67")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/matmul_2d.ptx:67")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 68: setp.ge.s32
 				c35t := int32(v33) >= int32(v34)
@@ -2578,12 +2614,14 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/matmul_2d.ptx:66")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/matmul_2d.ptx:66")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				// 67: ld.u32
 				v34a := uint64(u2) + 0x18
@@ -2594,12 +2632,14 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/matmul_2d.ptx:67")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/matmul_2d.ptx:67")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 68: setp.ge.s32
 				c35t := int32(v33) >= int32(v34)
@@ -2638,12 +2678,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:72")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:72")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 73: ld.u32
 				v2a := uint64(r0[l]) + 0x1c
@@ -2654,12 +2696,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:73")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:73")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 74: setp.lt.s32
 				c3t := int32(v1) < int32(v2)
@@ -2682,12 +2726,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:72")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:72")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 73: ld.u32
 				v2a := uint64(r0[l]) + 0x1c
@@ -2698,12 +2744,14 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:73")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:73")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 74: setp.lt.s32
 				c3t := int32(v1) < int32(v2)
@@ -2741,7 +2789,9 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:81")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -2756,7 +2806,9 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:81")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:81")
+					}
 				}
 			}
 		}
@@ -2775,7 +2827,9 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:82")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:82")
+					}
 				}
 			}
 		} else {
@@ -2790,7 +2844,9 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:82")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:82")
+					}
 				}
 			}
 		}
@@ -2819,12 +2875,14 @@ func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:85")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:85")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 86: ld.u32
 				v2a := uint64(r0[l]) + 0x20
@@ -2835,12 +2893,14 @@ func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:86")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:86")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 87: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -2863,12 +2923,14 @@ func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:85")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:85")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 86: ld.u32
 				v2a := uint64(r0[l]) + 0x20
@@ -2879,12 +2941,14 @@ func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:86")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:86")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 87: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -2931,12 +2995,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:91")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:91")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 92: ld.u32
 				v2a := uint64(r0[l]) + 0x24
@@ -2947,12 +3013,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:92")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:92")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 93: ld.u32
 				v3a := uint64(r0[l]) + 0x20
@@ -2963,12 +3031,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:93")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:93")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 94: mul.lo.s32
 				v4 := uint64(uint32(v2) * uint32(v3))
@@ -2981,12 +3051,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:95")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:95")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 96: add.s32
 				v6 := uint64(uint32(v4) + uint32(v5))
@@ -3005,12 +3077,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/matmul_2d.ptx:100")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/matmul_2d.ptx:100")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 101: ld.u64
 				v11a := uint64(r0[l]) + 0x10
@@ -3021,12 +3095,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/matmul_2d.ptx:101")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/matmul_2d.ptx:101")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 102: ld.u32
 				v12a := uint64(r0[l]) + 0x1c
@@ -3037,12 +3113,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:102")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:102")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 103: mul.lo.s32
 				v13 := uint64(uint32(v5) * uint32(v12))
@@ -3055,12 +3133,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(7, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:104")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(7, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:104")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 105: add.s32
 				v15 := uint64(uint32(v13) + uint32(v14))
@@ -3079,12 +3159,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(8, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/matmul_2d.ptx:109")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(8, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/matmul_2d.ptx:109")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 110: ld.f32
 				v20a := uint64(r0[l]) + 0x2c
@@ -3095,12 +3177,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(9, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/matmul_2d.ptx:110")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(9, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/matmul_2d.ptx:110")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 111: fma.rn.f32
 				var v21 uint64
@@ -3109,8 +3193,10 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 					v21F = float32(v21f)
 					v21 = uint64(math.Float32bits(v21F))
 				} else {
-					v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
-					v21F = math.Float32frombits(uint32(v21))
+					{
+						v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
+						v21F = math.Float32frombits(uint32(v21))
+					}
 				}
 				_ = v21F
 				r51[l] = v21
@@ -3127,12 +3213,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:91")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:91")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 92: ld.u32
 				v2a := uint64(r0[l]) + 0x24
@@ -3143,12 +3231,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:92")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:92")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 93: ld.u32
 				v3a := uint64(r0[l]) + 0x20
@@ -3159,12 +3249,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:93")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:93")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 94: mul.lo.s32
 				v4 := uint64(uint32(v2) * uint32(v3))
@@ -3177,12 +3269,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:95")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:95")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 96: add.s32
 				v6 := uint64(uint32(v4) + uint32(v5))
@@ -3201,12 +3295,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/matmul_2d.ptx:100")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/matmul_2d.ptx:100")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 101: ld.u64
 				v11a := uint64(r0[l]) + 0x10
@@ -3217,12 +3313,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/matmul_2d.ptx:101")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/matmul_2d.ptx:101")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 102: ld.u32
 				v12a := uint64(r0[l]) + 0x1c
@@ -3233,12 +3331,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:102")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:102")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 103: mul.lo.s32
 				v13 := uint64(uint32(v5) * uint32(v12))
@@ -3251,12 +3351,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(7, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:104")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(7, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:104")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 105: add.s32
 				v15 := uint64(uint32(v13) + uint32(v14))
@@ -3275,12 +3377,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(8, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/matmul_2d.ptx:109")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(8, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/matmul_2d.ptx:109")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 110: ld.f32
 				v20a := uint64(r0[l]) + 0x2c
@@ -3291,12 +3395,14 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(9, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/matmul_2d.ptx:110")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(9, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/matmul_2d.ptx:110")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 111: fma.rn.f32
 				var v21 uint64
@@ -3305,8 +3411,10 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 					v21F = float32(v21f)
 					v21 = uint64(math.Float32bits(v21F))
 				} else {
-					v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
-					v21F = math.Float32frombits(uint32(v21))
+					{
+						v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
+						v21F = math.Float32frombits(uint32(v21))
+					}
 				}
 				_ = v21F
 				r51[l] = v21
@@ -3328,7 +3436,9 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:112")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:112")
+					}
 				}
 			}
 		} else {
@@ -3343,7 +3453,9 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:112")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:112")
+					}
 				}
 			}
 		}
@@ -3371,12 +3483,14 @@ func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:115")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:115")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 116: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3394,12 +3508,14 @@ func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:115")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:115")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 116: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3422,7 +3538,9 @@ func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:117")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -3437,7 +3555,9 @@ func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:117")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:117")
+					}
 				}
 			}
 		}
@@ -3470,12 +3590,14 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:120")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:120")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r54[l] = v1
 				// 121: ld.u64
@@ -3487,12 +3609,14 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:121")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:121")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 122: ld.u32
 				v3a := uint64(r0[l]) + 0x24
@@ -3503,12 +3627,14 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:122")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:122")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 123: ld.u32
 				v4a := uint64(r0[l]) + 0x1c
@@ -3519,12 +3645,14 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:123")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:123")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 124: mul.lo.s32
 				v5 := uint64(uint32(v3) * uint32(v4))
@@ -3537,12 +3665,14 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:125")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:125")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 126: add.s32
 				v7 := uint64(uint32(v5) + uint32(v6))
@@ -3566,12 +3696,14 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:120")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:120")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r54[l] = v1
 				// 121: ld.u64
@@ -3583,12 +3715,14 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:121")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:121")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 122: ld.u32
 				v3a := uint64(r0[l]) + 0x24
@@ -3599,12 +3733,14 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:122")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:122")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 123: ld.u32
 				v4a := uint64(r0[l]) + 0x1c
@@ -3615,12 +3751,14 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:123")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:123")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 124: mul.lo.s32
 				v5 := uint64(uint32(v3) * uint32(v4))
@@ -3633,12 +3771,14 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:125")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:125")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 126: add.s32
 				v7 := uint64(uint32(v5) + uint32(v6))
@@ -3667,7 +3807,9 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:130")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -3682,7 +3824,9 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:130")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:130")
+					}
 				}
 			}
 		}
@@ -4096,7 +4240,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:172")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:172")
+					}
 				}
 			}
 		} else {
@@ -4111,7 +4257,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:172")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:172")
+					}
 				}
 			}
 		}
@@ -4130,7 +4278,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:173")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:173")
+					}
 				}
 			}
 		} else {
@@ -4145,7 +4295,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:173")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:173")
+					}
 				}
 			}
 		}
@@ -4164,7 +4316,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:174")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:174")
+					}
 				}
 			}
 		} else {
@@ -4179,7 +4333,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:174")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:174")
+					}
 				}
 			}
 		}
@@ -4198,7 +4354,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:175")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:175")
+					}
 				}
 			}
 		} else {
@@ -4213,7 +4371,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:175")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:175")
+					}
 				}
 			}
 		}
@@ -4232,7 +4392,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:176")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:176")
+					}
 				}
 			}
 		} else {
@@ -4247,7 +4409,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:176")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:176")
+					}
 				}
 			}
 		}
@@ -4267,7 +4431,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:177")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:177")
+					}
 				}
 				// 178: mov.u32
 				v21 := uint64(uint64(tid0[l]))
@@ -4285,7 +4451,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:177")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:177")
+					}
 				}
 				// 178: mov.u32
 				v21 := uint64(uint64(tid0[l]))
@@ -4308,7 +4476,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:179")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:179")
+					}
 				}
 				// 180: mov.u32
 				v23 := uint64(uint64(tid1[l]))
@@ -4326,7 +4496,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:179")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:179")
+					}
 				}
 				// 180: mov.u32
 				v23 := uint64(uint64(tid1[l]))
@@ -4348,7 +4520,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/matmul_2d.ptx:181")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/matmul_2d.ptx:181")
+					}
 				}
 			}
 		} else {
@@ -4363,7 +4537,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/matmul_2d.ptx:181")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/matmul_2d.ptx:181")
+					}
 				}
 			}
 		}
@@ -4387,12 +4563,14 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/matmul_2d.ptx:184")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/matmul_2d.ptx:184")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 185: add.s32
 				v28 := uint64(uint32(u26) + uint32(v27))
@@ -4410,12 +4588,14 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/matmul_2d.ptx:184")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/matmul_2d.ptx:184")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 185: add.s32
 				v28 := uint64(uint32(u26) + uint32(v27))
@@ -4438,7 +4618,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/matmul_2d.ptx:186")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/matmul_2d.ptx:186")
+					}
 				}
 			}
 		} else {
@@ -4453,7 +4635,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/matmul_2d.ptx:186")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/matmul_2d.ptx:186")
+					}
 				}
 			}
 		}
@@ -4477,12 +4661,14 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/matmul_2d.ptx:189")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/matmul_2d.ptx:189")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 190: add.s32
 				v33 := uint64(uint32(u31) + uint32(v32))
@@ -4500,12 +4686,14 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/matmul_2d.ptx:189")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/matmul_2d.ptx:189")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 190: add.s32
 				v33 := uint64(uint32(u31) + uint32(v32))
@@ -4528,7 +4716,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/matmul_2d.ptx:191")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/matmul_2d.ptx:191")
+					}
 				}
 			}
 		} else {
@@ -4543,7 +4733,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/matmul_2d.ptx:191")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/matmul_2d.ptx:191")
+					}
 				}
 			}
 		}
@@ -4564,7 +4756,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/matmul_2d.ptx:193")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/matmul_2d.ptx:193")
+					}
 				}
 			}
 		} else {
@@ -4579,7 +4773,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/matmul_2d.ptx:193")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/matmul_2d.ptx:193")
+					}
 				}
 			}
 		}
@@ -4598,7 +4794,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/matmul_2d.ptx:194")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/matmul_2d.ptx:194")
+					}
 				}
 			}
 		} else {
@@ -4613,7 +4811,9 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
 					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
-					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/matmul_2d.ptx:194")
+					{
+						w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/matmul_2d.ptx:194")
+					}
 				}
 			}
 		}
@@ -4642,12 +4842,14 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:198")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:198")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 199: ld.u32
 				v2a := uint64(r0[l]) + 0x20
@@ -4658,12 +4860,14 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:199")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:199")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 200: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -4686,12 +4890,14 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:198")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:198")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 199: ld.u32
 				v2a := uint64(r0[l]) + 0x20
@@ -4702,12 +4908,14 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:199")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:199")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 200: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -4746,12 +4954,14 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:204")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:204")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 205: ld.u32
 				v2a := uint64(r0[l]) + 0x18
@@ -4762,12 +4972,14 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:205")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:205")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 206: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -4790,12 +5002,14 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:204")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:204")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 205: ld.u32
 				v2a := uint64(r0[l]) + 0x18
@@ -4806,12 +5020,14 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:205")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:205")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 206: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -4851,12 +5067,14 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:210")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:210")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 211: ld.u32
 				v2a := uint64(r0[l]) + 0x24
@@ -4867,12 +5085,14 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:211")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:211")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 212: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -4885,12 +5105,14 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:213")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:213")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 214: setp.ge.s32
 				c5t := int32(v3) >= int32(v4)
@@ -4913,12 +5135,14 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:210")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:210")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 211: ld.u32
 				v2a := uint64(r0[l]) + 0x24
@@ -4929,12 +5153,14 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:211")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:211")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 212: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -4947,12 +5173,14 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:213")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:213")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 214: setp.ge.s32
 				c5t := int32(v3) >= int32(v4)
@@ -4995,12 +5223,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:218")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:218")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 219: ld.u32
 				v2a := uint64(r0[l]) + 0x2c
@@ -5011,12 +5241,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:219")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:219")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 220: ld.u32
 				v3a := uint64(r0[l]) + 0x20
@@ -5027,12 +5259,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:220")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:220")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 221: mul.lo.s32
 				v4 := uint64(uint32(v2) * uint32(v3))
@@ -5045,12 +5279,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:222")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:222")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 223: add.s32
 				v6 := uint64(uint32(v4) + uint32(v5))
@@ -5063,12 +5299,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:224")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:224")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 225: add.s32
 				v8 := uint64(uint32(v6) + uint32(v7))
@@ -5087,12 +5325,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:229")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:229")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 230: mov.f32
 				v13 := uint64(v12)
@@ -5110,12 +5350,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:218")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:218")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 219: ld.u32
 				v2a := uint64(r0[l]) + 0x2c
@@ -5126,12 +5368,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:219")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:219")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 220: ld.u32
 				v3a := uint64(r0[l]) + 0x20
@@ -5142,12 +5386,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:220")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:220")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 221: mul.lo.s32
 				v4 := uint64(uint32(v2) * uint32(v3))
@@ -5160,12 +5406,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:222")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:222")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 223: add.s32
 				v6 := uint64(uint32(v4) + uint32(v5))
@@ -5178,12 +5426,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:224")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:224")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 225: add.s32
 				v8 := uint64(uint32(v6) + uint32(v7))
@@ -5202,12 +5452,14 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:229")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:229")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 230: mov.f32
 				v13 := uint64(v12)
@@ -5274,12 +5526,14 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 239: shl.b64
@@ -5301,12 +5555,14 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 239: shl.b64
@@ -5337,12 +5593,14 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				v7 = uint64(uint64(int64(int32(v7))))
 				// 244: shl.b64
@@ -5365,12 +5623,14 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				v7 = uint64(uint64(int64(int32(v7))))
 				// 244: shl.b64
@@ -5396,7 +5656,9 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:246")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:246")
+					}
 				}
 			}
 		} else {
@@ -5411,7 +5673,9 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:246")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:246")
+					}
 				}
 			}
 		}
@@ -5434,12 +5698,14 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/matmul_2d.ptx:247")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/matmul_2d.ptx:247")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 248: ld.u32
 				v12a := uint64(r0[l]) + 0x1c
@@ -5450,12 +5716,14 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:248")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:248")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 249: setp.ge.s32
 				c13t := int32(v11) >= int32(v12)
@@ -5478,12 +5746,14 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/matmul_2d.ptx:247")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/matmul_2d.ptx:247")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 248: ld.u32
 				v12a := uint64(r0[l]) + 0x1c
@@ -5494,12 +5764,14 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:248")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:248")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 249: setp.ge.s32
 				c13t := int32(v11) >= int32(v12)
@@ -5539,12 +5811,14 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:253")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:253")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 254: ld.u32
 				v2a := uint64(r0[l]) + 0x28
@@ -5555,12 +5829,14 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:254")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:254")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 255: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -5573,12 +5849,14 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:256")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:256")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 257: setp.ge.s32
 				c5t := int32(v3) >= int32(v4)
@@ -5601,12 +5879,14 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:253")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:253")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 254: ld.u32
 				v2a := uint64(r0[l]) + 0x28
@@ -5617,12 +5897,14 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:254")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:254")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 255: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -5635,12 +5917,14 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:256")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:256")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 257: setp.ge.s32
 				c5t := int32(v3) >= int32(v4)
@@ -5683,12 +5967,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:261")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:261")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 262: ld.u32
 				v2a := uint64(r0[l]) + 0x38
@@ -5699,12 +5985,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:262")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:262")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 263: ld.u32
 				v3a := uint64(r0[l]) + 0x28
@@ -5715,12 +6003,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:263")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:263")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 264: add.s32
 				v4 := uint64(uint32(v2) + uint32(v3))
@@ -5733,12 +6023,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:265")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:265")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 266: mul.lo.s32
 				v6 := uint64(uint32(v4) * uint32(v5))
@@ -5751,12 +6043,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:267")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:267")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 268: add.s32
 				v8 := uint64(uint32(v6) + uint32(v7))
@@ -5775,12 +6069,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:272")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:272")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 273: mov.f32
 				v13 := uint64(v12)
@@ -5798,12 +6094,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:261")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:261")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 262: ld.u32
 				v2a := uint64(r0[l]) + 0x38
@@ -5814,12 +6112,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:262")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:262")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 263: ld.u32
 				v3a := uint64(r0[l]) + 0x28
@@ -5830,12 +6130,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:263")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:263")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 264: add.s32
 				v4 := uint64(uint32(v2) + uint32(v3))
@@ -5848,12 +6150,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:265")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:265")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 266: mul.lo.s32
 				v6 := uint64(uint32(v4) * uint32(v5))
@@ -5866,12 +6170,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:267")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:267")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 268: add.s32
 				v8 := uint64(uint32(v6) + uint32(v7))
@@ -5890,12 +6196,14 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:272")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:272")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 273: mov.f32
 				v13 := uint64(v12)
@@ -5962,12 +6270,14 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 282: shl.b64
@@ -5989,12 +6299,14 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 282: shl.b64
@@ -6025,12 +6337,14 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				v7 = uint64(uint64(int64(int32(v7))))
 				// 287: shl.b64
@@ -6053,12 +6367,14 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				v7 = uint64(uint64(int64(int32(v7))))
 				// 287: shl.b64
@@ -6084,7 +6400,9 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:289")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:289")
+					}
 				}
 			}
 		} else {
@@ -6099,7 +6417,9 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:289")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:289")
+					}
 				}
 			}
 		}
@@ -6129,12 +6449,14 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:291")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:291")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 292: ld.u32
 				v2a := uint64(r0[l]) + 0x38
@@ -6145,12 +6467,14 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:292")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:292")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 293: sub.s32
 				v3 := uint64(uint32(v1) - uint32(v2))
@@ -6175,12 +6499,14 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:291")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:291")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 292: ld.u32
 				v2a := uint64(r0[l]) + 0x38
@@ -6191,12 +6517,14 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:292")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:292")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 293: sub.s32
 				v3 := uint64(uint32(v1) - uint32(v2))
@@ -6236,12 +6564,14 @@ func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:298")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:298")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 299: ld.u32
 				v2a := uint64(r0[l]) + 0x38
@@ -6252,12 +6582,14 @@ func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:299")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:299")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 300: sub.s32
 				v3 := uint64(uint32(v1) - uint32(v2))
@@ -6277,12 +6609,14 @@ func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:298")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:298")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 299: ld.u32
 				v2a := uint64(r0[l]) + 0x38
@@ -6293,12 +6627,14 @@ func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:299")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:299")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 300: sub.s32
 				v3 := uint64(uint32(v1) - uint32(v2))
@@ -6359,7 +6695,9 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:309")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:309")
+					}
 				}
 			}
 		} else {
@@ -6376,7 +6714,9 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:309")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:309")
+					}
 				}
 			}
 		}
@@ -6397,7 +6737,9 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/matmul_2d.ptx:311")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/matmul_2d.ptx:311")
+					}
 				}
 			}
 		} else {
@@ -6412,7 +6754,9 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/matmul_2d.ptx:311")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/matmul_2d.ptx:311")
+					}
 				}
 			}
 		}
@@ -6441,12 +6785,14 @@ func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:315")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:315")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 316: ld.u32
 				v2a := uint64(r0[l]) + 0x3c
@@ -6457,12 +6803,14 @@ func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:316")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:316")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 317: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -6485,12 +6833,14 @@ func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:315")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:315")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 316: ld.u32
 				v2a := uint64(r0[l]) + 0x3c
@@ -6501,12 +6851,14 @@ func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:316")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:316")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 317: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -6551,12 +6903,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 322: shl.b64
@@ -6575,12 +6929,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				v1 = uint64(uint64(int64(int32(v1))))
 				// 322: shl.b64
@@ -6612,12 +6968,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 327: shl.b64
@@ -6633,12 +6991,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r105[l] = v9
 				// 330: shl.b64
@@ -6659,12 +7019,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 327: shl.b64
@@ -6680,12 +7042,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r105[l] = v9
 				// 330: shl.b64
@@ -6718,12 +7082,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 335: shl.b64
@@ -6739,12 +7105,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 338: ld.f32
 				v18a := uint64(r0[l]) + 0x34
@@ -6755,12 +7123,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 339: fma.rn.f32
 				var v19 uint64
@@ -6769,8 +7139,10 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
-					v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
-					v19F = math.Float32frombits(uint32(v19))
+					{
+						v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
+						v19F = math.Float32frombits(uint32(v19))
+					}
 				}
 				_ = v19F
 				r115[l] = v19
@@ -6789,12 +7161,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 335: shl.b64
@@ -6810,12 +7184,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 338: ld.f32
 				v18a := uint64(r0[l]) + 0x34
@@ -6826,12 +7202,14 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 339: fma.rn.f32
 				var v19 uint64
@@ -6840,8 +7218,10 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
-					v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
-					v19F = math.Float32frombits(uint32(v19))
+					{
+						v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
+						v19F = math.Float32frombits(uint32(v19))
+					}
 				}
 				_ = v19F
 				r115[l] = v19
@@ -6863,7 +7243,9 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:340")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:340")
+					}
 				}
 			}
 		} else {
@@ -6878,7 +7260,9 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:340")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:340")
+					}
 				}
 			}
 		}
@@ -6906,12 +7290,14 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:343")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:343")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 344: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -6929,12 +7315,14 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:343")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:343")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 344: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -6957,7 +7345,9 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:345")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:345")
+					}
 				}
 			}
 		} else {
@@ -6972,7 +7362,9 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:345")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:345")
+					}
 				}
 			}
 		}
@@ -7000,12 +7392,14 @@ func matmulTiledBlock20(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:351")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:351")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 352: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -7023,12 +7417,14 @@ func matmulTiledBlock20(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:351")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:351")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 352: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -7051,7 +7447,9 @@ func matmulTiledBlock20(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:353")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:353")
+					}
 				}
 			}
 		} else {
@@ -7066,7 +7464,9 @@ func matmulTiledBlock20(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:353")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:353")
+					}
 				}
 			}
 		}
@@ -7095,12 +7495,14 @@ func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:356")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:356")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 357: ld.u32
 				v2a := uint64(r0[l]) + 0x18
@@ -7111,12 +7513,14 @@ func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:357")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:357")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 358: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -7139,12 +7543,14 @@ func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:356")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:356")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 357: ld.u32
 				v2a := uint64(r0[l]) + 0x18
@@ -7155,12 +7561,14 @@ func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:357")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:357")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 358: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -7199,12 +7607,14 @@ func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:362")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:362")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 363: ld.u32
 				v2a := uint64(r0[l]) + 0x1c
@@ -7215,12 +7625,14 @@ func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:363")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:363")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 364: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -7243,12 +7655,14 @@ func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:362")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:362")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 363: ld.u32
 				v2a := uint64(r0[l]) + 0x1c
@@ -7259,12 +7673,14 @@ func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:363")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:363")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 364: setp.ge.s32
 				c3t := int32(v1) >= int32(v2)
@@ -7307,12 +7723,14 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:368")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:368")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r124[l] = v1
 				// 369: ld.u64
@@ -7324,12 +7742,14 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:369")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:369")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 370: ld.u32
 				v3a := uint64(r0[l]) + 0x2c
@@ -7340,12 +7760,14 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:370")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:370")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 371: ld.u32
 				v4a := uint64(r0[l]) + 0x1c
@@ -7356,12 +7778,14 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:371")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:371")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 372: mul.lo.s32
 				v5 := uint64(uint32(v3) * uint32(v4))
@@ -7374,12 +7798,14 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:373")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:373")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 374: add.s32
 				v7 := uint64(uint32(v5) + uint32(v6))
@@ -7403,12 +7829,14 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:368")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:368")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r124[l] = v1
 				// 369: ld.u64
@@ -7420,12 +7848,14 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:369")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:369")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 370: ld.u32
 				v3a := uint64(r0[l]) + 0x2c
@@ -7436,12 +7866,14 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:370")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:370")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 371: ld.u32
 				v4a := uint64(r0[l]) + 0x1c
@@ -7452,12 +7884,14 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:371")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:371")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 372: mul.lo.s32
 				v5 := uint64(uint32(v3) * uint32(v4))
@@ -7470,12 +7904,14 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:373")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:373")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 374: add.s32
 				v7 := uint64(uint32(v5) + uint32(v6))
@@ -7504,7 +7940,9 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:378")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:378")
+					}
 				}
 			}
 		} else {
@@ -7519,7 +7957,9 @@ func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:378")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:378")
+					}
 				}
 			}
 		}

@@ -1715,12 +1715,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:27")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:27")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -1733,12 +1735,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:27")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:27")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -1759,7 +1763,9 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:28")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:28")
+					}
 				}
 			}
 		} else {
@@ -1774,7 +1780,9 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:28")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:28")
+					}
 				}
 			}
 		}
@@ -1796,12 +1804,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:29")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:29")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 30: setp.gt.s32
 				c6t := int32(v5) > int32(k2)
@@ -1824,12 +1834,14 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:29")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:29")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 30: setp.gt.s32
 				c6t := int32(v5) > int32(k2)
@@ -1866,12 +1878,14 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:34")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:34")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r4[l] = v1
 			}
@@ -1887,12 +1901,14 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:34")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:34")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r4[l] = v1
 			}
@@ -1913,7 +1929,9 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:35")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:35")
+					}
 				}
 			}
 		} else {
@@ -1928,7 +1946,9 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:35")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:35")
+					}
 				}
 			}
 		}
@@ -1956,12 +1976,14 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:38")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:38")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 39: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1979,12 +2001,14 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:38")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:38")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 39: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -2015,7 +2039,9 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:42")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -2027,7 +2053,9 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:42")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:42")
+					}
 				}
 			}
 		}
@@ -2054,12 +2082,14 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:68")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:68")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r12[l] = v1
 			}
@@ -2075,12 +2105,14 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:68")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:68")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r12[l] = v1
 			}
@@ -2109,7 +2141,9 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:69")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:69")
+					}
 				}
 			}
 		} else {
@@ -2121,7 +2155,9 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:69")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:69")
+					}
 				}
 			}
 		}
@@ -2159,12 +2195,14 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:49")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:49")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 				// 51: ld.u32
@@ -2176,12 +2214,14 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:51")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:51")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 52: add.s32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -2196,12 +2236,14 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:49")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:49")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 				// 51: ld.u32
@@ -2213,12 +2255,14 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:51")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:51")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 52: add.s32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -2249,7 +2293,9 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:55")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -2261,7 +2307,9 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:55")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:55")
+					}
 				}
 			}
 		}
@@ -2297,12 +2345,14 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:62")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:62")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 64: add.s32
 				v2 := uint64(uint32(r7[l]) + uint32(v1))
@@ -2317,12 +2367,14 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:62")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:62")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 64: add.s32
 				v2 := uint64(uint32(r7[l]) + uint32(v1))
@@ -2345,7 +2397,9 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:65")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -2360,7 +2414,9 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:65")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:65")
+					}
 				}
 			}
 		}
@@ -2508,12 +2564,14 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:87")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:87")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -2526,12 +2584,14 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:87")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:87")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -2552,7 +2612,9 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:88")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:88")
+					}
 				}
 			}
 		} else {
@@ -2567,7 +2629,9 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:88")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:88")
+					}
 				}
 			}
 		}
@@ -2589,12 +2653,14 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:89")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:89")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 90: setp.gt.u32
 				c6t := uint32(v5) > uint32(k2)
@@ -2617,12 +2683,14 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:89")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:89")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 90: setp.gt.u32
 				c6t := uint32(v5) > uint32(k2)
@@ -2660,7 +2728,9 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:95")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:95")
+					}
 				}
 			}
 		} else {
@@ -2675,7 +2745,9 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:95")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:95")
+					}
 				}
 			}
 		}
@@ -2703,12 +2775,14 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:98")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:98")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 99: shr.u32
 				v2 := uint64(uint32(v1) >> uint32(k0))
@@ -2726,12 +2800,14 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:98")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:98")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 99: shr.u32
 				v2 := uint64(uint32(v1) >> uint32(k0))
@@ -2762,7 +2838,9 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:102")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -2774,7 +2852,9 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:102")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:102")
+					}
 				}
 			}
 		}
@@ -2801,12 +2881,14 @@ func treeDepthBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:133")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:133")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 134: mov.u32
 				v2 := uint64(v1)
@@ -2824,12 +2906,14 @@ func treeDepthBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:133")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:133")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 134: mov.u32
 				v2 := uint64(v1)
@@ -2860,12 +2944,14 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:137")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:137")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 138: mov.u32
 				v2 := uint64(v1)
@@ -2883,12 +2969,14 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:137")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:137")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 138: mov.u32
 				v2 := uint64(v1)
@@ -2923,7 +3011,9 @@ func treeDepthBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:143")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:143")
+					}
 				}
 			}
 		} else {
@@ -2942,7 +3032,9 @@ func treeDepthBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:143")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:143")
+					}
 				}
 			}
 		}
@@ -2969,12 +3061,14 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:146")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:146")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r19[l] = v1
 			}
@@ -2990,12 +3084,14 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:146")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:146")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r19[l] = v1
 			}
@@ -3024,7 +3120,9 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:147")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:147")
+					}
 				}
 			}
 		} else {
@@ -3036,7 +3134,9 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:147")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:147")
+					}
 				}
 			}
 		}
@@ -3074,12 +3174,14 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:109")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:109")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 			}
@@ -3092,12 +3194,14 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:109")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:109")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 			}
@@ -3118,7 +3222,9 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:111")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:111")
+					}
 				}
 			}
 		} else {
@@ -3133,7 +3239,9 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:111")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:111")
+					}
 				}
 			}
 		}
@@ -3153,12 +3261,14 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:112")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:112")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 113: mul.hi.u32
 				v4 := uint64(uint32(isa.MulHi(v3, k0, 32, false)))
@@ -3178,12 +3288,14 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:112")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:112")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 113: mul.hi.u32
 				v4 := uint64(uint32(isa.MulHi(v3, k0, 32, false)))
@@ -3216,7 +3328,9 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:117")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -3228,7 +3342,9 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:117")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:117")
+					}
 				}
 			}
 		}
@@ -3263,12 +3379,14 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:124")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:124")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r11[l] = v1
 			}
@@ -3281,12 +3399,14 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:124")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:124")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r11[l] = v1
 			}
@@ -3307,7 +3427,9 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:126")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:126")
+					}
 				}
 			}
 		} else {
@@ -3322,7 +3444,9 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:126")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:126")
+					}
 				}
 			}
 		}
@@ -3345,12 +3469,14 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:127")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:127")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 128: ld.u32
 				v4a := uint64(r0[l]) + 0xc
@@ -3361,12 +3487,14 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/recursion.ptx:128")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/recursion.ptx:128")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 129: setp.le.s32
 				c5t := int32(v3) <= int32(v4)
@@ -3389,12 +3517,14 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:127")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:127")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 128: ld.u32
 				v4a := uint64(r0[l]) + 0xc
@@ -3405,12 +3535,14 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/recursion.ptx:128")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/recursion.ptx:128")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 129: setp.le.s32
 				c5t := int32(v3) <= int32(v4)
@@ -3536,12 +3668,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:166")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:166")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 167: ld.param.u32
@@ -3550,12 +3684,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/recursion.ptx:167")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/recursion.ptx:167")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -3568,12 +3704,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:166")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:166")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 				// 167: ld.param.u32
@@ -3582,12 +3720,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/recursion.ptx:167")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/recursion.ptx:167")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r3[l] = v4
 			}
@@ -3608,7 +3748,9 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:168")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:168")
+					}
 				}
 			}
 		} else {
@@ -3623,7 +3765,9 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:168")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:168")
+					}
 				}
 			}
 		}
@@ -3642,7 +3786,9 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:169")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -3657,7 +3803,9 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:169")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:169")
+					}
 				}
 			}
 		}
@@ -3679,12 +3827,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/recursion.ptx:170")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/recursion.ptx:170")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 171: setp.ne.s32
 				c8t := uint32(v7) != uint32(k0)
@@ -3707,12 +3857,14 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/recursion.ptx:170")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/recursion.ptx:170")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 171: setp.ne.s32
 				c8t := uint32(v7) != uint32(k0)
@@ -3749,12 +3901,14 @@ func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:175")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:175")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r5[l] = v1
 			}
@@ -3770,12 +3924,14 @@ func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:175")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:175")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r5[l] = v1
 			}
@@ -3796,7 +3952,9 @@ func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:176")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:176")
+					}
 				}
 			}
 		} else {
@@ -3811,7 +3969,9 @@ func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:176")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:176")
+					}
 				}
 			}
 		}
@@ -3840,12 +4000,14 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:179")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:179")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r6[l] = v1
 				// 180: ld.u32
@@ -3857,12 +4019,14 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:180")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:180")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 181: rem.u32
 				v3 := isa.Rem(v2, v1, 32, false)
@@ -3880,12 +4044,14 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:179")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:179")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r6[l] = v1
 				// 180: ld.u32
@@ -3897,12 +4063,14 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:180")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:180")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 181: rem.u32
 				v3 := isa.Rem(v2, v1, 32, false)
@@ -3933,7 +4101,9 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:184")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:184")
+					}
 				}
 			}
 		} else {
@@ -3945,7 +4115,9 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:184")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:184")
+					}
 				}
 			}
 		}
@@ -3972,7 +4144,9 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:186")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:186")
+					}
 				}
 			}
 		} else {
@@ -3984,7 +4158,9 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:186")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:186")
+					}
 				}
 			}
 		}
@@ -4011,12 +4187,14 @@ func gcdBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:199")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:199")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r10[l] = v1
 			}
@@ -4032,12 +4210,14 @@ func gcdBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:199")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:199")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r10[l] = v1
 			}
@@ -4066,7 +4246,9 @@ func gcdBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:200")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:200")
+					}
 				}
 			}
 		} else {
@@ -4078,7 +4260,9 @@ func gcdBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:200")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:200")
+					}
 				}
 			}
 		}
@@ -4113,12 +4297,14 @@ func gcdBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:194")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:194")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r9[l] = v1
 			}
@@ -4131,12 +4317,14 @@ func gcdBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:194")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:194")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r9[l] = v1
 			}
@@ -4157,7 +4345,9 @@ func gcdBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:196")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:196")
+					}
 				}
 			}
 		} else {
@@ -4172,7 +4362,9 @@ func gcdBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:196")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:196")
+					}
 				}
 			}
 		}
@@ -4396,7 +4588,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/recursion.ptx:240")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/recursion.ptx:240")
+					}
 				}
 			}
 		} else {
@@ -4411,7 +4605,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/recursion.ptx:240")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/recursion.ptx:240")
+					}
 				}
 			}
 		}
@@ -4430,7 +4626,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/recursion.ptx:241")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/recursion.ptx:241")
+					}
 				}
 			}
 		} else {
@@ -4445,7 +4643,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/recursion.ptx:241")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/recursion.ptx:241")
+					}
 				}
 			}
 		}
@@ -4464,7 +4664,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/recursion.ptx:242")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/recursion.ptx:242")
+					}
 				}
 			}
 		} else {
@@ -4479,7 +4681,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/recursion.ptx:242")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/recursion.ptx:242")
+					}
 				}
 			}
 		}
@@ -4498,7 +4702,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/recursion.ptx:243")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/recursion.ptx:243")
+					}
 				}
 			}
 		} else {
@@ -4513,7 +4719,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/recursion.ptx:243")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/recursion.ptx:243")
+					}
 				}
 			}
 		}
@@ -4532,7 +4740,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/recursion.ptx:244")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/recursion.ptx:244")
+					}
 				}
 			}
 		} else {
@@ -4547,7 +4757,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/recursion.ptx:244")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/recursion.ptx:244")
+					}
 				}
 			}
 		}
@@ -4566,7 +4778,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/recursion.ptx:245")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/recursion.ptx:245")
+					}
 				}
 			}
 		} else {
@@ -4581,7 +4795,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/recursion.ptx:245")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/recursion.ptx:245")
+					}
 				}
 			}
 		}
@@ -4611,7 +4827,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/recursion.ptx:251")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/recursion.ptx:251")
+					}
 				}
 			}
 		} else {
@@ -4630,7 +4848,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/recursion.ptx:251")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/recursion.ptx:251")
+					}
 				}
 			}
 		}
@@ -4653,12 +4873,14 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/recursion.ptx:252")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/recursion.ptx:252")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 253: ld.u32
 				v32a := uint64(u2) + 0x28
@@ -4669,12 +4891,14 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/recursion.ptx:253")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/recursion.ptx:253")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 254: setp.lt.s32
 				c33t := int32(v31) < int32(v32)
@@ -4697,12 +4921,14 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/recursion.ptx:252")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/recursion.ptx:252")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 253: ld.u32
 				v32a := uint64(u2) + 0x28
@@ -4713,12 +4939,14 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/recursion.ptx:253")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/recursion.ptx:253")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 254: setp.lt.s32
 				c33t := int32(v31) < int32(v32)
@@ -4758,12 +4986,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/recursion.ptx:260")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/recursion.ptx:260")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 261: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -4774,12 +5004,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:261")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:261")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 262: shl.b64
@@ -4795,12 +5027,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:264")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:264")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r29[l] = v5
 			}
@@ -4816,12 +5050,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/recursion.ptx:260")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/recursion.ptx:260")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 261: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -4832,12 +5068,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:261")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:261")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 262: shl.b64
@@ -4853,12 +5091,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:264")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:264")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r29[l] = v5
 			}
@@ -4887,7 +5127,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:267")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:267")
+					}
 				}
 			}
 		} else {
@@ -4899,7 +5141,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:267")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:267")
+					}
 				}
 			}
 		}
@@ -4939,12 +5183,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:274")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:274")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r30[l] = v1
 				// 276: ld.u64
@@ -4956,12 +5202,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:276")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:276")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 277: ld.s32
 				v3a := uint64(r0[l]) + 0x2c
@@ -4972,12 +5220,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:277")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:277")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 278: shl.b64
@@ -4995,12 +5245,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:274")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:274")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r30[l] = v1
 				// 276: ld.u64
@@ -5012,12 +5264,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:276")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:276")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 277: ld.s32
 				v3a := uint64(r0[l]) + 0x2c
@@ -5028,12 +5282,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:277")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:277")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 278: shl.b64
@@ -5059,7 +5315,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:280")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:280")
+					}
 				}
 			}
 		} else {
@@ -5074,7 +5332,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:280")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:280")
+					}
 				}
 			}
 		}
@@ -5096,12 +5356,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:281")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:281")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 282: ld.s32
 				v8a := uint64(r0[l]) + 0x2c
@@ -5112,12 +5374,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:282")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:282")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 283: shl.b64
@@ -5133,12 +5397,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:285")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:285")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r39[l] = v11
 			}
@@ -5154,12 +5420,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:281")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:281")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 282: ld.s32
 				v8a := uint64(r0[l]) + 0x2c
@@ -5170,12 +5438,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:282")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:282")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 283: shl.b64
@@ -5191,12 +5461,14 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:285")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:285")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r39[l] = v11
 			}
@@ -5225,7 +5497,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/recursion.ptx:288")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/recursion.ptx:288")
+					}
 				}
 			}
 		} else {
@@ -5237,7 +5511,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/recursion.ptx:288")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/recursion.ptx:288")
+					}
 				}
 			}
 		}
@@ -5278,12 +5554,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:295")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:295")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r40[l] = v1
 				// 297: ld.u64
@@ -5295,12 +5573,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:297")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:297")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 298: ld.s32
 				v3a := uint64(r0[l]) + 0x2c
@@ -5311,12 +5591,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:298")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:298")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 299: shl.b64
@@ -5334,12 +5616,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:295")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:295")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r40[l] = v1
 				// 297: ld.u64
@@ -5351,12 +5635,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:297")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:297")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 298: ld.s32
 				v3a := uint64(r0[l]) + 0x2c
@@ -5367,12 +5653,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:298")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:298")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 299: shl.b64
@@ -5398,7 +5686,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:301")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:301")
+					}
 				}
 			}
 		} else {
@@ -5413,7 +5703,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:301")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:301")
+					}
 				}
 			}
 		}
@@ -5437,12 +5729,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:302")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:302")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 303: ld.s32
 				v8a := uint64(r0[l]) + 0x2c
@@ -5453,12 +5747,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:303")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:303")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 304: shl.b64
@@ -5474,12 +5770,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:306")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:306")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r49[l] = v11
 				// 307: ld.u64
@@ -5491,12 +5789,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-					if !v12ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/recursion.ptx:307")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/recursion.ptx:307")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 308: add.s64
 				v13 := uint64(uint64(v12) + uint64(v9))
@@ -5509,12 +5809,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/recursion.ptx:309")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/recursion.ptx:309")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r52[l] = v14
 			}
@@ -5530,12 +5832,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:302")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:302")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 303: ld.s32
 				v8a := uint64(r0[l]) + 0x2c
@@ -5546,12 +5850,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:303")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:303")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 304: shl.b64
@@ -5567,12 +5873,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:306")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:306")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r49[l] = v11
 				// 307: ld.u64
@@ -5584,12 +5892,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-					if !v12ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/recursion.ptx:307")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/recursion.ptx:307")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 308: add.s64
 				v13 := uint64(uint64(v12) + uint64(v9))
@@ -5602,12 +5912,14 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/recursion.ptx:309")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/recursion.ptx:309")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				r52[l] = v14
 			}
@@ -5636,7 +5948,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/O0/recursion.ptx:312")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/O0/recursion.ptx:312")
+					}
 				}
 			}
 		} else {
@@ -5648,7 +5962,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/O0/recursion.ptx:312")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/O0/recursion.ptx:312")
+					}
 				}
 			}
 		}
@@ -5675,7 +5991,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/O0/recursion.ptx:314")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/O0/recursion.ptx:314")
+					}
 				}
 			}
 		} else {
@@ -5687,7 +6005,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/O0/recursion.ptx:314")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/O0/recursion.ptx:314")
+					}
 				}
 			}
 		}
@@ -5726,12 +6046,14 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:322")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:322")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r53[l] = v1
 				// 324: ld.u64
@@ -5743,12 +6065,14 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:324")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:324")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 325: ld.s32
 				v3a := uint64(r0[l]) + 0x2c
@@ -5759,12 +6083,14 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:325")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:325")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 326: shl.b64
@@ -5782,12 +6108,14 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:322")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:322")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r53[l] = v1
 				// 324: ld.u64
@@ -5799,12 +6127,14 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:324")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:324")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 325: ld.s32
 				v3a := uint64(r0[l]) + 0x2c
@@ -5815,12 +6145,14 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:325")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:325")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 326: shl.b64
@@ -5846,7 +6178,9 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:328")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:328")
+					}
 				}
 			}
 		} else {
@@ -5861,7 +6195,9 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:328")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:328")
+					}
 				}
 			}
 		}

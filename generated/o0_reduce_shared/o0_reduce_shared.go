@@ -1663,7 +1663,9 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:39")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -1678,7 +1680,9 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:39")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:39")
+					}
 				}
 			}
 		}
@@ -1697,7 +1701,9 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:40")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -1712,7 +1718,9 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:40")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:40")
+					}
 				}
 			}
 		}
@@ -1732,7 +1740,9 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:41")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:41")
+					}
 				}
 				// 42: mov.u32
 				v13 := uint64(uint64(tid0[l]))
@@ -1750,7 +1760,9 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:41")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:41")
+					}
 				}
 				// 42: mov.u32
 				v13 := uint64(uint64(tid0[l]))
@@ -1772,7 +1784,9 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -1787,7 +1801,9 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:43")
+					}
 				}
 			}
 		}
@@ -1811,12 +1827,14 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:46")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:46")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 47: add.s32
 				v18 := uint64(uint32(u16) + uint32(v17))
@@ -1834,12 +1852,14 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:46")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:46")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 47: add.s32
 				v18 := uint64(uint32(u16) + uint32(v17))
@@ -1862,7 +1882,9 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:48")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -1877,7 +1899,9 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:48")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:48")
+					}
 				}
 			}
 		}
@@ -1900,12 +1924,14 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:49")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:49")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 50: ld.u32
 				v21a := uint64(u2) + 0x10
@@ -1916,12 +1942,14 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:50")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:50")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 51: setp.ge.s32
 				c22t := int32(v20) >= int32(v21)
@@ -1944,12 +1972,14 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:49")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:49")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 50: ld.u32
 				v21a := uint64(u2) + 0x10
@@ -1960,12 +1990,14 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:50")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:50")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 51: setp.ge.s32
 				c22t := int32(v20) >= int32(v21)
@@ -2005,12 +2037,14 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:55")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:55")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 56: ld.s32
 				v2a := uint64(r0[l]) + 0x18
@@ -2021,12 +2055,14 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:56")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:56")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 57: shl.b64
@@ -2042,12 +2078,14 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:59")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:59")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 60: mov.u32
 				v6 := uint64(v5)
@@ -2065,12 +2103,14 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:55")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:55")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 56: ld.s32
 				v2a := uint64(r0[l]) + 0x18
@@ -2081,12 +2121,14 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:56")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:56")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 57: shl.b64
@@ -2102,12 +2144,14 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:59")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:59")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 60: mov.u32
 				v6 := uint64(v5)
@@ -2172,12 +2216,14 @@ func reduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:68")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:68")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 69: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
@@ -2198,12 +2244,14 @@ func reduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:68")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:68")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 69: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
@@ -2232,7 +2280,9 @@ func reduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:73")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:73")
+					}
 				}
 			}
 		} else {
@@ -2249,7 +2299,9 @@ func reduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:73")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:73")
+					}
 				}
 			}
 		}
@@ -2277,7 +2329,9 @@ func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:76")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:76")
+					}
 				}
 			}
 		} else {
@@ -2292,7 +2346,9 @@ func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:76")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:76")
+					}
 				}
 			}
 		}
@@ -2321,12 +2377,14 @@ func reduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:79")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:79")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 80: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -2349,12 +2407,14 @@ func reduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:79")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:79")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 80: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -2393,12 +2453,14 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:84")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:84")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 85: ld.u32
 				v2a := uint64(r0[l]) + 0x1c
@@ -2409,12 +2471,14 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:85")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:85")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 86: setp.ge.u32
 				c3t := uint32(v1) >= uint32(v2)
@@ -2437,12 +2501,14 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:84")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:84")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 85: ld.u32
 				v2a := uint64(r0[l]) + 0x1c
@@ -2453,12 +2519,14 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:85")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:85")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 86: setp.ge.u32
 				c3t := uint32(v1) >= uint32(v2)
@@ -2502,12 +2570,14 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 91: ld.u32
@@ -2519,12 +2589,14 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 92: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -2546,12 +2618,14 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 91: ld.u32
@@ -2563,12 +2637,14 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 92: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -2603,12 +2679,14 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 99: cvt.u64.u32
 				v10 := uint64(uint64(uint32(r33[l])))
@@ -2626,12 +2704,14 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 103: add.s32
 				v14 := uint64(uint32(v13) + uint32(v9))
@@ -2651,12 +2731,14 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 99: cvt.u64.u32
 				v10 := uint64(uint64(uint32(r33[l])))
@@ -2674,12 +2756,14 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 103: add.s32
 				v14 := uint64(uint32(v13) + uint32(v9))
@@ -2702,7 +2786,9 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:104")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -2717,7 +2803,9 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:104")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:104")
+					}
 				}
 			}
 		}
@@ -2745,12 +2833,14 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:110")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:110")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 111: shr.u32
 				v2 := uint64(uint32(v1) >> uint32(k0))
@@ -2768,12 +2858,14 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:110")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:110")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 111: shr.u32
 				v2 := uint64(uint32(v1) >> uint32(k0))
@@ -2796,7 +2888,9 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:112")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:112")
+					}
 				}
 			}
 		} else {
@@ -2811,7 +2905,9 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:112")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:112")
+					}
 				}
 			}
 		}
@@ -2840,12 +2936,14 @@ func reduceSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:115")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:115")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 116: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
@@ -2868,12 +2966,14 @@ func reduceSumBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:115")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:115")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 116: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
@@ -2919,12 +3019,14 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:122")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:122")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r52[l] = v3
 				// 123: ld.u64
@@ -2936,12 +3038,14 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:123")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:123")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r53[l] = v4
 			}
@@ -2957,12 +3061,14 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:122")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:122")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r52[l] = v3
 				// 123: ld.u64
@@ -2974,12 +3080,14 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:123")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:123")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r53[l] = v4
 			}
@@ -3008,7 +3116,9 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:128")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -3025,7 +3135,9 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:128")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:128")
+					}
 				}
 			}
 		}
@@ -3258,7 +3370,9 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:160")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -3273,7 +3387,9 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:160")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:160")
+					}
 				}
 			}
 		}
@@ -3292,7 +3408,9 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:161")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -3307,7 +3425,9 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:161")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:161")
+					}
 				}
 			}
 		}
@@ -3327,7 +3447,9 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:162")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:162")
+					}
 				}
 				// 163: mov.u32
 				v13 := uint64(uint64(tid0[l]))
@@ -3345,7 +3467,9 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:162")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:162")
+					}
 				}
 				// 163: mov.u32
 				v13 := uint64(uint64(tid0[l]))
@@ -3367,7 +3491,9 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:164")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:164")
+					}
 				}
 			}
 		} else {
@@ -3382,7 +3508,9 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:164")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:164")
+					}
 				}
 			}
 		}
@@ -3406,12 +3534,14 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:167")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:167")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 168: add.s32
 				v18 := uint64(uint32(u16) + uint32(v17))
@@ -3429,12 +3559,14 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:167")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:167")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 168: add.s32
 				v18 := uint64(uint32(u16) + uint32(v17))
@@ -3457,7 +3589,9 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:169")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -3472,7 +3606,9 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:169")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:169")
+					}
 				}
 			}
 		}
@@ -3495,12 +3631,14 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:170")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:170")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 171: ld.u32
 				v21a := uint64(u2) + 0x18
@@ -3511,12 +3649,14 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:171")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:171")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 172: setp.ge.s32
 				c22t := int32(v20) >= int32(v21)
@@ -3539,12 +3679,14 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:170")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:170")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 171: ld.u32
 				v21a := uint64(u2) + 0x18
@@ -3555,12 +3697,14 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:171")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:171")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 172: setp.ge.s32
 				c22t := int32(v20) >= int32(v21)
@@ -3600,12 +3744,14 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:176")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:176")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 177: ld.s32
 				v2a := uint64(r0[l]) + 0x20
@@ -3616,12 +3762,14 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:177")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:177")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 178: shl.b64
@@ -3637,12 +3785,14 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:180")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:180")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 181: mov.f32
 				v6 := uint64(v5)
@@ -3660,12 +3810,14 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:176")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:176")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 177: ld.s32
 				v2a := uint64(r0[l]) + 0x20
@@ -3676,12 +3828,14 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:177")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:177")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 178: shl.b64
@@ -3697,12 +3851,14 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:180")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:180")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 181: mov.f32
 				v6 := uint64(v5)
@@ -3767,12 +3923,14 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:189")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:189")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 190: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
@@ -3793,12 +3951,14 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:189")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:189")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 190: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
@@ -3827,7 +3987,9 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:194")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:194")
+					}
 				}
 			}
 		} else {
@@ -3844,7 +4006,9 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:194")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:194")
+					}
 				}
 			}
 		}
@@ -3872,7 +4036,9 @@ func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:197")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:197")
+					}
 				}
 			}
 		} else {
@@ -3887,7 +4053,9 @@ func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:197")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:197")
+					}
 				}
 			}
 		}
@@ -3916,12 +4084,14 @@ func reduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:200")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:200")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 201: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -3944,12 +4114,14 @@ func reduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:200")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:200")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 201: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
@@ -3988,12 +4160,14 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:205")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:205")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 206: ld.u32
 				v2a := uint64(r0[l]) + 0x24
@@ -4004,12 +4178,14 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:206")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:206")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 207: setp.ge.u32
 				c3t := uint32(v1) >= uint32(v2)
@@ -4032,12 +4208,14 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:205")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:205")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 206: ld.u32
 				v2a := uint64(r0[l]) + 0x24
@@ -4048,12 +4226,14 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:206")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:206")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 207: setp.ge.u32
 				c3t := uint32(v1) >= uint32(v2)
@@ -4098,12 +4278,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 212: cvt.u64.u32
@@ -4122,12 +4304,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 212: cvt.u64.u32
@@ -4162,12 +4346,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r39[l] = v7
 				// 218: ld.u32
@@ -4179,12 +4365,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 219: add.s32
 				v9 := uint64(uint32(r33[l]) + uint32(v8))
@@ -4203,12 +4391,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r45[l] = v13
 			}
@@ -4228,12 +4418,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r39[l] = v7
 				// 218: ld.u32
@@ -4245,12 +4437,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 219: add.s32
 				v9 := uint64(uint32(r33[l]) + uint32(v8))
@@ -4269,12 +4463,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r45[l] = v13
 			}
@@ -4295,7 +4491,9 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:224")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:224")
+					}
 				}
 			}
 		} else {
@@ -4310,7 +4508,9 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:224")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:224")
+					}
 				}
 			}
 		}
@@ -4329,7 +4529,9 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:225")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:225")
+					}
 				}
 			}
 		} else {
@@ -4344,7 +4546,9 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:225")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:225")
+					}
 				}
 			}
 		}
@@ -4366,12 +4570,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/reduce_shared.ptx:226")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/reduce_shared.ptx:226")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 227: ld.f32
 				v17a := uint64(r0[l]) + 0x4
@@ -4382,12 +4588,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:227")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:227")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 228: max.f32
 				v18 := uint64(isa.MaxF32(uint32(v16), uint32(v17), false))
@@ -4401,12 +4609,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/reduce_shared.ptx:229")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/reduce_shared.ptx:229")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 230: shl.b64
 				v20 := uint64(uint64(v19) << uint32(k2))
@@ -4426,12 +4636,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/reduce_shared.ptx:226")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/reduce_shared.ptx:226")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 227: ld.f32
 				v17a := uint64(r0[l]) + 0x4
@@ -4442,12 +4654,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:227")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:227")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 228: max.f32
 				v18 := uint64(isa.MaxF32(uint32(v16), uint32(v17), false))
@@ -4461,12 +4675,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/reduce_shared.ptx:229")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/reduce_shared.ptx:229")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 230: shl.b64
 				v20 := uint64(uint64(v19) << uint32(k2))
@@ -4491,7 +4707,9 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/reduce_shared.ptx:232")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/reduce_shared.ptx:232")
+					}
 				}
 			}
 		} else {
@@ -4506,7 +4724,9 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/reduce_shared.ptx:232")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/reduce_shared.ptx:232")
+					}
 				}
 			}
 		}
@@ -4534,12 +4754,14 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:238")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:238")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 239: shr.u32
 				v2 := uint64(uint32(v1) >> uint32(k0))
@@ -4557,12 +4779,14 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:238")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:238")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 239: shr.u32
 				v2 := uint64(uint32(v1) >> uint32(k0))
@@ -4585,7 +4809,9 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:240")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:240")
+					}
 				}
 			}
 		} else {
@@ -4600,7 +4826,9 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:240")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:240")
+					}
 				}
 			}
 		}
@@ -4629,12 +4857,14 @@ func reduceMaxBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:243")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:243")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 244: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
@@ -4657,12 +4887,14 @@ func reduceMaxBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:243")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:243")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 244: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
@@ -4708,12 +4940,14 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:250")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:250")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r57[l] = v3
 				// 251: ld.u64
@@ -4725,12 +4959,14 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:251")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:251")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r58[l] = v4
 			}
@@ -4746,12 +4982,14 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:250")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:250")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r57[l] = v3
 				// 251: ld.u64
@@ -4763,12 +5001,14 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
 					v4 = runtime.Load64(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:251")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:251")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r58[l] = v4
 			}
@@ -4797,7 +5037,9 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:256")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:256")
+					}
 				}
 			}
 		} else {
@@ -4814,7 +5056,9 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:256")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:256")
+					}
 				}
 			}
 		}

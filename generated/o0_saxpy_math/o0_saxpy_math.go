@@ -1030,7 +1030,9 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:40")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -1045,7 +1047,9 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:40")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:40")
+					}
 				}
 			}
 		}
@@ -1064,7 +1068,9 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:41")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:41")
+					}
 				}
 			}
 		} else {
@@ -1079,7 +1085,9 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:41")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:41")
+					}
 				}
 			}
 		}
@@ -1098,7 +1106,9 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/saxpy_math.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/saxpy_math.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -1113,7 +1123,9 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/saxpy_math.ptx:42")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/saxpy_math.ptx:42")
+					}
 				}
 			}
 		}
@@ -1132,7 +1144,9 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -1147,7 +1161,9 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:43")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:43")
+					}
 				}
 			}
 		}
@@ -1177,7 +1193,9 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/saxpy_math.ptx:49")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/saxpy_math.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -1196,7 +1214,9 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/saxpy_math.ptx:49")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/saxpy_math.ptx:49")
+					}
 				}
 			}
 		}
@@ -1219,12 +1239,14 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:50")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:50")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 51: ld.u32
 				v22a := uint64(u2) + 0x24
@@ -1235,12 +1257,14 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/saxpy_math.ptx:51")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/saxpy_math.ptx:51")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 52: setp.ge.s32
 				c23t := int32(v21) >= int32(v22)
@@ -1263,12 +1287,14 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:50")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:50")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 51: ld.u32
 				v22a := uint64(u2) + 0x24
@@ -1279,12 +1305,14 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/saxpy_math.ptx:51")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/saxpy_math.ptx:51")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 52: setp.ge.s32
 				c23t := int32(v21) >= int32(v22)
@@ -1331,12 +1359,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/saxpy_math.ptx:56")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/saxpy_math.ptx:56")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r17[l] = v1
 				// 57: ld.u64
@@ -1348,12 +1378,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/saxpy_math.ptx:57")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/saxpy_math.ptx:57")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 58: ld.s32
 				v3a := uint64(r0[l]) + 0x28
@@ -1364,12 +1396,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/saxpy_math.ptx:58")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/saxpy_math.ptx:58")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 59: shl.b64
@@ -1385,12 +1419,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/saxpy_math.ptx:61")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/saxpy_math.ptx:61")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r22[l] = v6
 				// 62: ld.u64
@@ -1402,12 +1438,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:62")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:62")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 63: add.s64
 				v8 := uint64(uint64(v7) + uint64(v4))
@@ -1420,12 +1458,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/saxpy_math.ptx:64")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/saxpy_math.ptx:64")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r25[l] = v9
 			}
@@ -1441,12 +1481,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/saxpy_math.ptx:56")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/saxpy_math.ptx:56")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r17[l] = v1
 				// 57: ld.u64
@@ -1458,12 +1500,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/saxpy_math.ptx:57")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/saxpy_math.ptx:57")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 58: ld.s32
 				v3a := uint64(r0[l]) + 0x28
@@ -1474,12 +1518,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/saxpy_math.ptx:58")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/saxpy_math.ptx:58")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 59: shl.b64
@@ -1495,12 +1541,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/saxpy_math.ptx:61")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/saxpy_math.ptx:61")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r22[l] = v6
 				// 62: ld.u64
@@ -1512,12 +1560,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:62")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:62")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 63: add.s64
 				v8 := uint64(uint64(v7) + uint64(v4))
@@ -1530,12 +1580,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/saxpy_math.ptx:64")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/saxpy_math.ptx:64")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r25[l] = v9
 			}
@@ -1556,7 +1608,9 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/saxpy_math.ptx:65")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/saxpy_math.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -1571,7 +1625,9 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/saxpy_math.ptx:65")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/saxpy_math.ptx:65")
+					}
 				}
 			}
 		}
@@ -1590,7 +1646,9 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:66")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:66")
+					}
 				}
 			}
 		} else {
@@ -1605,7 +1663,9 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:66")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:66")
+					}
 				}
 			}
 		}
@@ -1624,7 +1684,9 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:67")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:67")
+					}
 				}
 			}
 		} else {
@@ -1639,7 +1701,9 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:67")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:67")
+					}
 				}
 			}
 		}
@@ -1663,12 +1727,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:68")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:68")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 69: ld.f32
 				v14a := uint64(r0[l]) + 0x4
@@ -1679,12 +1745,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/saxpy_math.ptx:69")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/saxpy_math.ptx:69")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 70: ld.f32
 				v15a := uint64(r0[l]) + 0x8
@@ -1695,12 +1763,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:70")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:70")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 71: fma.rn.f32
 				var v16 uint64
@@ -1709,8 +1779,10 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
-					v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
-					v16F = math.Float32frombits(uint32(v16))
+					{
+						v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
+						v16F = math.Float32frombits(uint32(v16))
+					}
 				}
 				_ = v16F
 				r29[l] = v16
@@ -1723,12 +1795,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/saxpy_math.ptx:72")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/saxpy_math.ptx:72")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 73: ld.s32
 				v18a := uint64(r0[l]) + 0x28
@@ -1739,12 +1813,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:73")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:73")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 74: shl.b64
@@ -1765,12 +1841,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:68")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:68")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 69: ld.f32
 				v14a := uint64(r0[l]) + 0x4
@@ -1781,12 +1859,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/saxpy_math.ptx:69")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/saxpy_math.ptx:69")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 70: ld.f32
 				v15a := uint64(r0[l]) + 0x8
@@ -1797,12 +1877,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:70")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:70")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 71: fma.rn.f32
 				var v16 uint64
@@ -1811,8 +1893,10 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
-					v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
-					v16F = math.Float32frombits(uint32(v16))
+					{
+						v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
+						v16F = math.Float32frombits(uint32(v16))
+					}
 				}
 				_ = v16F
 				r29[l] = v16
@@ -1825,12 +1909,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/saxpy_math.ptx:72")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/saxpy_math.ptx:72")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 73: ld.s32
 				v18a := uint64(r0[l]) + 0x28
@@ -1841,12 +1927,14 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:73")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:73")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 74: shl.b64
@@ -1872,7 +1960,9 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/saxpy_math.ptx:76")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/saxpy_math.ptx:76")
+					}
 				}
 			}
 		} else {
@@ -1887,7 +1977,9 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/saxpy_math.ptx:76")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/saxpy_math.ptx:76")
+					}
 				}
 			}
 		}
@@ -2101,7 +2193,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/saxpy_math.ptx:123")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/saxpy_math.ptx:123")
+					}
 				}
 			}
 		} else {
@@ -2116,7 +2210,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/saxpy_math.ptx:123")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/saxpy_math.ptx:123")
+					}
 				}
 			}
 		}
@@ -2135,7 +2231,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/saxpy_math.ptx:124")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/saxpy_math.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -2150,7 +2248,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 					runtime.Store64(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/saxpy_math.ptx:124")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/saxpy_math.ptx:124")
+					}
 				}
 			}
 		}
@@ -2169,7 +2269,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:125")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:125")
+					}
 				}
 			}
 		} else {
@@ -2184,7 +2286,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:125")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:125")
+					}
 				}
 			}
 		}
@@ -2203,7 +2307,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/saxpy_math.ptx:126")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/saxpy_math.ptx:126")
+					}
 				}
 			}
 		} else {
@@ -2218,7 +2324,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
 					runtime.Store64(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/saxpy_math.ptx:126")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/saxpy_math.ptx:126")
+					}
 				}
 			}
 		}
@@ -2237,7 +2345,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/saxpy_math.ptx:127")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/saxpy_math.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -2252,7 +2362,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 					runtime.Store64(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/saxpy_math.ptx:127")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/saxpy_math.ptx:127")
+					}
 				}
 			}
 		}
@@ -2271,7 +2383,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:128")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -2286,7 +2400,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 					runtime.Store64(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:128")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:128")
+					}
 				}
 			}
 		}
@@ -2305,7 +2421,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:129")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:129")
+					}
 				}
 			}
 		} else {
@@ -2320,7 +2438,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:129")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:129")
+					}
 				}
 			}
 		}
@@ -2350,7 +2470,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:135")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:135")
+					}
 				}
 			}
 		} else {
@@ -2369,7 +2491,9 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:135")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:135")
+					}
 				}
 			}
 		}
@@ -2392,12 +2516,14 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/saxpy_math.ptx:136")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/saxpy_math.ptx:136")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 137: ld.u32
 				v36a := uint64(u2) + 0x70
@@ -2408,12 +2534,14 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:137")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:137")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 138: setp.lt.s32
 				c37t := int32(v35) < int32(v36)
@@ -2436,12 +2564,14 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
 					v35 = runtime.Load32(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-					if !v35ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/saxpy_math.ptx:136")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+						if !v35ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/saxpy_math.ptx:136")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 137: ld.u32
 				v36a := uint64(u2) + 0x70
@@ -2452,12 +2582,14 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:137")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:137")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 138: setp.lt.s32
 				c37t := int32(v35) < int32(v36)
@@ -2523,12 +2655,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/saxpy_math.ptx:144")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/saxpy_math.ptx:144")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 145: ld.s32
 				v2a := uint64(r0[l]) + 0x74
@@ -2539,12 +2673,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/saxpy_math.ptx:145")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/saxpy_math.ptx:145")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 146: shl.b64
@@ -2560,12 +2696,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/saxpy_math.ptx:148")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/saxpy_math.ptx:148")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r32[l] = v5
 			}
@@ -2581,12 +2719,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/saxpy_math.ptx:144")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/saxpy_math.ptx:144")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 145: ld.s32
 				v2a := uint64(r0[l]) + 0x74
@@ -2597,12 +2737,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/saxpy_math.ptx:145")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/saxpy_math.ptx:145")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 146: shl.b64
@@ -2618,12 +2760,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/saxpy_math.ptx:148")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/saxpy_math.ptx:148")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r32[l] = v5
 			}
@@ -2644,7 +2788,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/saxpy_math.ptx:149")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/saxpy_math.ptx:149")
+					}
 				}
 			}
 		} else {
@@ -2659,7 +2805,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/saxpy_math.ptx:149")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/saxpy_math.ptx:149")
+					}
 				}
 			}
 		}
@@ -2681,12 +2829,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:150")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:150")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 151: ld.s32
 				v8a := uint64(r0[l]) + 0x74
@@ -2697,12 +2847,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/saxpy_math.ptx:151")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/saxpy_math.ptx:151")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 152: shl.b64
@@ -2718,12 +2870,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/saxpy_math.ptx:154")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/saxpy_math.ptx:154")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r37[l] = v11
 			}
@@ -2739,12 +2893,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:150")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:150")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 151: ld.s32
 				v8a := uint64(r0[l]) + 0x74
@@ -2755,12 +2911,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/saxpy_math.ptx:151")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/saxpy_math.ptx:151")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 152: shl.b64
@@ -2776,12 +2934,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/saxpy_math.ptx:154")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/saxpy_math.ptx:154")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r37[l] = v11
 			}
@@ -2802,7 +2962,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:155")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:155")
+					}
 				}
 			}
 		} else {
@@ -2817,7 +2979,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:155")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:155")
+					}
 				}
 			}
 		}
@@ -2837,12 +3001,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:156")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:156")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r38[l] = v13
 			}
@@ -2858,12 +3024,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:156")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:156")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r38[l] = v13
 			}
@@ -2884,7 +3052,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:157")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -2899,7 +3069,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:157")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:157")
+					}
 				}
 			}
 		}
@@ -2919,12 +3091,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:158")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:158")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 159: abs.f32
 				v16 := uint64(isa.AbsF32(uint32(v15)))
@@ -2942,12 +3116,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:158")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:158")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 159: abs.f32
 				v16 := uint64(isa.AbsF32(uint32(v15)))
@@ -2970,7 +3146,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/saxpy_math.ptx:160")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/saxpy_math.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -2985,7 +3163,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/saxpy_math.ptx:160")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/saxpy_math.ptx:160")
+					}
 				}
 			}
 		}
@@ -3007,12 +3187,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:161")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:161")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 162: sqrt.rn.f32
 				v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
@@ -3026,12 +3208,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/saxpy_math.ptx:163")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/saxpy_math.ptx:163")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 164: ld.s32
 				v21a := uint64(r0[l]) + 0x74
@@ -3042,12 +3226,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:164")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:164")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				v21 = uint64(uint64(int64(int32(v21))))
 				// 165: shl.b64
@@ -3068,12 +3254,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:161")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:161")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				// 162: sqrt.rn.f32
 				v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
@@ -3087,12 +3275,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
 					v20 = runtime.Load64(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/saxpy_math.ptx:163")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/saxpy_math.ptx:163")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 164: ld.s32
 				v21a := uint64(r0[l]) + 0x74
@@ -3103,12 +3293,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:164")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:164")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				v21 = uint64(uint64(int64(int32(v21))))
 				// 165: shl.b64
@@ -3134,7 +3326,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:167")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:167")
+					}
 				}
 			}
 		} else {
@@ -3149,7 +3343,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:167")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:167")
+					}
 				}
 			}
 		}
@@ -3170,12 +3366,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/saxpy_math.ptx:168")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/saxpy_math.ptx:168")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r47[l] = v25
 				// 169: ld.f32
@@ -3187,12 +3385,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/saxpy_math.ptx:169")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/saxpy_math.ptx:169")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r48[l] = v26
 			}
@@ -3208,12 +3408,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/saxpy_math.ptx:168")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/saxpy_math.ptx:168")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r47[l] = v25
 				// 169: ld.f32
@@ -3225,12 +3427,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/saxpy_math.ptx:169")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/saxpy_math.ptx:169")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r48[l] = v26
 			}
@@ -3251,7 +3455,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:170")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:170")
+					}
 				}
 			}
 		} else {
@@ -3266,7 +3472,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:170")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:170")
+					}
 				}
 			}
 		}
@@ -3285,7 +3493,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:171")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:171")
+					}
 				}
 			}
 		} else {
@@ -3300,7 +3510,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:171")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:171")
+					}
 				}
 			}
 		}
@@ -3323,12 +3535,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/saxpy_math.ptx:172")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/saxpy_math.ptx:172")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 173: ld.f32
 				v30a := uint64(r0[l]) + 0x28
@@ -3339,12 +3553,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/saxpy_math.ptx:173")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/saxpy_math.ptx:173")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 174: min.f32
 				v31 := uint64(isa.MinF32(uint32(v29), uint32(v30), false))
@@ -3358,12 +3574,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/saxpy_math.ptx:175")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/saxpy_math.ptx:175")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r52[l] = v32
 				// 176: ld.f32
@@ -3375,12 +3593,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/saxpy_math.ptx:176")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/saxpy_math.ptx:176")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r53[l] = v33
 			}
@@ -3396,12 +3616,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/saxpy_math.ptx:172")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/saxpy_math.ptx:172")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 173: ld.f32
 				v30a := uint64(r0[l]) + 0x28
@@ -3412,12 +3634,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/saxpy_math.ptx:173")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/saxpy_math.ptx:173")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 174: min.f32
 				v31 := uint64(isa.MinF32(uint32(v29), uint32(v30), false))
@@ -3431,12 +3655,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/saxpy_math.ptx:175")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/saxpy_math.ptx:175")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r52[l] = v32
 				// 176: ld.f32
@@ -3448,12 +3674,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/saxpy_math.ptx:176")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/saxpy_math.ptx:176")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r53[l] = v33
 			}
@@ -3474,7 +3702,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:177")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:177")
+					}
 				}
 			}
 		} else {
@@ -3489,7 +3719,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:177")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:177")
+					}
 				}
 			}
 		}
@@ -3508,7 +3740,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/saxpy_math.ptx:178")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/saxpy_math.ptx:178")
+					}
 				}
 			}
 		} else {
@@ -3523,7 +3757,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/saxpy_math.ptx:178")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/saxpy_math.ptx:178")
+					}
 				}
 			}
 		}
@@ -3551,12 +3787,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 						v36 = runtime.Load32(v36aw.Ptr, v36ao)
 					} else {
-						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-						if !v36ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:179")
-							continue
+						{
+							v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+							if !v36ok {
+								flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:179")
+								continue
+							}
+							v36 = v36x
 						}
-						v36 = v36x
 					}
 					// 180: ld.f32
 					v37a := uint64(r0[l]) + 0x18
@@ -3567,12 +3805,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 						v37 = runtime.Load32(v37aw.Ptr, v37ao)
 					} else {
-						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-						if !v37ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/saxpy_math.ptx:180")
-							continue
+						{
+							v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+							if !v37ok {
+								flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/saxpy_math.ptx:180")
+								continue
+							}
+							v37 = v37x
 						}
-						v37 = v37x
 					}
 					// 181: max.f32
 					v38 := uint64(isa.MaxF32(uint32(v36), uint32(v37), false))
@@ -3585,12 +3825,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 						v39 = runtime.Load32(v39aw.Ptr, v39ao)
 					} else {
-						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-						if !v39ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/saxpy_math.ptx:182")
-							continue
+						{
+							v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+							if !v39ok {
+								flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/saxpy_math.ptx:182")
+								continue
+							}
+							v39 = v39x
 						}
-						v39 = v39x
 					}
 					// 183: fma.rn.f32
 					var v40 uint64
@@ -3599,8 +3841,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 						v40F = float32(v40f)
 						v40 = uint64(math.Float32bits(v40F))
 					} else {
-						v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
-						v40F = math.Float32frombits(uint32(v40))
+						{
+							v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
+							v40F = math.Float32frombits(uint32(v40))
+						}
 					}
 					_ = v40F
 					_ = v40
@@ -3630,12 +3874,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&7 == 0 {
 						v43 = runtime.Load64(v43aw.Ptr, v43ao)
 					} else {
-						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 8, l)
-						if !v43ok {
-							flt.Note(3, l, runtime.SpaceGeneric, v43a, 8, "testdata/ptx/O0/saxpy_math.ptx:186")
-							continue
+						{
+							v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 8, l)
+							if !v43ok {
+								flt.Note(3, l, runtime.SpaceGeneric, v43a, 8, "testdata/ptx/O0/saxpy_math.ptx:186")
+								continue
+							}
+							v43 = v43x
 						}
-						v43 = v43x
 					}
 					// 187: ld.s32
 					v44a := uint64(r0[l]) + 0x74
@@ -3646,12 +3892,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 						v44 = runtime.Load32(v44aw.Ptr, v44ao)
 					} else {
-						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-						if !v44ok {
-							flt.Note(4, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/saxpy_math.ptx:187")
-							continue
+						{
+							v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+							if !v44ok {
+								flt.Note(4, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/saxpy_math.ptx:187")
+								continue
+							}
+							v44 = v44x
 						}
-						v44 = v44x
 					}
 					v44 = uint64(uint64(int64(int32(v44))))
 					// 188: shl.b64
@@ -3673,12 +3921,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:179")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:179")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 180: ld.f32
 				v37a := uint64(r0[l]) + 0x18
@@ -3689,12 +3939,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/saxpy_math.ptx:180")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/saxpy_math.ptx:180")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 181: max.f32
 				v38 := uint64(isa.MaxF32(uint32(v36), uint32(v37), false))
@@ -3707,12 +3959,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/saxpy_math.ptx:182")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/saxpy_math.ptx:182")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				// 183: fma.rn.f32
 				var v40 uint64
@@ -3721,8 +3975,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v40F = float32(v40f)
 					v40 = uint64(math.Float32bits(v40F))
 				} else {
-					v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
-					v40F = math.Float32frombits(uint32(v40))
+					{
+						v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
+						v40F = math.Float32frombits(uint32(v40))
+					}
 				}
 				_ = v40F
 				_ = v40
@@ -3742,12 +3998,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&7 == 0 {
 					v43 = runtime.Load64(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 8, l)
-					if !v43ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v43a, 8, "testdata/ptx/O0/saxpy_math.ptx:186")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 8, l)
+						if !v43ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v43a, 8, "testdata/ptx/O0/saxpy_math.ptx:186")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				// 187: ld.s32
 				v44a := uint64(r0[l]) + 0x74
@@ -3758,12 +4016,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/saxpy_math.ptx:187")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/saxpy_math.ptx:187")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				v44 = uint64(uint64(int64(int32(v44))))
 				// 188: shl.b64
@@ -3789,7 +4049,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
 					runtime.Store32(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/saxpy_math.ptx:190")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/saxpy_math.ptx:190")
+					}
 				}
 			}
 		} else {
@@ -3804,7 +4066,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
 					runtime.Store32(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/saxpy_math.ptx:190")
+					{
+						w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/saxpy_math.ptx:190")
+					}
 				}
 			}
 		}
@@ -3824,12 +4088,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
 					v48 = runtime.Load32(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/saxpy_math.ptx:191")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/saxpy_math.ptx:191")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				// 192: neg.f32
 				v49 := uint64(isa.NegF32(uint32(v48)))
@@ -3851,12 +4117,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
 					v48 = runtime.Load32(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-					if !v48ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/saxpy_math.ptx:191")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/saxpy_math.ptx:191")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				// 192: neg.f32
 				v49 := uint64(isa.NegF32(uint32(v48)))
@@ -3883,7 +4151,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
 					runtime.Store32(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/saxpy_math.ptx:194")
+					{
+						w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/saxpy_math.ptx:194")
+					}
 				}
 			}
 		} else {
@@ -3898,7 +4168,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
 					runtime.Store32(s51w.Ptr, s51o, s51v)
 				} else {
-					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/saxpy_math.ptx:194")
+					{
+						w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/saxpy_math.ptx:194")
+					}
 				}
 			}
 		}
@@ -3918,12 +4190,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
 					v52 = runtime.Load32(v52aw.Ptr, v52ao)
 				} else {
-					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-					if !v52ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/saxpy_math.ptx:195")
-						continue
+					{
+						v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+						if !v52ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/saxpy_math.ptx:195")
+							continue
+						}
+						v52 = v52x
 					}
-					v52 = v52x
 				}
 				r68[l] = v52
 			}
@@ -3939,12 +4213,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
 					v52 = runtime.Load32(v52aw.Ptr, v52ao)
 				} else {
-					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-					if !v52ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/saxpy_math.ptx:195")
-						continue
+					{
+						v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+						if !v52ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/saxpy_math.ptx:195")
+							continue
+						}
+						v52 = v52x
 					}
-					v52 = v52x
 				}
 				r68[l] = v52
 			}
@@ -3965,7 +4241,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
 					runtime.Store32(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/saxpy_math.ptx:196")
+					{
+						w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/saxpy_math.ptx:196")
+					}
 				}
 			}
 		} else {
@@ -3980,7 +4258,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
 					runtime.Store32(s53w.Ptr, s53o, s53v)
 				} else {
-					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/saxpy_math.ptx:196")
+					{
+						w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/saxpy_math.ptx:196")
+					}
 				}
 			}
 		}
@@ -4002,12 +4282,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/saxpy_math.ptx:197")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/saxpy_math.ptx:197")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				// 198: mul.rn.f32
 				v55F := isa.CanonF32(math.Float32frombits(uint32(v54)) * math.Float32frombits(uint32(k2)))
@@ -4026,12 +4308,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
 					v57 = runtime.Load64(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
-					if !v57ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/saxpy_math.ptx:200")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+						if !v57ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/saxpy_math.ptx:200")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 201: ld.s32
 				v58a := uint64(r0[l]) + 0x74
@@ -4042,12 +4326,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
 					v58 = runtime.Load32(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
-					if !v58ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/saxpy_math.ptx:201")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+						if !v58ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/saxpy_math.ptx:201")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				v58 = uint64(uint64(int64(int32(v58))))
 				// 202: shl.b64
@@ -4068,12 +4354,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
 					v54 = runtime.Load32(v54aw.Ptr, v54ao)
 				} else {
-					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-					if !v54ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/saxpy_math.ptx:197")
-						continue
+					{
+						v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+						if !v54ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/saxpy_math.ptx:197")
+							continue
+						}
+						v54 = v54x
 					}
-					v54 = v54x
 				}
 				// 198: mul.rn.f32
 				v55F := isa.CanonF32(math.Float32frombits(uint32(v54)) * math.Float32frombits(uint32(k2)))
@@ -4092,12 +4380,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
 					v57 = runtime.Load64(v57aw.Ptr, v57ao)
 				} else {
-					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
-					if !v57ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/saxpy_math.ptx:200")
-						continue
+					{
+						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+						if !v57ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/saxpy_math.ptx:200")
+							continue
+						}
+						v57 = v57x
 					}
-					v57 = v57x
 				}
 				// 201: ld.s32
 				v58a := uint64(r0[l]) + 0x74
@@ -4108,12 +4398,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
 					v58 = runtime.Load32(v58aw.Ptr, v58ao)
 				} else {
-					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
-					if !v58ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/saxpy_math.ptx:201")
-						continue
+					{
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+						if !v58ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/saxpy_math.ptx:201")
+							continue
+						}
+						v58 = v58x
 					}
-					v58 = v58x
 				}
 				v58 = uint64(uint64(int64(int32(v58))))
 				// 202: shl.b64
@@ -4139,7 +4431,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
 					runtime.Store32(s61w.Ptr, s61o, s61v)
 				} else {
-					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/saxpy_math.ptx:204")
+					{
+						w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/saxpy_math.ptx:204")
+					}
 				}
 			}
 		} else {
@@ -4154,7 +4448,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
 					runtime.Store32(s61w.Ptr, s61o, s61v)
 				} else {
-					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/saxpy_math.ptx:204")
+					{
+						w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/saxpy_math.ptx:204")
+					}
 				}
 			}
 		}
@@ -4175,12 +4471,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
 					v62 = runtime.Load32(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
-					if !v62ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/saxpy_math.ptx:205")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+						if !v62ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/saxpy_math.ptx:205")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r76[l] = v62
 				// 206: ld.f32
@@ -4192,12 +4490,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
 					v63 = runtime.Load32(v63aw.Ptr, v63ao)
 				} else {
-					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
-					if !v63ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/saxpy_math.ptx:206")
-						continue
+					{
+						v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
+						if !v63ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/saxpy_math.ptx:206")
+							continue
+						}
+						v63 = v63x
 					}
-					v63 = v63x
 				}
 				r77[l] = v63
 			}
@@ -4213,12 +4513,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
 					v62 = runtime.Load32(v62aw.Ptr, v62ao)
 				} else {
-					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
-					if !v62ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/saxpy_math.ptx:205")
-						continue
+					{
+						v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+						if !v62ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/saxpy_math.ptx:205")
+							continue
+						}
+						v62 = v62x
 					}
-					v62 = v62x
 				}
 				r76[l] = v62
 				// 206: ld.f32
@@ -4230,12 +4532,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
 					v63 = runtime.Load32(v63aw.Ptr, v63ao)
 				} else {
-					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
-					if !v63ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/saxpy_math.ptx:206")
-						continue
+					{
+						v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
+						if !v63ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/saxpy_math.ptx:206")
+							continue
+						}
+						v63 = v63x
 					}
-					v63 = v63x
 				}
 				r77[l] = v63
 			}
@@ -4256,7 +4560,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 					runtime.Store32(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/saxpy_math.ptx:207")
+					{
+						w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/saxpy_math.ptx:207")
+					}
 				}
 			}
 		} else {
@@ -4271,7 +4577,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 					runtime.Store32(s64w.Ptr, s64o, s64v)
 				} else {
-					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/saxpy_math.ptx:207")
+					{
+						w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/saxpy_math.ptx:207")
+					}
 				}
 			}
 		}
@@ -4290,7 +4598,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
 					runtime.Store32(s65w.Ptr, s65o, s65v)
 				} else {
-					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/saxpy_math.ptx:208")
+					{
+						w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/saxpy_math.ptx:208")
+					}
 				}
 			}
 		} else {
@@ -4305,7 +4615,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
 					runtime.Store32(s65w.Ptr, s65o, s65v)
 				} else {
-					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/saxpy_math.ptx:208")
+					{
+						w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/saxpy_math.ptx:208")
+					}
 				}
 			}
 		}
@@ -4326,7 +4638,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
 					runtime.Store32(s67w.Ptr, s67o, s67v)
 				} else {
-					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/saxpy_math.ptx:210")
+					{
+						w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/saxpy_math.ptx:210")
+					}
 				}
 			}
 		} else {
@@ -4341,7 +4655,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
 					runtime.Store32(s67w.Ptr, s67o, s67v)
 				} else {
-					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/saxpy_math.ptx:210")
+					{
+						w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/saxpy_math.ptx:210")
+					}
 				}
 			}
 		}
@@ -4363,12 +4679,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
 					v68 = runtime.Load32(v68aw.Ptr, v68ao)
 				} else {
-					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
-					if !v68ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/saxpy_math.ptx:211")
-						continue
+					{
+						v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
+						if !v68ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/saxpy_math.ptx:211")
+							continue
+						}
+						v68 = v68x
 					}
-					v68 = v68x
 				}
 				// 212: ld.f32
 				v69a := uint64(r0[l]) + 0x8
@@ -4379,12 +4697,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
 					v69 = runtime.Load32(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-					if !v69ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/saxpy_math.ptx:212")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+						if !v69ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/saxpy_math.ptx:212")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				// 213: ld.f32
 				v70a := uint64(r0[l]) + 0xc
@@ -4395,12 +4715,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
 					v70 = runtime.Load32(v70aw.Ptr, v70ao)
 				} else {
-					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
-					if !v70ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/saxpy_math.ptx:213")
-						continue
+					{
+						v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
+						if !v70ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/saxpy_math.ptx:213")
+							continue
+						}
+						v70 = v70x
 					}
-					v70 = v70x
 				}
 				// 214: fma.rn.f32
 				var v71 uint64
@@ -4409,8 +4731,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v71F = float32(v71f)
 					v71 = uint64(math.Float32bits(v71F))
 				} else {
-					v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
-					v71F = math.Float32frombits(uint32(v71))
+					{
+						v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
+						v71F = math.Float32frombits(uint32(v71))
+					}
 				}
 				_ = v71F
 				r82[l] = v71
@@ -4427,12 +4751,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
 					v68 = runtime.Load32(v68aw.Ptr, v68ao)
 				} else {
-					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
-					if !v68ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/saxpy_math.ptx:211")
-						continue
+					{
+						v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
+						if !v68ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/saxpy_math.ptx:211")
+							continue
+						}
+						v68 = v68x
 					}
-					v68 = v68x
 				}
 				// 212: ld.f32
 				v69a := uint64(r0[l]) + 0x8
@@ -4443,12 +4769,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
 					v69 = runtime.Load32(v69aw.Ptr, v69ao)
 				} else {
-					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-					if !v69ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/saxpy_math.ptx:212")
-						continue
+					{
+						v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+						if !v69ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/saxpy_math.ptx:212")
+							continue
+						}
+						v69 = v69x
 					}
-					v69 = v69x
 				}
 				// 213: ld.f32
 				v70a := uint64(r0[l]) + 0xc
@@ -4459,12 +4787,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
 					v70 = runtime.Load32(v70aw.Ptr, v70ao)
 				} else {
-					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
-					if !v70ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/saxpy_math.ptx:213")
-						continue
+					{
+						v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
+						if !v70ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/saxpy_math.ptx:213")
+							continue
+						}
+						v70 = v70x
 					}
-					v70 = v70x
 				}
 				// 214: fma.rn.f32
 				var v71 uint64
@@ -4473,8 +4803,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v71F = float32(v71f)
 					v71 = uint64(math.Float32bits(v71F))
 				} else {
-					v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
-					v71F = math.Float32frombits(uint32(v71))
+					{
+						v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
+						v71F = math.Float32frombits(uint32(v71))
+					}
 				}
 				_ = v71F
 				r82[l] = v71
@@ -4496,7 +4828,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
 					runtime.Store32(s72w.Ptr, s72o, s72v)
 				} else {
-					w.StoreLane(s72w, runtime.SpaceGeneric, s72, 4, s72v, l, "testdata/ptx/O0/saxpy_math.ptx:215")
+					{
+						w.StoreLane(s72w, runtime.SpaceGeneric, s72, 4, s72v, l, "testdata/ptx/O0/saxpy_math.ptx:215")
+					}
 				}
 			}
 		} else {
@@ -4511,7 +4845,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
 					runtime.Store32(s72w.Ptr, s72o, s72v)
 				} else {
-					w.StoreLane(s72w, runtime.SpaceGeneric, s72, 4, s72v, l, "testdata/ptx/O0/saxpy_math.ptx:215")
+					{
+						w.StoreLane(s72w, runtime.SpaceGeneric, s72, 4, s72v, l, "testdata/ptx/O0/saxpy_math.ptx:215")
+					}
 				}
 			}
 		}
@@ -4532,7 +4868,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/saxpy_math.ptx:217")
+					{
+						w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/saxpy_math.ptx:217")
+					}
 				}
 			}
 		} else {
@@ -4547,7 +4885,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
-					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/saxpy_math.ptx:217")
+					{
+						w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/saxpy_math.ptx:217")
+					}
 				}
 			}
 		}
@@ -4568,12 +4908,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
 					v75 = runtime.Load32(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/saxpy_math.ptx:218")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/saxpy_math.ptx:218")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				// 219: ld.f32
 				v76a := uint64(r0[l]) + 0x20
@@ -4584,12 +4926,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
 					v76 = runtime.Load32(v76aw.Ptr, v76ao)
 				} else {
-					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
-					if !v76ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/saxpy_math.ptx:219")
-						continue
+					{
+						v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+						if !v76ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/saxpy_math.ptx:219")
+							continue
+						}
+						v76 = v76x
 					}
-					v76 = v76x
 				}
 				// 220: max.f32
 				v77 := uint64(isa.MaxF32(uint32(v75), uint32(v76), false))
@@ -4607,12 +4951,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
 					v75 = runtime.Load32(v75aw.Ptr, v75ao)
 				} else {
-					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-					if !v75ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/saxpy_math.ptx:218")
-						continue
+					{
+						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+						if !v75ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/saxpy_math.ptx:218")
+							continue
+						}
+						v75 = v75x
 					}
-					v75 = v75x
 				}
 				// 219: ld.f32
 				v76a := uint64(r0[l]) + 0x20
@@ -4623,12 +4969,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
 					v76 = runtime.Load32(v76aw.Ptr, v76ao)
 				} else {
-					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
-					if !v76ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/saxpy_math.ptx:219")
-						continue
+					{
+						v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+						if !v76ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/saxpy_math.ptx:219")
+							continue
+						}
+						v76 = v76x
 					}
-					v76 = v76x
 				}
 				// 220: max.f32
 				v77 := uint64(isa.MaxF32(uint32(v75), uint32(v76), false))
@@ -4651,7 +4999,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
 					runtime.Store32(s78w.Ptr, s78o, s78v)
 				} else {
-					w.StoreLane(s78w, runtime.SpaceGeneric, s78, 4, s78v, l, "testdata/ptx/O0/saxpy_math.ptx:221")
+					{
+						w.StoreLane(s78w, runtime.SpaceGeneric, s78, 4, s78v, l, "testdata/ptx/O0/saxpy_math.ptx:221")
+					}
 				}
 			}
 		} else {
@@ -4666,7 +5016,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
 					runtime.Store32(s78w.Ptr, s78o, s78v)
 				} else {
-					w.StoreLane(s78w, runtime.SpaceGeneric, s78, 4, s78v, l, "testdata/ptx/O0/saxpy_math.ptx:221")
+					{
+						w.StoreLane(s78w, runtime.SpaceGeneric, s78, 4, s78v, l, "testdata/ptx/O0/saxpy_math.ptx:221")
+					}
 				}
 			}
 		}
@@ -4687,7 +5039,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 					runtime.Store32(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/saxpy_math.ptx:223")
+					{
+						w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/saxpy_math.ptx:223")
+					}
 				}
 			}
 		} else {
@@ -4702,7 +5056,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 					runtime.Store32(s80w.Ptr, s80o, s80v)
 				} else {
-					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/saxpy_math.ptx:223")
+					{
+						w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/saxpy_math.ptx:223")
+					}
 				}
 			}
 		}
@@ -4725,12 +5081,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
 					v81 = runtime.Load32(v81aw.Ptr, v81ao)
 				} else {
-					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
-					if !v81ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/saxpy_math.ptx:224")
-						continue
+					{
+						v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+						if !v81ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/saxpy_math.ptx:224")
+							continue
+						}
+						v81 = v81x
 					}
-					v81 = v81x
 				}
 				// 225: ld.f32
 				v82a := uint64(r0[l]) + 0x30
@@ -4741,12 +5099,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&3 == 0 {
 					v82 = runtime.Load32(v82aw.Ptr, v82ao)
 				} else {
-					v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 4, l)
-					if !v82ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v82a, 4, "testdata/ptx/O0/saxpy_math.ptx:225")
-						continue
+					{
+						v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 4, l)
+						if !v82ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v82a, 4, "testdata/ptx/O0/saxpy_math.ptx:225")
+							continue
+						}
+						v82 = v82x
 					}
-					v82 = v82x
 				}
 				// 226: min.f32
 				v83 := uint64(isa.MinF32(uint32(v81), uint32(v82), false))
@@ -4760,12 +5120,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&7 == 0 {
 					v84 = runtime.Load64(v84aw.Ptr, v84ao)
 				} else {
-					v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
-					if !v84ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/saxpy_math.ptx:227")
-						continue
+					{
+						v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
+						if !v84ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/saxpy_math.ptx:227")
+							continue
+						}
+						v84 = v84x
 					}
-					v84 = v84x
 				}
 				// 228: ld.s32
 				v85a := uint64(r0[l]) + 0x74
@@ -4776,12 +5138,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&3 == 0 {
 					v85 = runtime.Load32(v85aw.Ptr, v85ao)
 				} else {
-					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
-					if !v85ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/saxpy_math.ptx:228")
-						continue
+					{
+						v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
+						if !v85ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/saxpy_math.ptx:228")
+							continue
+						}
+						v85 = v85x
 					}
-					v85 = v85x
 				}
 				v85 = uint64(uint64(int64(int32(v85))))
 				// 229: shl.b64
@@ -4802,12 +5166,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
 					v81 = runtime.Load32(v81aw.Ptr, v81ao)
 				} else {
-					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
-					if !v81ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/saxpy_math.ptx:224")
-						continue
+					{
+						v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+						if !v81ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/saxpy_math.ptx:224")
+							continue
+						}
+						v81 = v81x
 					}
-					v81 = v81x
 				}
 				// 225: ld.f32
 				v82a := uint64(r0[l]) + 0x30
@@ -4818,12 +5184,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&3 == 0 {
 					v82 = runtime.Load32(v82aw.Ptr, v82ao)
 				} else {
-					v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 4, l)
-					if !v82ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v82a, 4, "testdata/ptx/O0/saxpy_math.ptx:225")
-						continue
+					{
+						v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 4, l)
+						if !v82ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v82a, 4, "testdata/ptx/O0/saxpy_math.ptx:225")
+							continue
+						}
+						v82 = v82x
 					}
-					v82 = v82x
 				}
 				// 226: min.f32
 				v83 := uint64(isa.MinF32(uint32(v81), uint32(v82), false))
@@ -4837,12 +5205,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&7 == 0 {
 					v84 = runtime.Load64(v84aw.Ptr, v84ao)
 				} else {
-					v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
-					if !v84ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/saxpy_math.ptx:227")
-						continue
+					{
+						v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
+						if !v84ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/saxpy_math.ptx:227")
+							continue
+						}
+						v84 = v84x
 					}
-					v84 = v84x
 				}
 				// 228: ld.s32
 				v85a := uint64(r0[l]) + 0x74
@@ -4853,12 +5223,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&3 == 0 {
 					v85 = runtime.Load32(v85aw.Ptr, v85ao)
 				} else {
-					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
-					if !v85ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/saxpy_math.ptx:228")
-						continue
+					{
+						v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
+						if !v85ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/saxpy_math.ptx:228")
+							continue
+						}
+						v85 = v85x
 					}
-					v85 = v85x
 				}
 				v85 = uint64(uint64(int64(int32(v85))))
 				// 229: shl.b64
@@ -4884,7 +5256,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 					runtime.Store32(s88w.Ptr, s88o, s88v)
 				} else {
-					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/saxpy_math.ptx:231")
+					{
+						w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/saxpy_math.ptx:231")
+					}
 				}
 			}
 		} else {
@@ -4899,7 +5273,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 					runtime.Store32(s88w.Ptr, s88o, s88v)
 				} else {
-					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/saxpy_math.ptx:231")
+					{
+						w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/saxpy_math.ptx:231")
+					}
 				}
 			}
 		}

@@ -1722,85 +1722,177 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v4s [32]uint64
 				var v7Fs [32]float32
 				var v8Fs [32]float32
-				for l := range 32 {
-					// 25: ld.param.f32
-					v3a := uint64(0x0)
-					var v3 uint64
-					if v3a < pmEnd4 {
-						v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-					} else {
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 25: ld.param.f32
+						v3a := uint64(0x0)
+						var v3 uint64
+						if v3a < pmEnd4 {
+							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v3 = v3x
-					}
-					// 26: ld.param.f32
-					v4a := uint64(0xc)
-					var v4 uint64
-					if v4a < pmEnd4 {
-						v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-					} else {
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
-							continue
+						// 26: ld.param.f32
+						v4a := uint64(0xc)
+						var v4 uint64
+						if v4a < pmEnd4 {
+							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v4 = v4x
-					}
-					// 27: ld.param.f32
-					v5a := uint64(0x4)
-					var v5 uint64
-					if v5a < pmEnd4 {
-						v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-					} else {
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-						if !v5ok {
-							flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
-							continue
+						// 27: ld.param.f32
+						v5a := uint64(0x4)
+						var v5 uint64
+						if v5a < pmEnd4 {
+							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v5 = v5x
-					}
-					// 28: ld.param.f32
-					v6a := uint64(0x10)
-					var v6 uint64
-					if v6a < pmEnd4 {
-						v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-					} else {
-						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-						if !v6ok {
-							flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
-							continue
+						// 28: ld.param.f32
+						v6a := uint64(0x10)
+						var v6 uint64
+						if v6a < pmEnd4 {
+							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v6 = v6x
+						// 29: mul.rn.f32
+						v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) * math.Float32frombits(uint32(v6)))
+						v7 := uint64(math.Float32bits(v7F))
+						_ = v7F
+						_ = v7
+						v3s[l] = v3
+						v4s[l] = v4
+						v7Fs[l] = v7F
 					}
-					// 29: mul.rn.f32
-					v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) * math.Float32frombits(uint32(v6)))
-					v7 := uint64(math.Float32bits(v7F))
-					_ = v7F
-					_ = v7
-					v3s[l] = v3
-					v4s[l] = v4
-					v7Fs[l] = v7F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 25: ld.param.f32
+						v3a := uint64(0x0)
+						var v3 uint64
+						if v3a < pmEnd4 {
+							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+						} else {
+							{
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
+									continue
+								}
+								v3 = v3x
+							}
+						}
+						// 26: ld.param.f32
+						v4a := uint64(0xc)
+						var v4 uint64
+						if v4a < pmEnd4 {
+							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+						} else {
+							{
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
+									continue
+								}
+								v4 = v4x
+							}
+						}
+						// 27: ld.param.f32
+						v5a := uint64(0x4)
+						var v5 uint64
+						if v5a < pmEnd4 {
+							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+						} else {
+							{
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
+									continue
+								}
+								v5 = v5x
+							}
+						}
+						// 28: ld.param.f32
+						v6a := uint64(0x10)
+						var v6 uint64
+						if v6a < pmEnd4 {
+							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+						} else {
+							{
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
+									continue
+								}
+								v6 = v6x
+							}
+						}
+						// 29: mul.rn.f32
+						v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) * math.Float32frombits(uint32(v6)))
+						v7 := uint64(math.Float32bits(v7F))
+						_ = v7F
+						_ = v7
+						v3s[l] = v3
+						v4s[l] = v4
+						v7Fs[l] = v7F
+					}
 				}
-				for l := range 32 {
-					v3 := v3s[l]
-					v4 := v4s[l]
-					v7F := v7Fs[l]
-					// 30: fma.rn.f32
-					var v8 uint64
-					var v8F float32
-					if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Direct(v8f) {
-						v8F = float32(v8f)
-						v8 = uint64(math.Float32bits(v8F))
-					} else {
-						v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(uint64(math.Float32bits(v7F)))))
-						v8F = math.Float32frombits(uint32(v8))
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v3 := v3s[l]
+						v4 := v4s[l]
+						v7F := v7Fs[l]
+						// 30: fma.rn.f32
+						var v8 uint64
+						var v8F float32
+						if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Direct(v8f) {
+							v8F = float32(v8f)
+							v8 = uint64(math.Float32bits(v8F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v8F
+						_ = v8
+						v8Fs[l] = v8F
 					}
-					_ = v8F
-					_ = v8
-					v8Fs[l] = v8F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v3 := v3s[l]
+						v4 := v4s[l]
+						v7F := v7Fs[l]
+						// 30: fma.rn.f32
+						var v8 uint64
+						var v8F float32
+						if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Direct(v8f) {
+							v8F = float32(v8f)
+							v8 = uint64(math.Float32bits(v8F))
+						} else {
+							{
+								v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(uint64(math.Float32bits(v7F)))))
+								v8F = math.Float32frombits(uint32(v8))
+							}
+						}
+						_ = v8F
+						_ = v8
+						v8Fs[l] = v8F
+					}
 				}
 				for l := range 32 {
 					v8F := v8Fs[l]
@@ -1810,12 +1902,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					if v9a < pmEnd4 {
 						v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
 					} else {
-						v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-						if !v9ok {
-							flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
-							continue
+						{
+							v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
+							if !v9ok {
+								flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
+								continue
+							}
+							v9 = v9x
 						}
-						v9 = v9x
 					}
 					// 32: ld.param.f32
 					v10a := uint64(0x14)
@@ -1823,12 +1917,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					if v10a < pmEnd4 {
 						v10 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v10a:]))
 					} else {
-						v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
-						if !v10ok {
-							flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
-							continue
+						{
+							v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
+							if !v10ok {
+								flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
+								continue
+							}
+							v10 = v10x
 						}
-						v10 = v10x
 					}
 					// 33: fma.rn.f32
 					var v11 uint64
@@ -1837,8 +1933,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v11F = float32(v11f)
 						v11 = uint64(math.Float32bits(v11F))
 					} else {
-						v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(uint64(math.Float32bits(v8F)))))
-						v11F = math.Float32frombits(uint32(v11))
+						{
+							v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(uint64(math.Float32bits(v8F)))))
+							v11F = math.Float32frombits(uint32(v11))
+						}
 					}
 					_ = v11F
 					r10[l] = v11
@@ -1853,12 +1951,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 26: ld.param.f32
 				v4a := uint64(0xc)
@@ -1866,12 +1966,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 27: ld.param.f32
 				v5a := uint64(0x4)
@@ -1879,12 +1981,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v5a < pmEnd4 {
 					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 28: ld.param.f32
 				v6a := uint64(0x10)
@@ -1892,12 +1996,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v6a < pmEnd4 {
 					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-					if !v6ok {
-						flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 29: mul.rn.f32
 				v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) * math.Float32frombits(uint32(v6)))
@@ -1911,8 +2017,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(uint64(math.Float32bits(v7F)))))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(uint64(math.Float32bits(v7F)))))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				_ = v8
@@ -1922,12 +2030,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v9a < pmEnd4 {
 					v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
 				} else {
-					v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-					if !v9ok {
-						flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
+						if !v9ok {
+							flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 32: ld.param.f32
 				v10a := uint64(0x14)
@@ -1935,12 +2045,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v10a < pmEnd4 {
 					v10 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v10a:]))
 				} else {
-					v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
-					if !v10ok {
-						flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
+						if !v10ok {
+							flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 33: fma.rn.f32
 				var v11 uint64
@@ -1949,8 +2061,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(uint64(math.Float32bits(v8F)))))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(uint64(math.Float32bits(v8F)))))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				r10[l] = v11
@@ -1980,7 +2094,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
+					}
 				}
 			}
 		} else {
@@ -1992,7 +2108,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
+					}
 				}
 			}
 		}
@@ -2094,12 +2212,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v5a < pmEnd4 {
 					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 56: ld.param.f32
 				v6a := uint64(0x14)
@@ -2107,12 +2227,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v6a < pmEnd4 {
 					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 57: ld.param.f32
 				v7a := uint64(0x8)
@@ -2120,12 +2242,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v7a < pmEnd4 {
 					v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 58: ld.param.f32
 				v8a := uint64(0x10)
@@ -2133,12 +2257,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v8a < pmEnd4 {
 					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 59: mul.rn.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) * math.Float32frombits(uint32(v8)))
@@ -2154,8 +2280,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				r10[l] = v11
@@ -2169,12 +2297,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v5a < pmEnd4 {
 					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 56: ld.param.f32
 				v6a := uint64(0x14)
@@ -2182,12 +2312,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v6a < pmEnd4 {
 					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
 				} else {
-					v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 57: ld.param.f32
 				v7a := uint64(0x8)
@@ -2195,12 +2327,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v7a < pmEnd4 {
 					v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 58: ld.param.f32
 				v8a := uint64(0x10)
@@ -2208,12 +2342,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v8a < pmEnd4 {
 					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 59: mul.rn.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) * math.Float32frombits(uint32(v8)))
@@ -2229,8 +2365,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				r10[l] = v11
@@ -2252,7 +2390,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:62")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:62")
+					}
 				}
 			}
 		} else {
@@ -2267,7 +2407,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:62")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:62")
+					}
 				}
 			}
 		}
@@ -2322,12 +2464,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v13a < pmEnd4 {
 					v13 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v13a:]))
 				} else {
-					v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 64: ld.param.f32
 				v14a := uint64(0xc)
@@ -2335,12 +2479,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v14a < pmEnd4 {
 					v14 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v14a:]))
 				} else {
-					v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 65: ld.param.f32
 				v15a := uint64(0x0)
@@ -2348,12 +2494,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v15a < pmEnd4 {
 					v15 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v15a:]))
 				} else {
-					v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 66: ld.param.f32
 				v16a := uint64(0x14)
@@ -2361,12 +2509,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v16a < pmEnd4 {
 					v16 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v16a:]))
 				} else {
-					v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
-					if !v16ok {
-						flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
+						if !v16ok {
+							flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 67: mul.rn.f32
 				v17F := isa.CanonF32(math.Float32frombits(uint32(v15)) * math.Float32frombits(uint32(v16)))
@@ -2382,8 +2532,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
-					v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
-					v19F = math.Float32frombits(uint32(v19))
+					{
+						v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
+						v19F = math.Float32frombits(uint32(v19))
+					}
 				}
 				_ = v19F
 				r17[l] = v19
@@ -2397,12 +2549,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v13a < pmEnd4 {
 					v13 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v13a:]))
 				} else {
-					v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 64: ld.param.f32
 				v14a := uint64(0xc)
@@ -2410,12 +2564,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v14a < pmEnd4 {
 					v14 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v14a:]))
 				} else {
-					v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 65: ld.param.f32
 				v15a := uint64(0x0)
@@ -2423,12 +2579,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v15a < pmEnd4 {
 					v15 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v15a:]))
 				} else {
-					v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 66: ld.param.f32
 				v16a := uint64(0x14)
@@ -2436,12 +2594,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v16a < pmEnd4 {
 					v16 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v16a:]))
 				} else {
-					v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
-					if !v16ok {
-						flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
+						if !v16ok {
+							flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 67: mul.rn.f32
 				v17F := isa.CanonF32(math.Float32frombits(uint32(v15)) * math.Float32frombits(uint32(v16)))
@@ -2457,8 +2617,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
-					v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
-					v19F = math.Float32frombits(uint32(v19))
+					{
+						v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
+						v19F = math.Float32frombits(uint32(v19))
+					}
 				}
 				_ = v19F
 				r17[l] = v19
@@ -2480,7 +2642,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:70")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:70")
+					}
 				}
 			}
 		} else {
@@ -2495,7 +2659,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:70")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:70")
+					}
 				}
 			}
 		}
@@ -2550,12 +2716,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v21a < pmEnd4 {
 					v21 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v21a:]))
 				} else {
-					v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 72: ld.param.f32
 				v22a := uint64(0x10)
@@ -2563,12 +2731,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v22a < pmEnd4 {
 					v22 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v22a:]))
 				} else {
-					v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 73: ld.param.f32
 				v23a := uint64(0x4)
@@ -2576,12 +2746,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v23a < pmEnd4 {
 					v23 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v23a:]))
 				} else {
-					v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
-					if !v23ok {
-						flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
+						if !v23ok {
+							flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 74: ld.param.f32
 				v24a := uint64(0xc)
@@ -2589,12 +2761,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v24a < pmEnd4 {
 					v24 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v24a:]))
 				} else {
-					v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
-					if !v24ok {
-						flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
+						if !v24ok {
+							flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 75: mul.rn.f32
 				v25F := isa.CanonF32(math.Float32frombits(uint32(v23)) * math.Float32frombits(uint32(v24)))
@@ -2610,8 +2784,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v27F = float32(v27f)
 					v27 = uint64(math.Float32bits(v27F))
 				} else {
-					v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
-					v27F = math.Float32frombits(uint32(v27))
+					{
+						v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
+						v27F = math.Float32frombits(uint32(v27))
+					}
 				}
 				_ = v27F
 				r24[l] = v27
@@ -2625,12 +2801,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v21a < pmEnd4 {
 					v21 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v21a:]))
 				} else {
-					v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 72: ld.param.f32
 				v22a := uint64(0x10)
@@ -2638,12 +2816,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v22a < pmEnd4 {
 					v22 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v22a:]))
 				} else {
-					v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 73: ld.param.f32
 				v23a := uint64(0x4)
@@ -2651,12 +2831,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v23a < pmEnd4 {
 					v23 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v23a:]))
 				} else {
-					v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
-					if !v23ok {
-						flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
+						if !v23ok {
+							flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 74: ld.param.f32
 				v24a := uint64(0xc)
@@ -2664,12 +2846,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v24a < pmEnd4 {
 					v24 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v24a:]))
 				} else {
-					v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
-					if !v24ok {
-						flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
+						if !v24ok {
+							flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				// 75: mul.rn.f32
 				v25F := isa.CanonF32(math.Float32frombits(uint32(v23)) * math.Float32frombits(uint32(v24)))
@@ -2685,8 +2869,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v27F = float32(v27f)
 					v27 = uint64(math.Float32bits(v27F))
 				} else {
-					v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
-					v27F = math.Float32frombits(uint32(v27))
+					{
+						v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
+						v27F = math.Float32frombits(uint32(v27))
+					}
 				}
 				_ = v27F
 				r24[l] = v27
@@ -2708,7 +2894,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/struct_byval.ptx:78")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/struct_byval.ptx:78")
+					}
 				}
 			}
 		} else {
@@ -2723,7 +2911,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/struct_byval.ptx:78")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/struct_byval.ptx:78")
+					}
 				}
 			}
 		}
@@ -2745,12 +2935,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/struct_byval.ptx:79")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/struct_byval.ptx:79")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				r25[l] = v29
 				// 80: ld.f32
@@ -2762,12 +2954,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:80")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:80")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r26[l] = v30
 				// 81: ld.f32
@@ -2779,12 +2973,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:81")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:81")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				r27[l] = v31
 			}
@@ -2800,12 +2996,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/struct_byval.ptx:79")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/struct_byval.ptx:79")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				r25[l] = v29
 				// 80: ld.f32
@@ -2817,12 +3015,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:80")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:80")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r26[l] = v30
 				// 81: ld.f32
@@ -2834,12 +3034,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:81")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:81")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				r27[l] = v31
 			}
@@ -2868,7 +3070,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s32 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
+					}
 				}
 			}
 		} else {
@@ -2880,7 +3084,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s32 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
+					}
 				}
 			}
 		}
@@ -2907,7 +3113,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s33 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
+					}
 				}
 			}
 		} else {
@@ -2919,7 +3127,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s33 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
+					}
 				}
 			}
 		}
@@ -2946,7 +3156,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s34 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
+					}
 				}
 			}
 		} else {
@@ -2958,7 +3170,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s34 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
+					}
 				}
 			}
 		}
@@ -3110,7 +3324,9 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:114")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:114")
+					}
 				}
 			}
 		} else {
@@ -3125,7 +3341,9 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:114")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:114")
+					}
 				}
 			}
 		}
@@ -3144,7 +3362,9 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
+					}
 				}
 			}
 		} else {
@@ -3159,7 +3379,9 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
+					}
 				}
 			}
 		}
@@ -3189,7 +3411,9 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/struct_byval.ptx:121")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/struct_byval.ptx:121")
+					}
 				}
 			}
 		} else {
@@ -3208,7 +3432,9 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/struct_byval.ptx:121")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/struct_byval.ptx:121")
+					}
 				}
 			}
 		}
@@ -3228,12 +3454,14 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/struct_byval.ptx:122")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/struct_byval.ptx:122")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r15[l] = v19
 			}
@@ -3249,12 +3477,14 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/struct_byval.ptx:122")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/struct_byval.ptx:122")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r15[l] = v19
 			}
@@ -3353,12 +3583,14 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:130")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:130")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 131: ld.s32
 				v2a := uint64(r0[l]) + 0x18
@@ -3369,12 +3601,14 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:131")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:131")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 132: shl.b64
@@ -3390,12 +3624,14 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:134")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:134")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 135: ld.param.f32
 				v6a := uint64(r5[l]) + 0x0
@@ -3426,8 +3662,10 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				r24[l] = v8
@@ -3444,12 +3682,14 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:130")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:130")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 131: ld.s32
 				v2a := uint64(r0[l]) + 0x18
@@ -3460,12 +3700,14 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:131")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:131")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 132: shl.b64
@@ -3481,12 +3723,14 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:134")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:134")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 135: ld.param.f32
 				v6a := uint64(r5[l]) + 0x0
@@ -3517,8 +3761,10 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
-					v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
-					v8F = math.Float32frombits(uint32(v8))
+					{
+						v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
+						v8F = math.Float32frombits(uint32(v8))
+					}
 				}
 				_ = v8F
 				r24[l] = v8
@@ -3540,7 +3786,9 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/struct_byval.ptx:138")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/struct_byval.ptx:138")
+					}
 				}
 			}
 		} else {
@@ -3555,7 +3803,9 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/struct_byval.ptx:138")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/struct_byval.ptx:138")
+					}
 				}
 			}
 		}
@@ -3702,12 +3952,14 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:148")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:148")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r27[l] = v1
 			}
@@ -3723,12 +3975,14 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:148")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:148")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r27[l] = v1
 			}
@@ -3749,7 +4003,9 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/struct_byval.ptx:149")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/struct_byval.ptx:149")
+					}
 				}
 			}
 		} else {
@@ -3764,7 +4020,9 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/struct_byval.ptx:149")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/struct_byval.ptx:149")
+					}
 				}
 			}
 		}
@@ -3785,7 +4043,9 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:151")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:151")
+					}
 				}
 			}
 		} else {
@@ -3800,7 +4060,9 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:151")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:151")
+					}
 				}
 			}
 		}
@@ -3821,12 +4083,14 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:152")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:152")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 153: ld.f32
 				v6a := uint64(r0[l]) + 0x4
@@ -3837,12 +4101,14 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:153")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:153")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 154: max.f32
 				v7 := uint64(isa.MaxF32(uint32(v5), uint32(v6), false))
@@ -3860,12 +4126,14 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:152")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:152")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 153: ld.f32
 				v6a := uint64(r0[l]) + 0x4
@@ -3876,12 +4144,14 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:153")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:153")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 154: max.f32
 				v7 := uint64(isa.MaxF32(uint32(v5), uint32(v6), false))
@@ -3904,7 +4174,9 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/struct_byval.ptx:155")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/struct_byval.ptx:155")
+					}
 				}
 			}
 		} else {
@@ -3919,7 +4191,9 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/struct_byval.ptx:155")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/struct_byval.ptx:155")
+					}
 				}
 			}
 		}
@@ -3950,12 +4224,14 @@ func affineBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:158")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:158")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r32[l] = v1
 				// 159: ld.u64
@@ -3967,12 +4243,14 @@ func affineBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:159")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:159")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 160: ld.s32
 				v3a := uint64(r0[l]) + 0x18
@@ -3983,12 +4261,14 @@ func affineBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:160")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:160")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 161: shl.b64
@@ -4009,12 +4289,14 @@ func affineBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:158")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:158")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r32[l] = v1
 				// 159: ld.u64
@@ -4026,12 +4308,14 @@ func affineBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:159")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:159")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 160: ld.s32
 				v3a := uint64(r0[l]) + 0x18
@@ -4042,12 +4326,14 @@ func affineBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:160")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:160")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 161: shl.b64
@@ -4073,7 +4359,9 @@ func affineBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:163")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:163")
+					}
 				}
 			}
 		} else {
@@ -4088,7 +4376,9 @@ func affineBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:163")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:163")
+					}
 				}
 			}
 		}
@@ -4301,7 +4591,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/struct_byval.ptx:197")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/struct_byval.ptx:197")
+					}
 				}
 			}
 		} else {
@@ -4316,7 +4608,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/struct_byval.ptx:197")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/struct_byval.ptx:197")
+					}
 				}
 			}
 		}
@@ -4335,7 +4629,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:198")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:198")
+					}
 				}
 			}
 		} else {
@@ -4350,7 +4646,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:198")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:198")
+					}
 				}
 			}
 		}
@@ -4369,7 +4667,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:199")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:199")
+					}
 				}
 			}
 		} else {
@@ -4384,7 +4684,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:199")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:199")
+					}
 				}
 			}
 		}
@@ -4415,7 +4717,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:206")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:206")
+					}
 				}
 			}
 		} else {
@@ -4430,7 +4734,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:206")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:206")
+					}
 				}
 			}
 		}
@@ -4449,7 +4755,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/struct_byval.ptx:207")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/struct_byval.ptx:207")
+					}
 				}
 			}
 		} else {
@@ -4464,7 +4772,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/struct_byval.ptx:207")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/struct_byval.ptx:207")
+					}
 				}
 			}
 		}
@@ -4483,7 +4793,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/struct_byval.ptx:208")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/struct_byval.ptx:208")
+					}
 				}
 			}
 		} else {
@@ -4498,7 +4810,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/struct_byval.ptx:208")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/struct_byval.ptx:208")
+					}
 				}
 			}
 		}
@@ -4517,7 +4831,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
+					}
 				}
 			}
 		} else {
@@ -4532,7 +4848,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
-					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
+					{
+						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
+					}
 				}
 			}
 		}
@@ -4562,7 +4880,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:215")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:215")
+					}
 				}
 			}
 		} else {
@@ -4581,7 +4901,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:215")
+					{
+						w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:215")
+					}
 				}
 			}
 		}
@@ -4604,12 +4926,14 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:216")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:216")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 217: ld.u32
 				v31a := uint64(u2) + 0x28
@@ -4620,12 +4944,14 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:217")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:217")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 218: setp.lt.s32
 				c32t := int32(v30) < int32(v31)
@@ -4648,12 +4974,14 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:216")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:216")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 217: ld.u32
 				v31a := uint64(u2) + 0x28
@@ -4664,12 +4992,14 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:217")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:217")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				// 218: setp.lt.s32
 				c32t := int32(v30) < int32(v31)
@@ -4725,12 +5055,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:224")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:224")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 225: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -4741,12 +5073,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:225")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:225")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 226: mul.lo.s64
@@ -4763,12 +5097,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:228")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:228")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r27[l] = v5
 			}
@@ -4784,12 +5120,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:224")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:224")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 225: ld.s32
 				v2a := uint64(r0[l]) + 0x2c
@@ -4800,12 +5138,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:225")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:225")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 226: mul.lo.s64
@@ -4822,12 +5162,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:228")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:228")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r27[l] = v5
 			}
@@ -4848,7 +5190,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:229")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:229")
+					}
 				}
 			}
 		} else {
@@ -4863,7 +5207,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:229")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:229")
+					}
 				}
 			}
 		}
@@ -4884,12 +5230,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:230")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:230")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 231: ld.u32
 				v8a := uint64(r26[l]) + 0x4
@@ -4900,12 +5248,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:231")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:231")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 232: shl.b64
 				v9 := uint64(uint64(v8) << uint32(k1))
@@ -4925,12 +5275,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:230")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:230")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 231: ld.u32
 				v8a := uint64(r26[l]) + 0x4
@@ -4941,12 +5293,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:231")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:231")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 232: shl.b64
 				v9 := uint64(uint64(v8) << uint32(k1))
@@ -4971,7 +5325,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:234")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:234")
+					}
 				}
 			}
 		} else {
@@ -4986,7 +5342,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:234")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:234")
+					}
 				}
 			}
 		}
@@ -5006,12 +5364,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/struct_byval.ptx:235")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/struct_byval.ptx:235")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r32[l] = v12
 			}
@@ -5027,12 +5387,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/struct_byval.ptx:235")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/struct_byval.ptx:235")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r32[l] = v12
 			}
@@ -5053,7 +5415,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:236")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:236")
+					}
 				}
 			}
 		} else {
@@ -5068,7 +5432,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:236")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:236")
+					}
 				}
 			}
 		}
@@ -5089,12 +5455,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:237")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:237")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 238: shl.b64
 				v15 := uint64(uint64(v14) << uint32(k1))
@@ -5107,12 +5475,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:239")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:239")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 240: or.b64
 				v17 := uint64(uint64(v15) | uint64(v16))
@@ -5130,12 +5500,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:237")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:237")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 238: shl.b64
 				v15 := uint64(uint64(v14) << uint32(k1))
@@ -5148,12 +5520,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:239")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:239")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 240: or.b64
 				v17 := uint64(uint64(v15) | uint64(v16))
@@ -5176,7 +5550,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/struct_byval.ptx:241")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/struct_byval.ptx:241")
+					}
 				}
 				// 242: add.u64
 				v19 := uint64(uint64(r0[l]) + uint64(k2))
@@ -5196,7 +5572,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/struct_byval.ptx:241")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/struct_byval.ptx:241")
+					}
 				}
 				// 242: add.u64
 				v19 := uint64(uint64(r0[l]) + uint64(k2))
@@ -5226,12 +5604,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:244")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:244")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r39[l] = v21
 				// 245: add.u64
@@ -5247,12 +5627,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:247")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:247")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r42[l] = v24
 				// 248: ld.f32
@@ -5264,12 +5646,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/struct_byval.ptx:248")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/struct_byval.ptx:248")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r43[l] = v25
 				// 249: ld.f32
@@ -5281,12 +5665,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/struct_byval.ptx:249")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/struct_byval.ptx:249")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r44[l] = v26
 				// 250: ld.f32
@@ -5298,12 +5684,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:250")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:250")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r45[l] = v27
 				// 251: ld.f32
@@ -5315,12 +5703,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/struct_byval.ptx:251")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/struct_byval.ptx:251")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r46[l] = v28
 			}
@@ -5336,12 +5726,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:244")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:244")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r39[l] = v21
 				// 245: add.u64
@@ -5357,12 +5749,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
 					v24 = runtime.Load32(v24aw.Ptr, v24ao)
 				} else {
-					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-					if !v24ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:247")
-						continue
+					{
+						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+						if !v24ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:247")
+							continue
+						}
+						v24 = v24x
 					}
-					v24 = v24x
 				}
 				r42[l] = v24
 				// 248: ld.f32
@@ -5374,12 +5768,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/struct_byval.ptx:248")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/struct_byval.ptx:248")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r43[l] = v25
 				// 249: ld.f32
@@ -5391,12 +5787,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/struct_byval.ptx:249")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/struct_byval.ptx:249")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				r44[l] = v26
 				// 250: ld.f32
@@ -5408,12 +5806,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:250")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:250")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r45[l] = v27
 				// 251: ld.f32
@@ -5425,12 +5825,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/struct_byval.ptx:251")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/struct_byval.ptx:251")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				r46[l] = v28
 			}
@@ -5459,7 +5861,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s29:], uint32(s29v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
+					}
 				}
 			}
 		} else {
@@ -5471,7 +5875,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s29 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s29:], uint32(s29v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
+					}
 				}
 			}
 		}
@@ -5498,7 +5904,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s30:], uint32(s30v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
+					}
 				}
 			}
 		} else {
@@ -5510,7 +5918,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s30 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s30:], uint32(s30v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
+					}
 				}
 			}
 		}
@@ -5537,7 +5947,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s31:], uint32(s31v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
+					}
 				}
 			}
 		} else {
@@ -5549,7 +5961,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s31 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s31:], uint32(s31v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
+					}
 				}
 			}
 		}
@@ -5576,7 +5990,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
+					}
 				}
 			}
 		} else {
@@ -5588,7 +6004,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s32 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
+					}
 				}
 			}
 		}
@@ -5615,7 +6033,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
+					}
 				}
 			}
 		} else {
@@ -5627,7 +6047,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
+					}
 				}
 			}
 		}
@@ -5654,7 +6076,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
+					}
 				}
 			}
 		} else {
@@ -5666,7 +6090,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s34 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
+					}
 				}
 			}
 		}
@@ -5722,12 +6148,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r47[l] = v1
 				// 270: ld.u64
@@ -5739,12 +6167,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:270")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:270")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 271: ld.s32
 				v3a := uint64(r0[l]) + 0x2c
@@ -5755,12 +6185,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:271")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:271")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 272: shl.b64
@@ -5778,12 +6210,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r47[l] = v1
 				// 270: ld.u64
@@ -5795,12 +6229,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:270")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:270")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 271: ld.s32
 				v3a := uint64(r0[l]) + 0x2c
@@ -5811,12 +6247,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:271")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:271")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 272: shl.b64
@@ -5842,7 +6280,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:274")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:274")
+					}
 				}
 			}
 		} else {
@@ -5857,7 +6297,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:274")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:274")
+					}
 				}
 			}
 		}
@@ -5879,12 +6321,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:275")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:275")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 276: ld.s32
 				v8a := uint64(r0[l]) + 0x2c
@@ -5895,12 +6339,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:276")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:276")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 277: mul.lo.s64
@@ -5917,12 +6363,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:279")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:279")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r56[l] = v11
 			}
@@ -5938,12 +6386,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:275")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:275")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 276: ld.s32
 				v8a := uint64(r0[l]) + 0x2c
@@ -5954,12 +6404,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:276")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:276")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 277: mul.lo.s64
@@ -5976,12 +6428,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:279")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:279")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r56[l] = v11
 			}
@@ -6002,7 +6456,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:280")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:280")
+					}
 				}
 			}
 		} else {
@@ -6017,7 +6473,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:280")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:280")
+					}
 				}
 			}
 		}
@@ -6038,12 +6496,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:281")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:281")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 282: ld.u32
 				v14a := uint64(r55[l]) + 0x4
@@ -6054,12 +6514,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:282")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:282")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 283: shl.b64
 				v15 := uint64(uint64(v14) << uint32(k2))
@@ -6079,12 +6541,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:281")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:281")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 282: ld.u32
 				v14a := uint64(r55[l]) + 0x4
@@ -6095,12 +6559,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:282")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:282")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 283: shl.b64
 				v15 := uint64(uint64(v14) << uint32(k2))
@@ -6125,7 +6591,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/struct_byval.ptx:285")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/struct_byval.ptx:285")
+					}
 				}
 			}
 		} else {
@@ -6140,7 +6608,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/struct_byval.ptx:285")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/struct_byval.ptx:285")
+					}
 				}
 			}
 		}
@@ -6160,12 +6630,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/struct_byval.ptx:286")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/struct_byval.ptx:286")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r61[l] = v18
 			}
@@ -6181,12 +6653,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/struct_byval.ptx:286")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/struct_byval.ptx:286")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r61[l] = v18
 			}
@@ -6207,7 +6681,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/struct_byval.ptx:287")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/struct_byval.ptx:287")
+					}
 				}
 			}
 		} else {
@@ -6222,7 +6698,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/struct_byval.ptx:287")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/struct_byval.ptx:287")
+					}
 				}
 			}
 		}
@@ -6243,12 +6721,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/struct_byval.ptx:288")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/struct_byval.ptx:288")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 289: shl.b64
 				v21 := uint64(uint64(v20) << uint32(k2))
@@ -6261,12 +6741,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:290")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:290")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 291: or.b64
 				v23 := uint64(uint64(v21) | uint64(v22))
@@ -6284,12 +6766,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/struct_byval.ptx:288")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/struct_byval.ptx:288")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 289: shl.b64
 				v21 := uint64(uint64(v20) << uint32(k2))
@@ -6302,12 +6786,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:290")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:290")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 291: or.b64
 				v23 := uint64(uint64(v21) | uint64(v22))
@@ -6330,7 +6816,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/struct_byval.ptx:292")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/struct_byval.ptx:292")
+					}
 				}
 				// 293: add.u64
 				v25 := uint64(uint64(r0[l]) + uint64(k3))
@@ -6350,7 +6838,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 					runtime.Store64(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/struct_byval.ptx:292")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/struct_byval.ptx:292")
+					}
 				}
 				// 293: add.u64
 				v25 := uint64(uint64(r0[l]) + uint64(k3))
@@ -6380,12 +6870,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:295")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:295")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r68[l] = v27
 				// 296: add.u64
@@ -6401,12 +6893,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:298")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:298")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r71[l] = v30
 				// 299: ld.f32
@@ -6418,12 +6912,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:299")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:299")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				r72[l] = v31
 				// 300: ld.f32
@@ -6435,12 +6931,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/struct_byval.ptx:300")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/struct_byval.ptx:300")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r73[l] = v32
 				// 301: ld.f32
@@ -6452,12 +6950,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/struct_byval.ptx:301")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/struct_byval.ptx:301")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r74[l] = v33
 				// 302: ld.f32
@@ -6469,12 +6969,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/struct_byval.ptx:302")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/struct_byval.ptx:302")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				r75[l] = v34
 			}
@@ -6490,12 +6992,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
 					v27 = runtime.Load32(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:295")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:295")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				r68[l] = v27
 				// 296: add.u64
@@ -6511,12 +7015,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:298")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:298")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				r71[l] = v30
 				// 299: ld.f32
@@ -6528,12 +7034,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:299")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:299")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				r72[l] = v31
 				// 300: ld.f32
@@ -6545,12 +7053,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/struct_byval.ptx:300")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/struct_byval.ptx:300")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r73[l] = v32
 				// 301: ld.f32
@@ -6562,12 +7072,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/struct_byval.ptx:301")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/struct_byval.ptx:301")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r74[l] = v33
 				// 302: ld.f32
@@ -6579,12 +7091,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/struct_byval.ptx:302")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/struct_byval.ptx:302")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				r75[l] = v34
 			}
@@ -6613,7 +7127,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s35 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
+					}
 				}
 			}
 		} else {
@@ -6625,7 +7141,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s35 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
+					}
 				}
 			}
 		}
@@ -6652,7 +7170,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s36 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
+					}
 				}
 			}
 		} else {
@@ -6664,7 +7184,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s36 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
+					}
 				}
 			}
 		}
@@ -6691,7 +7213,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s37 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
+					}
 				}
 			}
 		} else {
@@ -6703,7 +7227,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s37 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
+					}
 				}
 			}
 		}
@@ -6730,7 +7256,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s38 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
+					}
 				}
 			}
 		} else {
@@ -6742,7 +7270,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s38 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
+					}
 				}
 			}
 		}
@@ -6769,7 +7299,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s39 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
+					}
 				}
 			}
 		} else {
@@ -6781,7 +7313,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s39 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
+					}
 				}
 			}
 		}
@@ -6808,7 +7342,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s40 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
+					}
 				}
 			}
 		} else {
@@ -6820,7 +7356,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s40 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
+					}
 				}
 			}
 		}
@@ -6880,12 +7418,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r76[l] = v1
 				// 320: ld.param.f32
@@ -6894,12 +7434,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r77[l] = v2
 				// 321: ld.param.f32
@@ -6908,12 +7450,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r78[l] = v3
 			}
@@ -6926,12 +7470,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r76[l] = v1
 				// 320: ld.param.f32
@@ -6940,12 +7486,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r77[l] = v2
 				// 321: ld.param.f32
@@ -6954,12 +7502,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r78[l] = v3
 			}
@@ -6980,7 +7530,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:323")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:323")
+					}
 				}
 			}
 		} else {
@@ -6995,7 +7547,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:323")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:323")
+					}
 				}
 			}
 		}
@@ -7014,7 +7568,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/struct_byval.ptx:324")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/struct_byval.ptx:324")
+					}
 				}
 			}
 		} else {
@@ -7029,7 +7585,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/struct_byval.ptx:324")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/struct_byval.ptx:324")
+					}
 				}
 			}
 		}
@@ -7048,7 +7606,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:325")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:325")
+					}
 				}
 			}
 		} else {
@@ -7063,7 +7623,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:325")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:325")
+					}
 				}
 			}
 		}
@@ -7085,12 +7647,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:326")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:326")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 327: ld.s32
 				v8a := uint64(r0[l]) + 0x2c
@@ -7101,12 +7665,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:327")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:327")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 328: mul.lo.s64
@@ -7123,12 +7689,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:330")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:330")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r83[l] = v11
 			}
@@ -7144,12 +7712,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 					v7 = runtime.Load64(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:326")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:326")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 327: ld.s32
 				v8a := uint64(r0[l]) + 0x2c
@@ -7160,12 +7730,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:327")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:327")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				v8 = uint64(uint64(int64(int32(v8))))
 				// 328: mul.lo.s64
@@ -7182,12 +7754,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:330")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:330")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r83[l] = v11
 			}
@@ -7208,7 +7782,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:331")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:331")
+					}
 				}
 			}
 		} else {
@@ -7223,7 +7799,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:331")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:331")
+					}
 				}
 			}
 		}
@@ -7243,12 +7821,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:332")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:332")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r84[l] = v13
 			}
@@ -7264,12 +7844,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:332")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:332")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r84[l] = v13
 			}
@@ -7290,7 +7872,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:333")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:333")
+					}
 				}
 			}
 		} else {
@@ -7305,7 +7889,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:333")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:333")
+					}
 				}
 			}
 		}
@@ -7325,12 +7911,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:334")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:334")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r85[l] = v15
 			}
@@ -7346,12 +7934,14 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:334")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:334")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r85[l] = v15
 			}
@@ -7372,7 +7962,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/struct_byval.ptx:335")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/struct_byval.ptx:335")
+					}
 				}
 			}
 		} else {
@@ -7387,7 +7979,9 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/struct_byval.ptx:335")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/struct_byval.ptx:335")
+					}
 				}
 			}
 		}
@@ -7528,7 +8122,9 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:369")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:369")
+					}
 				}
 			}
 		} else {
@@ -7543,7 +8139,9 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:369")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:369")
+					}
 				}
 			}
 		}
@@ -7562,7 +8160,9 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/struct_byval.ptx:370")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/struct_byval.ptx:370")
+					}
 				}
 			}
 		} else {
@@ -7577,7 +8177,9 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/struct_byval.ptx:370")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/struct_byval.ptx:370")
+					}
 				}
 			}
 		}
@@ -7596,7 +8198,9 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
+					}
 				}
 			}
 		} else {
@@ -7611,7 +8215,9 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
+					}
 				}
 			}
 		}
@@ -7641,7 +8247,9 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:377")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:377")
+					}
 				}
 			}
 		} else {
@@ -7660,7 +8268,9 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:377")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:377")
+					}
 				}
 			}
 		}
@@ -7683,12 +8293,14 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:378")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:378")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 379: ld.u32
 				v22a := uint64(u2) + 0x10
@@ -7699,12 +8311,14 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:379")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:379")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 380: setp.lt.s32
 				c23t := int32(v21) < int32(v22)
@@ -7727,12 +8341,14 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:378")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:378")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 379: ld.u32
 				v22a := uint64(u2) + 0x10
@@ -7743,12 +8359,14 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:379")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:379")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 380: setp.lt.s32
 				c23t := int32(v21) < int32(v22)
@@ -7829,12 +8447,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:386")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:386")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 387: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -7845,12 +8465,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:387")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:387")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 388: cvt.s64.s32
 				v3 := uint64(uint64(int32(v2)))
@@ -7867,12 +8489,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:391")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:391")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 392: cvt.rn.f64.s32
 				v7 := math.Float64bits(float64(int32(v6)))
@@ -7942,12 +8566,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(7, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/struct_byval.ptx:402")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(7, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/struct_byval.ptx:402")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 403: shl.b64
 				v18 := uint64(uint64(v3) << uint32(k1))
@@ -7967,12 +8593,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:386")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:386")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 387: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -7983,12 +8611,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:387")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:387")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 388: cvt.s64.s32
 				v3 := uint64(uint64(int32(v2)))
@@ -8005,12 +8635,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:391")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:391")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 392: cvt.rn.f64.s32
 				v7 := math.Float64bits(float64(int32(v6)))
@@ -8080,12 +8712,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(7, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/struct_byval.ptx:402")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(7, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/struct_byval.ptx:402")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 403: shl.b64
 				v18 := uint64(uint64(v3) << uint32(k1))
@@ -8110,7 +8744,9 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:405")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:405")
+					}
 				}
 			}
 		} else {
@@ -8125,7 +8761,9 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:405")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:405")
+					}
 				}
 			}
 		}

@@ -2233,7 +2233,9 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:37")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:37")
+					}
 				}
 			}
 		} else {
@@ -2248,7 +2250,9 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:37")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:37")
+					}
 				}
 			}
 		}
@@ -2267,7 +2271,9 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:38")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:38")
+					}
 				}
 			}
 		} else {
@@ -2282,7 +2288,9 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:38")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:38")
+					}
 				}
 			}
 		}
@@ -2301,7 +2309,9 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:39")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -2316,7 +2326,9 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:39")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:39")
+					}
 				}
 			}
 		}
@@ -2346,7 +2358,9 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:45")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -2365,7 +2379,9 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:45")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:45")
+					}
 				}
 			}
 		}
@@ -2388,12 +2404,14 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:46")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:46")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 47: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -2404,12 +2422,14 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:47")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:47")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 48: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -2432,12 +2452,14 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:46")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:46")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 47: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -2448,12 +2470,14 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:47")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:47")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 48: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -2496,12 +2520,14 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:54")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:54")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 55: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -2512,12 +2538,14 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:55")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:55")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 56: shl.b64
@@ -2533,12 +2561,14 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:58")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:58")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -2554,12 +2584,14 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:54")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:54")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 55: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -2570,12 +2602,14 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:55")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:55")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 56: shl.b64
@@ -2591,12 +2625,14 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:58")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:58")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -2617,7 +2653,9 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:59")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -2632,7 +2670,9 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:59")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:59")
+					}
 				}
 			}
 		}
@@ -2654,12 +2694,14 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/switch_dense.ptx:60")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/switch_dense.ptx:60")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 61: and.b32
 				v8 := uint64(uint32(v7) & uint32(k1))
@@ -2685,12 +2727,14 @@ func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/switch_dense.ptx:60")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/switch_dense.ptx:60")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 61: and.b32
 				v8 := uint64(uint32(v7) & uint32(k1))
@@ -2953,12 +2997,14 @@ func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:90")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:90")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 91: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -2969,12 +3015,14 @@ func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:91")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:91")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 92: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -2992,12 +3040,14 @@ func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:90")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:90")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 91: ld.u32
 				v2a := uint64(r0[l]) + 0x14
@@ -3008,12 +3058,14 @@ func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:91")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:91")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 92: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -3036,7 +3088,9 @@ func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:93")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:93")
+					}
 				}
 			}
 		} else {
@@ -3051,7 +3105,9 @@ func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:93")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:93")
+					}
 				}
 			}
 		}
@@ -3079,12 +3135,14 @@ func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:96")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:96")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 97: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(k0))
@@ -3102,12 +3160,14 @@ func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:96")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:96")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 97: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(k0))
@@ -3130,7 +3190,9 @@ func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:98")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -3145,7 +3207,9 @@ func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:98")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:98")
+					}
 				}
 			}
 		}
@@ -3173,12 +3237,14 @@ func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:101")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:101")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 102: xor.b32
 				v2 := uint64(uint32(v1) ^ uint32(k0))
@@ -3196,12 +3262,14 @@ func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:101")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:101")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 102: xor.b32
 				v2 := uint64(uint32(v1) ^ uint32(k0))
@@ -3224,7 +3292,9 @@ func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:103")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:103")
+					}
 				}
 			}
 		} else {
@@ -3239,7 +3309,9 @@ func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:103")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:103")
+					}
 				}
 			}
 		}
@@ -3267,12 +3339,14 @@ func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:106")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:106")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 107: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -3290,12 +3364,14 @@ func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:106")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:106")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 107: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -3318,7 +3394,9 @@ func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:108")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:108")
+					}
 				}
 			}
 		} else {
@@ -3333,7 +3411,9 @@ func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:108")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:108")
+					}
 				}
 			}
 		}
@@ -3361,12 +3441,14 @@ func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:111")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:111")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 112: ld.u32
 				v2a := uint64(r0[l]) + 0x18
@@ -3377,12 +3459,14 @@ func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:112")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:112")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 113: sub.s32
 				v3 := uint64(uint32(v1) - uint32(v2))
@@ -3400,12 +3484,14 @@ func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:111")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:111")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 112: ld.u32
 				v2a := uint64(r0[l]) + 0x18
@@ -3416,12 +3502,14 @@ func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:112")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:112")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 113: sub.s32
 				v3 := uint64(uint32(v1) - uint32(v2))
@@ -3444,7 +3532,9 @@ func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:114")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:114")
+					}
 				}
 			}
 		} else {
@@ -3459,7 +3549,9 @@ func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:114")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:114")
+					}
 				}
 			}
 		}
@@ -3489,12 +3581,14 @@ func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:117")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:117")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 118: mul.hi.s32
 				v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
@@ -3520,12 +3614,14 @@ func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:117")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:117")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 118: mul.hi.s32
 				v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
@@ -3556,7 +3652,9 @@ func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/switch_dense.ptx:123")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/switch_dense.ptx:123")
+					}
 				}
 			}
 		} else {
@@ -3571,7 +3669,9 @@ func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/switch_dense.ptx:123")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/switch_dense.ptx:123")
+					}
 				}
 			}
 		}
@@ -3598,12 +3698,14 @@ func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:126")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:126")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 127: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(v1))
@@ -3621,12 +3723,14 @@ func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:126")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:126")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 127: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(v1))
@@ -3649,7 +3753,9 @@ func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:128")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -3664,7 +3770,9 @@ func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:128")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:128")
+					}
 				}
 			}
 		}
@@ -3691,12 +3799,14 @@ func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:131")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:131")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 132: not.b32
 				v2 := uint64(^uint32(v1))
@@ -3714,12 +3824,14 @@ func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:131")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:131")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 132: not.b32
 				v2 := uint64(^uint32(v1))
@@ -3742,7 +3854,9 @@ func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:133")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:133")
+					}
 				}
 			}
 		} else {
@@ -3757,7 +3871,9 @@ func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:133")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:133")
+					}
 				}
 			}
 		}
@@ -3788,12 +3904,14 @@ func switchDenseBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:136")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:136")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r45[l] = v1
 				// 137: ld.u64
@@ -3805,12 +3923,14 @@ func switchDenseBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:137")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:137")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 138: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -3821,12 +3941,14 @@ func switchDenseBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:138")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:138")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 139: shl.b64
@@ -3847,12 +3969,14 @@ func switchDenseBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:136")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:136")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r45[l] = v1
 				// 137: ld.u64
@@ -3864,12 +3988,14 @@ func switchDenseBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:137")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:137")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 138: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -3880,12 +4006,14 @@ func switchDenseBlock17(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:138")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:138")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 139: shl.b64
@@ -3911,7 +4039,9 @@ func switchDenseBlock17(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:141")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:141")
+					}
 				}
 			}
 		} else {
@@ -3926,7 +4056,9 @@ func switchDenseBlock17(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:141")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:141")
+					}
 				}
 			}
 		}
@@ -4283,7 +4415,9 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:171")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:171")
+					}
 				}
 			}
 		} else {
@@ -4298,7 +4432,9 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:171")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:171")
+					}
 				}
 			}
 		}
@@ -4317,7 +4453,9 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:172")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:172")
+					}
 				}
 			}
 		} else {
@@ -4332,7 +4470,9 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:172")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:172")
+					}
 				}
 			}
 		}
@@ -4351,7 +4491,9 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:173")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:173")
+					}
 				}
 			}
 		} else {
@@ -4366,7 +4508,9 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:173")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:173")
+					}
 				}
 			}
 		}
@@ -4396,7 +4540,9 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:179")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:179")
+					}
 				}
 			}
 		} else {
@@ -4415,7 +4561,9 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:179")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:179")
+					}
 				}
 			}
 		}
@@ -4438,12 +4586,14 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:180")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:180")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 181: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -4454,12 +4604,14 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:181")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:181")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 182: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -4482,12 +4634,14 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:180")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:180")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 181: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -4498,12 +4652,14 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:181")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:181")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 182: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -4546,12 +4702,14 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:188")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:188")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 189: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -4562,12 +4720,14 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:189")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:189")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 190: shl.b64
@@ -4583,12 +4743,14 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:192")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:192")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 				// 193: setp.eq.s32
@@ -4612,12 +4774,14 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:188")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:188")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 189: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -4628,12 +4792,14 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:189")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:189")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 190: shl.b64
@@ -4649,12 +4815,14 @@ func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:192")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:192")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 				// 193: setp.eq.s32
@@ -4989,7 +5157,9 @@ func switchDefaultBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:230")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:230")
+					}
 				}
 			}
 		} else {
@@ -5004,7 +5174,9 @@ func switchDefaultBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:230")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:230")
+					}
 				}
 			}
 		}
@@ -5032,7 +5204,9 @@ func switchDefaultBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:234")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:234")
+					}
 				}
 			}
 		} else {
@@ -5047,7 +5221,9 @@ func switchDefaultBlock12(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:234")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:234")
+					}
 				}
 			}
 		}
@@ -5075,7 +5251,9 @@ func switchDefaultBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:238")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:238")
+					}
 				}
 			}
 		} else {
@@ -5090,7 +5268,9 @@ func switchDefaultBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:238")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:238")
+					}
 				}
 			}
 		}
@@ -5118,7 +5298,9 @@ func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:242")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:242")
+					}
 				}
 			}
 		} else {
@@ -5133,7 +5315,9 @@ func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:242")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:242")
+					}
 				}
 			}
 		}
@@ -5161,7 +5345,9 @@ func switchDefaultBlock15(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:246")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:246")
+					}
 				}
 			}
 		} else {
@@ -5176,7 +5362,9 @@ func switchDefaultBlock15(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:246")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:246")
+					}
 				}
 			}
 		}
@@ -5204,7 +5392,9 @@ func switchDefaultBlock16(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:250")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:250")
+					}
 				}
 			}
 		} else {
@@ -5219,7 +5409,9 @@ func switchDefaultBlock16(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:250")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:250")
+					}
 				}
 			}
 		}
@@ -5247,7 +5439,9 @@ func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:254")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:254")
+					}
 				}
 			}
 		} else {
@@ -5262,7 +5456,9 @@ func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:254")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:254")
+					}
 				}
 			}
 		}
@@ -5290,7 +5486,9 @@ func switchDefaultBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:258")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:258")
+					}
 				}
 			}
 		} else {
@@ -5305,7 +5503,9 @@ func switchDefaultBlock18(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:258")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:258")
+					}
 				}
 			}
 		}
@@ -5333,7 +5533,9 @@ func switchDefaultBlock19(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:262")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:262")
+					}
 				}
 			}
 		} else {
@@ -5348,7 +5550,9 @@ func switchDefaultBlock19(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:262")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:262")
+					}
 				}
 			}
 		}
@@ -5376,7 +5580,9 @@ func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:266")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:266")
+					}
 				}
 			}
 		} else {
@@ -5391,7 +5597,9 @@ func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:266")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:266")
+					}
 				}
 			}
 		}
@@ -5422,12 +5630,14 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:269")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:269")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r31[l] = v1
 				// 270: ld.u64
@@ -5439,12 +5649,14 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:270")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:270")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 271: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -5455,12 +5667,14 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:271")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:271")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 272: shl.b64
@@ -5481,12 +5695,14 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:269")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:269")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r31[l] = v1
 				// 270: ld.u64
@@ -5498,12 +5714,14 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:270")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:270")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 271: ld.s32
 				v3a := uint64(r0[l]) + 0x14
@@ -5514,12 +5732,14 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:271")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:271")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 272: shl.b64
@@ -5545,7 +5765,9 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:274")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:274")
+					}
 				}
 			}
 		} else {
@@ -5560,7 +5782,9 @@ func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:274")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:274")
+					}
 				}
 			}
 		}

@@ -921,7 +921,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vector_types.ptx:44")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vector_types.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -936,7 +938,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vector_types.ptx:44")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vector_types.ptx:44")
+					}
 				}
 			}
 		}
@@ -955,7 +959,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vector_types.ptx:45")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vector_types.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -970,7 +976,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vector_types.ptx:45")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vector_types.ptx:45")
+					}
 				}
 			}
 		}
@@ -989,7 +997,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/vector_types.ptx:46")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/vector_types.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -1004,7 +1014,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/vector_types.ptx:46")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/vector_types.ptx:46")
+					}
 				}
 			}
 		}
@@ -1023,7 +1035,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/vector_types.ptx:47")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/vector_types.ptx:47")
+					}
 				}
 			}
 		} else {
@@ -1038,7 +1052,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/vector_types.ptx:47")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/vector_types.ptx:47")
+					}
 				}
 			}
 		}
@@ -1057,7 +1073,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:48")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -1072,7 +1090,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:48")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:48")
+					}
 				}
 			}
 		}
@@ -1102,7 +1122,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/vector_types.ptx:54")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/vector_types.ptx:54")
+					}
 				}
 			}
 		} else {
@@ -1121,7 +1143,9 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/vector_types.ptx:54")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/vector_types.ptx:54")
+					}
 				}
 			}
 		}
@@ -1144,12 +1168,14 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/vector_types.ptx:55")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/vector_types.ptx:55")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 56: ld.u32
 				v26a := uint64(u2) + 0x1c
@@ -1160,12 +1186,14 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/vector_types.ptx:56")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/vector_types.ptx:56")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 57: setp.lt.s32
 				c27t := int32(v25) < int32(v26)
@@ -1188,12 +1216,14 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/vector_types.ptx:55")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/vector_types.ptx:55")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 56: ld.u32
 				v26a := uint64(u2) + 0x1c
@@ -1204,12 +1234,14 @@ func scale4Block0(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/vector_types.ptx:56")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/vector_types.ptx:56")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 57: setp.lt.s32
 				c27t := int32(v25) < int32(v26)
@@ -1276,12 +1308,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:63")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:63")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 64: ld.s32
 				v2a := uint64(r0[l]) + 0x20
@@ -1292,12 +1326,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:64")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:64")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 65: shl.b64
@@ -1314,12 +1350,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:67")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:67")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r24[l] = v5
 				// 68: add.u64
@@ -1341,12 +1379,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:63")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:63")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 64: ld.s32
 				v2a := uint64(r0[l]) + 0x20
@@ -1357,12 +1397,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:64")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:64")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 65: shl.b64
@@ -1379,12 +1421,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:67")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:67")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r24[l] = v5
 				// 68: add.u64
@@ -1411,7 +1455,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/vector_types.ptx:70")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/vector_types.ptx:70")
+					}
 				}
 			}
 		} else {
@@ -1426,7 +1472,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
 					runtime.Store64(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/vector_types.ptx:70")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/vector_types.ptx:70")
+					}
 				}
 			}
 		}
@@ -1446,12 +1494,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/vector_types.ptx:71")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/vector_types.ptx:71")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r27[l] = v9
 			}
@@ -1467,12 +1517,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/vector_types.ptx:71")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/vector_types.ptx:71")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r27[l] = v9
 			}
@@ -1493,7 +1545,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:72")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:72")
+					}
 				}
 			}
 		} else {
@@ -1508,7 +1562,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:72")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:72")
+					}
 				}
 			}
 		}
@@ -1530,12 +1586,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/vector_types.ptx:73")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/vector_types.ptx:73")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 74: ld.s32
 				v12a := uint64(r0[l]) + 0x20
@@ -1546,12 +1604,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/vector_types.ptx:74")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/vector_types.ptx:74")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				v12 = uint64(uint64(int64(int32(v12))))
 				// 75: shl.b64
@@ -1568,12 +1628,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/vector_types.ptx:77")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/vector_types.ptx:77")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r32[l] = v15
 				// 78: add.u64
@@ -1595,12 +1657,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/vector_types.ptx:73")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/vector_types.ptx:73")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 74: ld.s32
 				v12a := uint64(r0[l]) + 0x20
@@ -1611,12 +1675,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/vector_types.ptx:74")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/vector_types.ptx:74")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				v12 = uint64(uint64(int64(int32(v12))))
 				// 75: shl.b64
@@ -1633,12 +1699,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 					v15 = runtime.Load64(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-					if !v15ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/vector_types.ptx:77")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+						if !v15ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/vector_types.ptx:77")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r32[l] = v15
 				// 78: add.u64
@@ -1665,7 +1733,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/vector_types.ptx:80")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/vector_types.ptx:80")
+					}
 				}
 			}
 		} else {
@@ -1680,7 +1750,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/vector_types.ptx:80")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/vector_types.ptx:80")
+					}
 				}
 			}
 		}
@@ -1700,12 +1772,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/vector_types.ptx:81")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/vector_types.ptx:81")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r35[l] = v19
 			}
@@ -1721,12 +1795,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/vector_types.ptx:81")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/vector_types.ptx:81")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				r35[l] = v19
 			}
@@ -1747,7 +1823,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/vector_types.ptx:82")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/vector_types.ptx:82")
+					}
 				}
 			}
 		} else {
@@ -1762,7 +1840,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/vector_types.ptx:82")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/vector_types.ptx:82")
+					}
 				}
 			}
 		}
@@ -1784,12 +1864,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/vector_types.ptx:83")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/vector_types.ptx:83")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 84: ld.f32
 				v22a := uint64(r0[l]) + 0x18
@@ -1800,12 +1882,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/vector_types.ptx:84")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/vector_types.ptx:84")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 85: ld.f32
 				v23a := uint64(r0[l]) + 0x40
@@ -1816,12 +1900,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vector_types.ptx:85")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vector_types.ptx:85")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 86: fma.rn.f32
 				var v24 uint64
@@ -1830,8 +1916,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
-					v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
-					v24F = math.Float32frombits(uint32(v24))
+					{
+						v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
+						v24F = math.Float32frombits(uint32(v24))
+					}
 				}
 				_ = v24F
 				r39[l] = v24
@@ -1848,12 +1936,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/vector_types.ptx:83")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/vector_types.ptx:83")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 84: ld.f32
 				v22a := uint64(r0[l]) + 0x18
@@ -1864,12 +1954,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/vector_types.ptx:84")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/vector_types.ptx:84")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				// 85: ld.f32
 				v23a := uint64(r0[l]) + 0x40
@@ -1880,12 +1972,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vector_types.ptx:85")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vector_types.ptx:85")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				// 86: fma.rn.f32
 				var v24 uint64
@@ -1894,8 +1988,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
-					v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
-					v24F = math.Float32frombits(uint32(v24))
+					{
+						v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
+						v24F = math.Float32frombits(uint32(v24))
+					}
 				}
 				_ = v24F
 				r39[l] = v24
@@ -1917,7 +2013,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/vector_types.ptx:87")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/vector_types.ptx:87")
+					}
 				}
 				// 88: add.u64
 				v26 := uint64(uint64(r0[l]) + uint64(k4))
@@ -1941,7 +2039,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
-					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/vector_types.ptx:87")
+					{
+						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/vector_types.ptx:87")
+					}
 				}
 				// 88: add.u64
 				v26 := uint64(uint64(r0[l]) + uint64(k4))
@@ -1972,12 +2072,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/vector_types.ptx:91")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/vector_types.ptx:91")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 92: ld.f32
 				v30a := uint64(r0[l]) + 0x18
@@ -1988,12 +2090,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/vector_types.ptx:92")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/vector_types.ptx:92")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 93: or.b64
 				v31 := uint64(uint64(r33[l]) | uint64(k0))
@@ -2006,12 +2110,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/vector_types.ptx:94")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/vector_types.ptx:94")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 95: fma.rn.f32
 				var v33 uint64
@@ -2020,8 +2126,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v33F = float32(v33f)
 					v33 = uint64(math.Float32bits(v33F))
 				} else {
-					v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
-					v33F = math.Float32frombits(uint32(v33))
+					{
+						v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
+						v33F = math.Float32frombits(uint32(v33))
+					}
 				}
 				_ = v33F
 				r47[l] = v33
@@ -2038,12 +2146,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/vector_types.ptx:91")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/vector_types.ptx:91")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 92: ld.f32
 				v30a := uint64(r0[l]) + 0x18
@@ -2054,12 +2164,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/vector_types.ptx:92")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/vector_types.ptx:92")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				// 93: or.b64
 				v31 := uint64(uint64(r33[l]) | uint64(k0))
@@ -2072,12 +2184,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/vector_types.ptx:94")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/vector_types.ptx:94")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				// 95: fma.rn.f32
 				var v33 uint64
@@ -2086,8 +2200,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v33F = float32(v33f)
 					v33 = uint64(math.Float32bits(v33F))
 				} else {
-					v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
-					v33F = math.Float32frombits(uint32(v33))
+					{
+						v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
+						v33F = math.Float32frombits(uint32(v33))
+					}
 				}
 				_ = v33F
 				r47[l] = v33
@@ -2109,7 +2225,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/vector_types.ptx:96")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/vector_types.ptx:96")
+					}
 				}
 				// 97: or.b64
 				v35 := uint64(uint64(r40[l]) | uint64(k2))
@@ -2127,7 +2245,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/vector_types.ptx:96")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/vector_types.ptx:96")
+					}
 				}
 				// 97: or.b64
 				v35 := uint64(uint64(r40[l]) | uint64(k2))
@@ -2152,12 +2272,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/vector_types.ptx:98")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/vector_types.ptx:98")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 99: ld.f32
 				v37a := uint64(r0[l]) + 0x18
@@ -2168,12 +2290,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/vector_types.ptx:99")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/vector_types.ptx:99")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 100: ld.f32
 				v38a := uint64(r34[l]) + 0x0
@@ -2184,12 +2308,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
 					v38 = runtime.Load32(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
-					if !v38ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/vector_types.ptx:100")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
+						if !v38ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/vector_types.ptx:100")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				// 101: fma.rn.f32
 				var v39 uint64
@@ -2198,8 +2324,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
-					v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
-					v39F = math.Float32frombits(uint32(v39))
+					{
+						v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
+						v39F = math.Float32frombits(uint32(v39))
+					}
 				}
 				_ = v39F
 				r52[l] = v39
@@ -2216,12 +2344,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/vector_types.ptx:98")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/vector_types.ptx:98")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				// 99: ld.f32
 				v37a := uint64(r0[l]) + 0x18
@@ -2232,12 +2362,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/vector_types.ptx:99")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/vector_types.ptx:99")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				// 100: ld.f32
 				v38a := uint64(r34[l]) + 0x0
@@ -2248,12 +2380,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
 					v38 = runtime.Load32(v38aw.Ptr, v38ao)
 				} else {
-					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
-					if !v38ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/vector_types.ptx:100")
-						continue
+					{
+						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
+						if !v38ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/vector_types.ptx:100")
+							continue
+						}
+						v38 = v38x
 					}
-					v38 = v38x
 				}
 				// 101: fma.rn.f32
 				var v39 uint64
@@ -2262,8 +2396,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
-					v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
-					v39F = math.Float32frombits(uint32(v39))
+					{
+						v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
+						v39F = math.Float32frombits(uint32(v39))
+					}
 				}
 				_ = v39F
 				r52[l] = v39
@@ -2285,7 +2421,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/vector_types.ptx:102")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/vector_types.ptx:102")
+					}
 				}
 				// 103: or.b64
 				v41 := uint64(uint64(r40[l]) | uint64(k5))
@@ -2306,7 +2444,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/vector_types.ptx:102")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/vector_types.ptx:102")
+					}
 				}
 				// 103: or.b64
 				v41 := uint64(uint64(r40[l]) | uint64(k5))
@@ -2334,12 +2474,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
 					v43 = runtime.Load32(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-					if !v43ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/vector_types.ptx:105")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+						if !v43ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/vector_types.ptx:105")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				// 106: ld.f32
 				v44a := uint64(r0[l]) + 0x18
@@ -2350,12 +2492,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/vector_types.ptx:106")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/vector_types.ptx:106")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				// 107: or.b64
 				v45 := uint64(uint64(r33[l]) | uint64(k5))
@@ -2368,12 +2512,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
 					v46 = runtime.Load32(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-					if !v46ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/vector_types.ptx:108")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+						if !v46ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/vector_types.ptx:108")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 109: fma.rn.f32
 				var v47 uint64
@@ -2382,8 +2528,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v47F = float32(v47f)
 					v47 = uint64(math.Float32bits(v47F))
 				} else {
-					v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
-					v47F = math.Float32frombits(uint32(v47))
+					{
+						v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
+						v47F = math.Float32frombits(uint32(v47))
+					}
 				}
 				_ = v47F
 				r59[l] = v47
@@ -2400,12 +2548,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
 					v43 = runtime.Load32(v43aw.Ptr, v43ao)
 				} else {
-					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-					if !v43ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/vector_types.ptx:105")
-						continue
+					{
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+						if !v43ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/vector_types.ptx:105")
+							continue
+						}
+						v43 = v43x
 					}
-					v43 = v43x
 				}
 				// 106: ld.f32
 				v44a := uint64(r0[l]) + 0x18
@@ -2416,12 +2566,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
 					v44 = runtime.Load32(v44aw.Ptr, v44ao)
 				} else {
-					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-					if !v44ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/vector_types.ptx:106")
-						continue
+					{
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/vector_types.ptx:106")
+							continue
+						}
+						v44 = v44x
 					}
-					v44 = v44x
 				}
 				// 107: or.b64
 				v45 := uint64(uint64(r33[l]) | uint64(k5))
@@ -2434,12 +2586,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
 					v46 = runtime.Load32(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-					if !v46ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/vector_types.ptx:108")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+						if !v46ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/vector_types.ptx:108")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				// 109: fma.rn.f32
 				var v47 uint64
@@ -2448,8 +2602,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					v47F = float32(v47f)
 					v47 = uint64(math.Float32bits(v47F))
 				} else {
-					v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
-					v47F = math.Float32frombits(uint32(v47))
+					{
+						v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
+						v47F = math.Float32frombits(uint32(v47))
+					}
 				}
 				_ = v47F
 				r59[l] = v47
@@ -2471,7 +2627,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/vector_types.ptx:110")
+					{
+						w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/vector_types.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -2486,7 +2644,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
-					w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/vector_types.ptx:110")
+					{
+						w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/vector_types.ptx:110")
+					}
 				}
 			}
 		}
@@ -2508,12 +2668,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&7 == 0 {
 					v49 = runtime.Load64(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
-					if !v49ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/vector_types.ptx:111")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
+						if !v49ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/vector_types.ptx:111")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				// 112: ld.s32
 				v50a := uint64(r0[l]) + 0x20
@@ -2524,12 +2686,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
 					v50 = runtime.Load32(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-					if !v50ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/vector_types.ptx:112")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+						if !v50ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/vector_types.ptx:112")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				v50 = uint64(uint64(int64(int32(v50))))
 				// 113: shl.b64
@@ -2546,12 +2710,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
 					v53 = runtime.Load64(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
-					if !v53ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/vector_types.ptx:115")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+						if !v53ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/vector_types.ptx:115")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r64[l] = v53
 			}
@@ -2567,12 +2733,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&7 == 0 {
 					v49 = runtime.Load64(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
-					if !v49ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/vector_types.ptx:111")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
+						if !v49ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/vector_types.ptx:111")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				// 112: ld.s32
 				v50a := uint64(r0[l]) + 0x20
@@ -2583,12 +2751,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
 					v50 = runtime.Load32(v50aw.Ptr, v50ao)
 				} else {
-					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-					if !v50ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/vector_types.ptx:112")
-						continue
+					{
+						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+						if !v50ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/vector_types.ptx:112")
+							continue
+						}
+						v50 = v50x
 					}
-					v50 = v50x
 				}
 				v50 = uint64(uint64(int64(int32(v50))))
 				// 113: shl.b64
@@ -2605,12 +2775,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
 					v53 = runtime.Load64(v53aw.Ptr, v53ao)
 				} else {
-					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
-					if !v53ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/vector_types.ptx:115")
-						continue
+					{
+						v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+						if !v53ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/vector_types.ptx:115")
+							continue
+						}
+						v53 = v53x
 					}
-					v53 = v53x
 				}
 				r64[l] = v53
 			}
@@ -2631,7 +2803,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/vector_types.ptx:116")
+					{
+						w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/vector_types.ptx:116")
+					}
 				}
 			}
 		} else {
@@ -2646,7 +2820,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/vector_types.ptx:116")
+					{
+						w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/vector_types.ptx:116")
+					}
 				}
 			}
 		}
@@ -2666,12 +2842,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&7 == 0 {
 					v55 = runtime.Load64(v55aw.Ptr, v55ao)
 				} else {
-					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 8, l)
-					if !v55ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v55a, 8, "testdata/ptx/O0/vector_types.ptx:117")
-						continue
+					{
+						v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 8, l)
+						if !v55ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v55a, 8, "testdata/ptx/O0/vector_types.ptx:117")
+							continue
+						}
+						v55 = v55x
 					}
-					v55 = v55x
 				}
 				r65[l] = v55
 			}
@@ -2687,12 +2865,14 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&7 == 0 {
 					v55 = runtime.Load64(v55aw.Ptr, v55ao)
 				} else {
-					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 8, l)
-					if !v55ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v55a, 8, "testdata/ptx/O0/vector_types.ptx:117")
-						continue
+					{
+						v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 8, l)
+						if !v55ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v55a, 8, "testdata/ptx/O0/vector_types.ptx:117")
+							continue
+						}
+						v55 = v55x
 					}
-					v55 = v55x
 				}
 				r65[l] = v55
 			}
@@ -2713,7 +2893,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/vector_types.ptx:118")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/vector_types.ptx:118")
+					}
 				}
 			}
 		} else {
@@ -2728,7 +2910,9 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/vector_types.ptx:118")
+					{
+						w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/vector_types.ptx:118")
+					}
 				}
 			}
 		}
@@ -2862,7 +3046,9 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:148")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:148")
+					}
 				}
 			}
 		} else {
@@ -2877,7 +3063,9 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:148")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:148")
+					}
 				}
 			}
 		}
@@ -2896,7 +3084,9 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/vector_types.ptx:149")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/vector_types.ptx:149")
+					}
 				}
 			}
 		} else {
@@ -2911,7 +3101,9 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/vector_types.ptx:149")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/vector_types.ptx:149")
+					}
 				}
 			}
 		}
@@ -2930,7 +3122,9 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vector_types.ptx:150")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vector_types.ptx:150")
+					}
 				}
 			}
 		} else {
@@ -2945,7 +3139,9 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vector_types.ptx:150")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vector_types.ptx:150")
+					}
 				}
 			}
 		}
@@ -2975,7 +3171,9 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:156")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:156")
+					}
 				}
 			}
 		} else {
@@ -2994,7 +3192,9 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:156")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:156")
+					}
 				}
 			}
 		}
@@ -3017,12 +3217,14 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/vector_types.ptx:157")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/vector_types.ptx:157")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 158: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -3033,12 +3235,14 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/vector_types.ptx:158")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/vector_types.ptx:158")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 159: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -3061,12 +3265,14 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/vector_types.ptx:157")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/vector_types.ptx:157")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 158: ld.u32
 				v20a := uint64(u2) + 0x10
@@ -3077,12 +3283,14 @@ func swap2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/vector_types.ptx:158")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/vector_types.ptx:158")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 159: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -3131,12 +3339,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:165")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:165")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 166: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -3147,12 +3357,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:166")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:166")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 167: shl.b64
@@ -3168,12 +3380,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:169")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:169")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -3189,12 +3403,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:165")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:165")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 166: ld.s32
 				v2a := uint64(r0[l]) + 0x14
@@ -3205,12 +3421,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:166")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:166")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 167: shl.b64
@@ -3226,12 +3444,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
 					v5 = runtime.Load64(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:169")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:169")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r20[l] = v5
 			}
@@ -3252,7 +3472,9 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/vector_types.ptx:170")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/vector_types.ptx:170")
+					}
 				}
 				// 171: add.u64
 				v7 := uint64(uint64(r0[l]) + uint64(k1))
@@ -3272,7 +3494,9 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 					runtime.Store64(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/vector_types.ptx:170")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/vector_types.ptx:170")
+					}
 				}
 				// 171: add.u64
 				v7 := uint64(uint64(r0[l]) + uint64(k1))
@@ -3297,12 +3521,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/vector_types.ptx:173")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/vector_types.ptx:173")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r23[l] = v9
 			}
@@ -3318,12 +3544,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/vector_types.ptx:173")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/vector_types.ptx:173")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r23[l] = v9
 			}
@@ -3344,7 +3572,9 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/vector_types.ptx:174")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/vector_types.ptx:174")
+					}
 				}
 				// 175: add.u64
 				v11 := uint64(uint64(r0[l]) + uint64(k3))
@@ -3364,7 +3594,9 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/vector_types.ptx:174")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/vector_types.ptx:174")
+					}
 				}
 				// 175: add.u64
 				v11 := uint64(uint64(r0[l]) + uint64(k3))
@@ -3390,12 +3622,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/vector_types.ptx:177")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/vector_types.ptx:177")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 178: ld.u32
 				v14a := uint64(r22[l]) + 0x0
@@ -3406,12 +3640,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/vector_types.ptx:178")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/vector_types.ptx:178")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 179: add.s32
 				v15 := uint64(uint32(v13) + uint32(v14))
@@ -3429,12 +3665,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/vector_types.ptx:177")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/vector_types.ptx:177")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 178: ld.u32
 				v14a := uint64(r22[l]) + 0x0
@@ -3445,12 +3683,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/vector_types.ptx:178")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/vector_types.ptx:178")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				// 179: add.s32
 				v15 := uint64(uint32(v13) + uint32(v14))
@@ -3473,7 +3713,9 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vector_types.ptx:180")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vector_types.ptx:180")
+					}
 				}
 			}
 		} else {
@@ -3488,7 +3730,9 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vector_types.ptx:180")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vector_types.ptx:180")
+					}
 				}
 			}
 		}
@@ -3510,12 +3754,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/vector_types.ptx:181")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/vector_types.ptx:181")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 182: ld.s32
 				v18a := uint64(r0[l]) + 0x14
@@ -3526,12 +3772,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/vector_types.ptx:182")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/vector_types.ptx:182")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 183: shl.b64
@@ -3548,12 +3796,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 					v21 = runtime.Load64(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/vector_types.ptx:185")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/vector_types.ptx:185")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r33[l] = v21
 			}
@@ -3569,12 +3819,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/vector_types.ptx:181")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/vector_types.ptx:181")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 182: ld.s32
 				v18a := uint64(r0[l]) + 0x14
@@ -3585,12 +3837,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/vector_types.ptx:182")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/vector_types.ptx:182")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 183: shl.b64
@@ -3607,12 +3861,14 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 					v21 = runtime.Load64(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/vector_types.ptx:185")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/vector_types.ptx:185")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r33[l] = v21
 			}
@@ -3633,7 +3889,9 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/vector_types.ptx:186")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/vector_types.ptx:186")
+					}
 				}
 			}
 		} else {
@@ -3648,7 +3906,9 @@ func swap2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/vector_types.ptx:186")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/vector_types.ptx:186")
+					}
 				}
 			}
 		}

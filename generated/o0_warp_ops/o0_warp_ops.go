@@ -2236,7 +2236,9 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:35")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:35")
+					}
 				}
 			}
 		} else {
@@ -2251,7 +2253,9 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:35")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:35")
+					}
 				}
 			}
 		}
@@ -2270,7 +2274,9 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:36")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:36")
+					}
 				}
 			}
 		} else {
@@ -2285,7 +2291,9 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:36")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:36")
+					}
 				}
 			}
 		}
@@ -2315,7 +2323,9 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:42")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -2334,7 +2344,9 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:42")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:42")
+					}
 				}
 			}
 		}
@@ -2356,12 +2368,14 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:43")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:43")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 44: ld.s32
 				v18a := uint64(u2) + 0x20
@@ -2372,12 +2386,14 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:44")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:44")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 45: shl.b64
@@ -2393,12 +2409,14 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:47")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:47")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r17[l] = v21
 			}
@@ -2414,12 +2432,14 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:43")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:43")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 44: ld.s32
 				v18a := uint64(u2) + 0x20
@@ -2430,12 +2450,14 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:44")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:44")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 45: shl.b64
@@ -2451,12 +2473,14 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:47")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:47")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r17[l] = v21
 			}
@@ -2477,7 +2501,9 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:48")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -2492,7 +2518,9 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:48")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:48")
+					}
 				}
 			}
 		}
@@ -2513,7 +2541,9 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:50")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:50")
+					}
 				}
 			}
 		} else {
@@ -2528,7 +2558,9 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:50")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:50")
+					}
 				}
 			}
 		}
@@ -2557,12 +2589,14 @@ func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:53")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:53")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 54: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -2585,12 +2619,14 @@ func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:53")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:53")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 54: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -2637,12 +2673,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:58")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:58")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r20[l] = v1
 				// 59: ld.u32
@@ -2654,12 +2692,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:59")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:59")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r21[l] = v2
 			}
@@ -2675,12 +2715,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:58")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:58")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r20[l] = v1
 				// 59: ld.u32
@@ -2692,12 +2734,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:59")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:59")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r21[l] = v2
 			}
@@ -2720,7 +2764,9 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:61")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:61")
+					}
 				}
 			}
 		} else {
@@ -2735,7 +2781,9 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:61")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:61")
+					}
 				}
 			}
 		}
@@ -2754,7 +2802,9 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:62")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:62")
+					}
 				}
 			}
 		} else {
@@ -2769,7 +2819,9 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:62")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:62")
+					}
 				}
 			}
 		}
@@ -2788,7 +2840,9 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:63")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:63")
+					}
 				}
 			}
 		} else {
@@ -2803,7 +2857,9 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:63")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:63")
+					}
 				}
 			}
 		}
@@ -2824,7 +2880,9 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:65")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -2839,7 +2897,9 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:65")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:65")
+					}
 				}
 			}
 		}
@@ -2862,12 +2922,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:66")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:66")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r24[l] = v9
 				// 67: ld.u32
@@ -2879,12 +2941,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:67")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:67")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r25[l] = v10
 				// 68: ld.u32
@@ -2896,12 +2960,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:68")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:68")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r26[l] = v11
 				// 69: ld.u32
@@ -2913,12 +2979,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:69")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:69")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 70: sub.s32
 				v13 := uint64(uint32(u7) - uint32(v12))
@@ -2940,12 +3008,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:66")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:66")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r24[l] = v9
 				// 67: ld.u32
@@ -2957,12 +3027,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:67")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:67")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r25[l] = v10
 				// 68: ld.u32
@@ -2974,12 +3046,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:68")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:68")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r26[l] = v11
 				// 69: ld.u32
@@ -2991,12 +3065,14 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:69")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:69")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 70: sub.s32
 				v13 := uint64(uint32(u7) - uint32(v12))
@@ -3034,12 +3110,14 @@ func warpReduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:74")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:74")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 75: add.s32
 				v2 := uint64(uint32(v1) + uint32(r31[l]))
@@ -3057,12 +3135,14 @@ func warpReduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:74")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:74")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 75: add.s32
 				v2 := uint64(uint32(v1) + uint32(r31[l]))
@@ -3085,7 +3165,9 @@ func warpReduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:76")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:76")
+					}
 				}
 			}
 		} else {
@@ -3100,7 +3182,9 @@ func warpReduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:76")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:76")
+					}
 				}
 			}
 		}
@@ -3128,12 +3212,14 @@ func warpReduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:79")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:79")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 80: shr.s32
 				v2 := uint64(uint32(int32(v1) >> uint32(k0)))
@@ -3151,12 +3237,14 @@ func warpReduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:79")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:79")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 80: shr.s32
 				v2 := uint64(uint32(int32(v1) >> uint32(k0)))
@@ -3179,7 +3267,9 @@ func warpReduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:81")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -3194,7 +3284,9 @@ func warpReduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:81")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:81")
+					}
 				}
 			}
 		}
@@ -3274,12 +3366,14 @@ func warpReduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:90")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:90")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r38[l] = v1
 				// 91: ld.u64
@@ -3291,12 +3385,14 @@ func warpReduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:91")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:91")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 92: ld.u32
 				v3a := uint64(r0[l]) + 0x20
@@ -3307,12 +3403,14 @@ func warpReduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:92")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:92")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 93: shr.s32
 				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
@@ -3342,12 +3440,14 @@ func warpReduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:90")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:90")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r38[l] = v1
 				// 91: ld.u64
@@ -3359,12 +3459,14 @@ func warpReduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:91")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:91")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 92: ld.u32
 				v3a := uint64(r0[l]) + 0x20
@@ -3375,12 +3477,14 @@ func warpReduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:92")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:92")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 93: shr.s32
 				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
@@ -3415,7 +3519,9 @@ func warpReduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:100")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -3430,7 +3536,9 @@ func warpReduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:100")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:100")
+					}
 				}
 			}
 		}
@@ -3573,7 +3681,9 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:129")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:129")
+					}
 				}
 			}
 		} else {
@@ -3588,7 +3698,9 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:129")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:129")
+					}
 				}
 			}
 		}
@@ -3607,7 +3719,9 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:130")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -3622,7 +3736,9 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:130")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:130")
+					}
 				}
 			}
 		}
@@ -3652,7 +3768,9 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:136")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:136")
+					}
 				}
 			}
 		} else {
@@ -3671,7 +3789,9 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:136")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:136")
+					}
 				}
 			}
 		}
@@ -3693,12 +3813,14 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:137")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:137")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 138: ld.s32
 				v18a := uint64(u2) + 0x28
@@ -3709,12 +3831,14 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:138")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:138")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 139: shl.b64
@@ -3730,12 +3854,14 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:141")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:141")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r17[l] = v21
 			}
@@ -3751,12 +3877,14 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:137")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:137")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 138: ld.s32
 				v18a := uint64(u2) + 0x28
@@ -3767,12 +3895,14 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:138")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:138")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 139: shl.b64
@@ -3788,12 +3918,14 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:141")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:141")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r17[l] = v21
 			}
@@ -3814,7 +3946,9 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:142")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:142")
+					}
 				}
 			}
 		} else {
@@ -3829,7 +3963,9 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:142")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:142")
+					}
 				}
 			}
 		}
@@ -3850,7 +3986,9 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:144")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:144")
+					}
 				}
 			}
 		} else {
@@ -3865,7 +4003,9 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:144")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:144")
+					}
 				}
 			}
 		}
@@ -3894,12 +4034,14 @@ func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:147")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:147")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 148: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -3922,12 +4064,14 @@ func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:147")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:147")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 148: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -3974,12 +4118,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:152")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:152")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r20[l] = v1
 				// 153: ld.u32
@@ -3991,12 +4137,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:153")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:153")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r21[l] = v2
 			}
@@ -4012,12 +4160,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:152")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:152")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r20[l] = v1
 				// 153: ld.u32
@@ -4029,12 +4179,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:153")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:153")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r21[l] = v2
 			}
@@ -4057,7 +4209,9 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:155")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:155")
+					}
 				}
 			}
 		} else {
@@ -4072,7 +4226,9 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:155")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:155")
+					}
 				}
 			}
 		}
@@ -4091,7 +4247,9 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:156")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:156")
+					}
 				}
 			}
 		} else {
@@ -4106,7 +4264,9 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:156")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:156")
+					}
 				}
 			}
 		}
@@ -4125,7 +4285,9 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:157")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -4140,7 +4302,9 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:157")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:157")
+					}
 				}
 			}
 		}
@@ -4161,7 +4325,9 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:159")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:159")
+					}
 				}
 			}
 		} else {
@@ -4176,7 +4342,9 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:159")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:159")
+					}
 				}
 			}
 		}
@@ -4199,12 +4367,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:160")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:160")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r24[l] = v9
 				// 161: ld.f32
@@ -4216,12 +4386,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:161")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:161")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r25[l] = v10
 				// 162: ld.u32
@@ -4233,12 +4405,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:162")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:162")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r26[l] = v11
 				// 163: ld.u32
@@ -4250,12 +4424,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:163")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:163")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 164: sub.s32
 				v13 := uint64(uint32(u7) - uint32(v12))
@@ -4277,12 +4453,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:160")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:160")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r24[l] = v9
 				// 161: ld.f32
@@ -4294,12 +4472,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:161")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:161")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r25[l] = v10
 				// 162: ld.u32
@@ -4311,12 +4491,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:162")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:162")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r26[l] = v11
 				// 163: ld.u32
@@ -4328,12 +4510,14 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:163")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:163")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 164: sub.s32
 				v13 := uint64(uint32(u7) - uint32(v12))
@@ -4371,7 +4555,9 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:168")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:168")
+					}
 				}
 			}
 		} else {
@@ -4386,7 +4572,9 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:168")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:168")
+					}
 				}
 			}
 		}
@@ -4405,7 +4593,9 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_ops.ptx:169")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_ops.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -4420,7 +4610,9 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_ops.ptx:169")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_ops.ptx:169")
+					}
 				}
 			}
 		}
@@ -4441,12 +4633,14 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:170")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:170")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 171: ld.f32
 				v4a := uint64(r0[l]) + 0x14
@@ -4457,12 +4651,14 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_ops.ptx:171")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_ops.ptx:171")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 172: max.f32
 				v5 := uint64(isa.MaxF32(uint32(v3), uint32(v4), false))
@@ -4480,12 +4676,14 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:170")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:170")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 171: ld.f32
 				v4a := uint64(r0[l]) + 0x14
@@ -4496,12 +4694,14 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_ops.ptx:171")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_ops.ptx:171")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 172: max.f32
 				v5 := uint64(isa.MaxF32(uint32(v3), uint32(v4), false))
@@ -4524,7 +4724,9 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:173")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:173")
+					}
 				}
 			}
 		} else {
@@ -4539,7 +4741,9 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:173")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:173")
+					}
 				}
 			}
 		}
@@ -4567,12 +4771,14 @@ func warpAllreduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:176")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:176")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 177: shr.s32
 				v2 := uint64(uint32(int32(v1) >> uint32(k0)))
@@ -4590,12 +4796,14 @@ func warpAllreduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:176")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:176")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 177: shr.s32
 				v2 := uint64(uint32(int32(v1) >> uint32(k0)))
@@ -4618,7 +4826,9 @@ func warpAllreduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:178")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:178")
+					}
 				}
 			}
 		} else {
@@ -4633,7 +4843,9 @@ func warpAllreduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:178")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:178")
+					}
 				}
 			}
 		}
@@ -4664,12 +4876,14 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:181")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:181")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r37[l] = v1
 				// 182: ld.u64
@@ -4681,12 +4895,14 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:182")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:182")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 183: ld.s32
 				v3a := uint64(r0[l]) + 0x28
@@ -4697,12 +4913,14 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:183")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:183")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 184: shl.b64
@@ -4723,12 +4941,14 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:181")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:181")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r37[l] = v1
 				// 182: ld.u64
@@ -4740,12 +4960,14 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:182")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:182")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 183: ld.s32
 				v3a := uint64(r0[l]) + 0x28
@@ -4756,12 +4978,14 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:183")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:183")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 184: shl.b64
@@ -4787,7 +5011,9 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:186")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:186")
+					}
 				}
 			}
 		} else {
@@ -4802,7 +5028,9 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:186")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:186")
+					}
 				}
 			}
 		}
@@ -4967,7 +5195,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:212")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:212")
+					}
 				}
 			}
 		} else {
@@ -4982,7 +5212,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:212")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:212")
+					}
 				}
 			}
 		}
@@ -5001,7 +5233,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:213")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:213")
+					}
 				}
 			}
 		} else {
@@ -5016,7 +5250,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:213")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:213")
+					}
 				}
 			}
 		}
@@ -5046,7 +5282,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:219")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:219")
+					}
 				}
 				// 220: and.b32
 				v17 := uint64(uint32(v14) & uint32(k2))
@@ -5068,7 +5306,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:219")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:219")
+					}
 				}
 				// 220: and.b32
 				v17 := uint64(uint32(v14) & uint32(k2))
@@ -5090,7 +5330,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_ops.ptx:221")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_ops.ptx:221")
+					}
 				}
 			}
 		} else {
@@ -5105,7 +5347,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_ops.ptx:221")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_ops.ptx:221")
+					}
 				}
 			}
 		}
@@ -5127,12 +5371,14 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/warp_ops.ptx:222")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/warp_ops.ptx:222")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 223: ld.s32
 				v20a := uint64(u2) + 0x20
@@ -5143,12 +5389,14 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_ops.ptx:223")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_ops.ptx:223")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				v20 = uint64(uint64(int64(int32(v20))))
 				// 224: shl.b64
@@ -5164,12 +5412,14 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:226")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:226")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				r18[l] = v23
 			}
@@ -5185,12 +5435,14 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
 					v19 = runtime.Load64(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/warp_ops.ptx:222")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/warp_ops.ptx:222")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 223: ld.s32
 				v20a := uint64(u2) + 0x20
@@ -5201,12 +5453,14 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_ops.ptx:223")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_ops.ptx:223")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				v20 = uint64(uint64(int64(int32(v20))))
 				// 224: shl.b64
@@ -5222,12 +5476,14 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:226")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:226")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				r18[l] = v23
 			}
@@ -5248,7 +5504,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:227")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:227")
+					}
 				}
 			}
 		} else {
@@ -5263,7 +5521,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:227")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:227")
+					}
 				}
 			}
 		}
@@ -5284,7 +5544,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:229")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:229")
+					}
 				}
 			}
 		} else {
@@ -5299,7 +5561,9 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:229")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:229")
+					}
 				}
 			}
 		}
@@ -5328,12 +5592,14 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:232")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:232")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 233: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -5356,12 +5622,14 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:232")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:232")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 233: setp.gt.s32
 				c2t := int32(v1) > int32(k0)
@@ -5407,12 +5675,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:237")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:237")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r21[l] = v1
 				// 238: ld.u32
@@ -5424,12 +5694,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:238")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:238")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r22[l] = v2
 			}
@@ -5445,12 +5717,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:237")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:237")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r21[l] = v1
 				// 238: ld.u32
@@ -5462,12 +5736,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:238")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:238")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r22[l] = v2
 			}
@@ -5490,7 +5766,9 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:240")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:240")
+					}
 				}
 			}
 		} else {
@@ -5505,7 +5783,9 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:240")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:240")
+					}
 				}
 			}
 		}
@@ -5524,7 +5804,9 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:241")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:241")
+					}
 				}
 			}
 		} else {
@@ -5539,7 +5821,9 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:241")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:241")
+					}
 				}
 			}
 		}
@@ -5558,7 +5842,9 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:242")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:242")
+					}
 				}
 			}
 		} else {
@@ -5573,7 +5859,9 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:242")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:242")
+					}
 				}
 			}
 		}
@@ -5594,7 +5882,9 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:244")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:244")
+					}
 				}
 			}
 		} else {
@@ -5609,7 +5899,9 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:244")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:244")
+					}
 				}
 			}
 		}
@@ -5632,12 +5924,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:245")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:245")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r25[l] = v9
 				// 246: ld.u32
@@ -5649,12 +5943,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:246")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:246")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r26[l] = v10
 				// 247: ld.u32
@@ -5666,12 +5962,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:247")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:247")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r27[l] = v11
 				// 248: ld.u32
@@ -5683,12 +5981,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:248")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:248")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 249: sub.s32
 				v13 := uint64(uint32(u7) - uint32(v12))
@@ -5708,12 +6008,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:245")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:245")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r25[l] = v9
 				// 246: ld.u32
@@ -5725,12 +6027,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:246")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:246")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r26[l] = v10
 				// 247: ld.u32
@@ -5742,12 +6046,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:247")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:247")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r27[l] = v11
 				// 248: ld.u32
@@ -5759,12 +6065,14 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:248")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:248")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 249: sub.s32
 				v13 := uint64(uint32(u7) - uint32(v12))
@@ -5798,7 +6106,9 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:252")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:252")
+					}
 				}
 			}
 		} else {
@@ -5813,7 +6123,9 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:252")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:252")
+					}
 				}
 			}
 		}
@@ -5836,12 +6148,14 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:253")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:253")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 254: ld.u32
 				v3a := uint64(r0[l]) + 0x2c
@@ -5852,12 +6166,14 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:254")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:254")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 255: setp.lt.s32
 				c4t := int32(v2) < int32(v3)
@@ -5880,12 +6196,14 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:253")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:253")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 254: ld.u32
 				v3a := uint64(r0[l]) + 0x2c
@@ -5896,12 +6214,14 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:254")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:254")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 255: setp.lt.s32
 				c4t := int32(v2) < int32(v3)
@@ -5939,12 +6259,14 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:259")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:259")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 260: ld.u32
 				v2a := uint64(r0[l]) + 0x28
@@ -5955,12 +6277,14 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:260")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:260")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 261: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -5978,12 +6302,14 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:259")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:259")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 260: ld.u32
 				v2a := uint64(r0[l]) + 0x28
@@ -5994,12 +6320,14 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:260")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:260")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 261: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -6022,7 +6350,9 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:262")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:262")
+					}
 				}
 			}
 		} else {
@@ -6037,7 +6367,9 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:262")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:262")
+					}
 				}
 			}
 		}
@@ -6065,12 +6397,14 @@ func warpScanBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:267")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:267")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 268: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -6088,12 +6422,14 @@ func warpScanBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:267")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:267")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 268: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
@@ -6116,7 +6452,9 @@ func warpScanBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:269")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:269")
+					}
 				}
 			}
 		} else {
@@ -6131,7 +6469,9 @@ func warpScanBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:269")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:269")
+					}
 				}
 			}
 		}
@@ -6162,12 +6502,14 @@ func warpScanBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:272")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:272")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r39[l] = v1
 				// 273: ld.u64
@@ -6179,12 +6521,14 @@ func warpScanBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:273")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:273")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 274: ld.s32
 				v3a := uint64(r0[l]) + 0x20
@@ -6195,12 +6539,14 @@ func warpScanBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:274")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:274")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 275: shl.b64
@@ -6221,12 +6567,14 @@ func warpScanBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:272")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:272")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r39[l] = v1
 				// 273: ld.u64
@@ -6238,12 +6586,14 @@ func warpScanBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:273")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:273")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 274: ld.s32
 				v3a := uint64(r0[l]) + 0x20
@@ -6254,12 +6604,14 @@ func warpScanBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:274")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:274")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 275: shl.b64
@@ -6285,7 +6637,9 @@ func warpScanBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:277")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:277")
+					}
 				}
 			}
 		} else {
@@ -6300,7 +6654,9 @@ func warpScanBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:277")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:277")
+					}
 				}
 			}
 		}
@@ -6414,7 +6770,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:302")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:302")
+					}
 				}
 			}
 		} else {
@@ -6429,7 +6787,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:302")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:302")
+					}
 				}
 			}
 		}
@@ -6448,7 +6808,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:303")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:303")
+					}
 				}
 			}
 		} else {
@@ -6463,7 +6825,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:303")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:303")
+					}
 				}
 			}
 		}
@@ -6493,7 +6857,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:309")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:309")
+					}
 				}
 			}
 		} else {
@@ -6512,7 +6878,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:309")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:309")
+					}
 				}
 			}
 		}
@@ -6534,12 +6902,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:310")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:310")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 311: ld.s32
 				v18a := uint64(u2) + 0x20
@@ -6550,12 +6920,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:311")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:311")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 312: shl.b64
@@ -6571,12 +6943,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:314")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:314")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r17[l] = v21
 			}
@@ -6592,12 +6966,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:310")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:310")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 311: ld.s32
 				v18a := uint64(u2) + 0x20
@@ -6608,12 +6984,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:311")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:311")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 312: shl.b64
@@ -6629,12 +7007,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:314")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:314")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r17[l] = v21
 			}
@@ -6655,7 +7035,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:315")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:315")
+					}
 				}
 			}
 		} else {
@@ -6670,7 +7052,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:315")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:315")
+					}
 				}
 			}
 		}
@@ -6690,12 +7074,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:316")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:316")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				r18[l] = v23
 				// 317: and.b32
@@ -6714,12 +7100,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:316")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:316")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				r18[l] = v23
 				// 317: and.b32
@@ -6745,7 +7133,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:319")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:319")
+					}
 				}
 			}
 		} else {
@@ -6760,7 +7150,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:319")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:319")
+					}
 				}
 			}
 		}
@@ -6779,7 +7171,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/warp_ops.ptx:320")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/warp_ops.ptx:320")
+					}
 				}
 			}
 		} else {
@@ -6794,7 +7188,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
-					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/warp_ops.ptx:320")
+					{
+						w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/warp_ops.ptx:320")
+					}
 				}
 			}
 		}
@@ -6813,7 +7209,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:321")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:321")
+					}
 				}
 			}
 		} else {
@@ -6828,7 +7226,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:321")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:321")
+					}
 				}
 			}
 		}
@@ -6849,7 +7249,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/warp_ops.ptx:323")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/warp_ops.ptx:323")
+					}
 				}
 			}
 		} else {
@@ -6864,7 +7266,9 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
-					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/warp_ops.ptx:323")
+					{
+						w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/warp_ops.ptx:323")
+					}
 				}
 			}
 		}
@@ -6887,12 +7291,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/warp_ops.ptx:324")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/warp_ops.ptx:324")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				r22[l] = v31
 				// 325: ld.u32
@@ -6904,12 +7310,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_ops.ptx:325")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_ops.ptx:325")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r23[l] = v32
 				// 326: ld.u32
@@ -6921,12 +7329,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:326")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:326")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r24[l] = v33
 				// 327: ld.u32
@@ -6938,12 +7348,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_ops.ptx:327")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_ops.ptx:327")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 328: sub.s32
 				v35 := uint64(uint32(u29) - uint32(v34))
@@ -6965,12 +7377,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
 					v31 = runtime.Load32(v31aw.Ptr, v31ao)
 				} else {
-					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-					if !v31ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/warp_ops.ptx:324")
-						continue
+					{
+						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+						if !v31ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/warp_ops.ptx:324")
+							continue
+						}
+						v31 = v31x
 					}
-					v31 = v31x
 				}
 				r22[l] = v31
 				// 325: ld.u32
@@ -6982,12 +7396,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_ops.ptx:325")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_ops.ptx:325")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r23[l] = v32
 				// 326: ld.u32
@@ -6999,12 +7415,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:326")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:326")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r24[l] = v33
 				// 327: ld.u32
@@ -7016,12 +7434,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_ops.ptx:327")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_ops.ptx:327")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				// 328: sub.s32
 				v35 := uint64(uint32(u29) - uint32(v34))
@@ -7061,12 +7481,14 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_ops.ptx:332")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_ops.ptx:332")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 333: ld.s32
 				v2a := uint64(r0[l]) + 0x20
@@ -7077,12 +7499,14 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:333")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:333")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 334: shl.b64
@@ -7103,12 +7527,14 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_ops.ptx:332")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_ops.ptx:332")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 333: ld.s32
 				v2a := uint64(r0[l]) + 0x20
@@ -7119,12 +7545,14 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:333")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:333")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 334: shl.b64
@@ -7150,7 +7578,9 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:336")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:336")
+					}
 				}
 			}
 		} else {
@@ -7165,7 +7595,9 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:336")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:336")
+					}
 				}
 			}
 		}
@@ -7372,7 +7804,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_ops.ptx:374")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_ops.ptx:374")
+					}
 				}
 			}
 		} else {
@@ -7387,7 +7821,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_ops.ptx:374")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_ops.ptx:374")
+					}
 				}
 			}
 		}
@@ -7406,7 +7842,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/warp_ops.ptx:375")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/warp_ops.ptx:375")
+					}
 				}
 			}
 		} else {
@@ -7421,7 +7859,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 					runtime.Store64(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/warp_ops.ptx:375")
+					{
+						w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/warp_ops.ptx:375")
+					}
 				}
 			}
 		}
@@ -7440,7 +7880,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/warp_ops.ptx:376")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/warp_ops.ptx:376")
+					}
 				}
 			}
 		} else {
@@ -7455,7 +7897,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 					runtime.Store64(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/warp_ops.ptx:376")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/warp_ops.ptx:376")
+					}
 				}
 			}
 		}
@@ -7474,7 +7918,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/warp_ops.ptx:377")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/warp_ops.ptx:377")
+					}
 				}
 			}
 		} else {
@@ -7489,7 +7935,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/warp_ops.ptx:377")
+					{
+						w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/warp_ops.ptx:377")
+					}
 				}
 			}
 		}
@@ -7508,7 +7956,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/warp_ops.ptx:378")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/warp_ops.ptx:378")
+					}
 				}
 			}
 		} else {
@@ -7523,7 +7973,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 					runtime.Store64(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/warp_ops.ptx:378")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/warp_ops.ptx:378")
+					}
 				}
 			}
 		}
@@ -7554,7 +8006,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:384")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:384")
+					}
 				}
 			}
 		} else {
@@ -7574,7 +8028,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:384")
+					{
+						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:384")
+					}
 				}
 			}
 		}
@@ -7598,12 +8054,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
 					v29 = runtime.Load64(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/warp_ops.ptx:385")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/warp_ops.ptx:385")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 386: ld.s32
 				v30a := uint64(u2) + 0x48
@@ -7614,12 +8072,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/warp_ops.ptx:386")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/warp_ops.ptx:386")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				v30 = uint64(uint64(int64(int32(v30))))
 				// 387: shl.b64
@@ -7635,12 +8095,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:389")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:389")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				// 390: setp.gt.s32
 				c34t := int32(v33) > int32(k0)
@@ -7669,12 +8131,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
 					v29 = runtime.Load64(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-					if !v29ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/warp_ops.ptx:385")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/warp_ops.ptx:385")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				// 386: ld.s32
 				v30a := uint64(u2) + 0x48
@@ -7685,12 +8149,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
 					v30 = runtime.Load32(v30aw.Ptr, v30ao)
 				} else {
-					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-					if !v30ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/warp_ops.ptx:386")
-						continue
+					{
+						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+						if !v30ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/warp_ops.ptx:386")
+							continue
+						}
+						v30 = v30x
 					}
-					v30 = v30x
 				}
 				v30 = uint64(uint64(int64(int32(v30))))
 				// 387: shl.b64
@@ -7706,12 +8172,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:389")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:389")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				// 390: setp.gt.s32
 				c34t := int32(v33) > int32(k0)
@@ -7746,7 +8214,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/warp_ops.ptx:392")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/warp_ops.ptx:392")
+					}
 				}
 			}
 		} else {
@@ -7761,7 +8231,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
-					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/warp_ops.ptx:392")
+					{
+						w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/warp_ops.ptx:392")
+					}
 				}
 			}
 		}
@@ -7781,12 +8253,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_ops.ptx:393")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_ops.ptx:393")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				r28[l] = v37
 			}
@@ -7802,12 +8276,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_ops.ptx:393")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_ops.ptx:393")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				r28[l] = v37
 			}
@@ -7830,7 +8306,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/warp_ops.ptx:395")
+					{
+						w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/warp_ops.ptx:395")
+					}
 				}
 			}
 		} else {
@@ -7845,7 +8323,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
 					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
-					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/warp_ops.ptx:395")
+					{
+						w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/warp_ops.ptx:395")
+					}
 				}
 			}
 		}
@@ -7864,7 +8344,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/warp_ops.ptx:396")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/warp_ops.ptx:396")
+					}
 				}
 			}
 		} else {
@@ -7879,7 +8361,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
-					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/warp_ops.ptx:396")
+					{
+						w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/warp_ops.ptx:396")
+					}
 				}
 			}
 		}
@@ -7902,12 +8386,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
 					v41 = runtime.Load32(v41aw.Ptr, v41ao)
 				} else {
-					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-					if !v41ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/warp_ops.ptx:397")
-						continue
+					{
+						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+						if !v41ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/warp_ops.ptx:397")
+							continue
+						}
+						v41 = v41x
 					}
-					v41 = v41x
 				}
 				r30[l] = v41
 				// 398: ld.u32
@@ -7919,12 +8405,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
 					v42 = runtime.Load32(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
-					if !v42ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/warp_ops.ptx:398")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
+						if !v42ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/warp_ops.ptx:398")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				// 399: setp.ne.s32
 				c43t := uint32(v42) != uint32(k0)
@@ -7947,12 +8435,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
 					v41 = runtime.Load32(v41aw.Ptr, v41ao)
 				} else {
-					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-					if !v41ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/warp_ops.ptx:397")
-						continue
+					{
+						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+						if !v41ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/warp_ops.ptx:397")
+							continue
+						}
+						v41 = v41x
 					}
-					v41 = v41x
 				}
 				r30[l] = v41
 				// 398: ld.u32
@@ -7964,12 +8454,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
 					v42 = runtime.Load32(v42aw.Ptr, v42ao)
 				} else {
-					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
-					if !v42ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/warp_ops.ptx:398")
-						continue
+					{
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
+						if !v42ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/warp_ops.ptx:398")
+							continue
+						}
+						v42 = v42x
 					}
-					v42 = v42x
 				}
 				// 399: setp.ne.s32
 				c43t := uint32(v42) != uint32(k0)
@@ -8012,7 +8504,9 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:401")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:401")
+					}
 				}
 				// 402: and.b32
 				v2 := uint64(uint32(r20[l]) & uint32(k0))
@@ -8037,7 +8531,9 @@ func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:401")
+					{
+						w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:401")
+					}
 				}
 				// 402: and.b32
 				v2 := uint64(uint32(r20[l]) & uint32(k0))
@@ -8082,12 +8578,14 @@ func warpVotesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:407")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:407")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r34[l] = v1
 				// 408: ld.u64
@@ -8099,12 +8597,14 @@ func warpVotesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:408")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:408")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 409: ld.u32
 				v3a := uint64(r0[l]) + 0x48
@@ -8115,12 +8615,14 @@ func warpVotesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:409")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:409")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 410: shr.s32
 				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
@@ -8150,12 +8652,14 @@ func warpVotesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:407")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:407")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r34[l] = v1
 				// 408: ld.u64
@@ -8167,12 +8671,14 @@ func warpVotesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:408")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:408")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 409: ld.u32
 				v3a := uint64(r0[l]) + 0x48
@@ -8183,12 +8689,14 @@ func warpVotesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:409")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:409")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 410: shr.s32
 				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
@@ -8223,7 +8731,9 @@ func warpVotesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:417")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:417")
+					}
 				}
 			}
 		} else {
@@ -8238,7 +8748,9 @@ func warpVotesBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:417")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:417")
+					}
 				}
 			}
 		}
@@ -8269,12 +8781,14 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:420")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:420")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r44[l] = v1
 			}
@@ -8290,12 +8804,14 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 					v1 = runtime.Load32(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:420")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:420")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r44[l] = v1
 			}
@@ -8319,7 +8835,9 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:422")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:422")
+					}
 				}
 			}
 		} else {
@@ -8334,7 +8852,9 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:422")
+					{
+						w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:422")
+					}
 				}
 			}
 		}
@@ -8353,7 +8873,9 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:423")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:423")
+					}
 				}
 			}
 		} else {
@@ -8368,7 +8890,9 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:423")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:423")
+					}
 				}
 			}
 		}
@@ -8391,12 +8915,14 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_ops.ptx:424")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_ops.ptx:424")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r46[l] = v5
 				// 425: ld.u32
@@ -8408,12 +8934,14 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_ops.ptx:425")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_ops.ptx:425")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 426: setp.ne.s32
 				c7t := uint32(v6) != uint32(k1)
@@ -8436,12 +8964,14 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_ops.ptx:424")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_ops.ptx:424")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r46[l] = v5
 				// 425: ld.u32
@@ -8453,12 +8983,14 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_ops.ptx:425")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_ops.ptx:425")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 426: setp.ne.s32
 				c7t := uint32(v6) != uint32(k1)
@@ -8512,12 +9044,14 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:429")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:429")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 430: ld.s32
 				v3a := uint64(r0[l]) + 0x48
@@ -8528,12 +9062,14 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:430")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:430")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 431: shl.b64
@@ -8560,12 +9096,14 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:429")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:429")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 430: ld.s32
 				v3a := uint64(r0[l]) + 0x48
@@ -8576,12 +9114,14 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:430")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:430")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 431: shl.b64
@@ -8607,7 +9147,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:433")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:433")
+					}
 				}
 			}
 		} else {
@@ -8622,7 +9164,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:433")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:433")
+					}
 				}
 			}
 		}
@@ -8642,12 +9186,14 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:434")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:434")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r53[l] = v7
 			}
@@ -8663,12 +9209,14 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:434")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:434")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r53[l] = v7
 			}
@@ -8689,7 +9237,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:435")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:435")
+					}
 				}
 			}
 		} else {
@@ -8704,7 +9254,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:435")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:435")
+					}
 				}
 			}
 		}
@@ -8723,7 +9275,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_ops.ptx:436")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_ops.ptx:436")
+					}
 				}
 			}
 		} else {
@@ -8738,7 +9292,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_ops.ptx:436")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_ops.ptx:436")
+					}
 				}
 			}
 		}
@@ -8761,12 +9317,14 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:437")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:437")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r54[l] = v10
 				// 438: ld.u32
@@ -8778,12 +9336,14 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:438")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:438")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 439: setp.ne.s32
 				c12t := uint32(v11) != uint32(k0)
@@ -8806,12 +9366,14 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:437")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:437")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r54[l] = v10
 				// 438: ld.u32
@@ -8823,12 +9385,14 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:438")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:438")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 439: setp.ne.s32
 				c12t := uint32(v11) != uint32(k0)
@@ -8882,12 +9446,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:442")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:442")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 443: ld.s32
 				v3a := uint64(r0[l]) + 0x48
@@ -8898,12 +9464,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:443")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:443")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 444: shl.b64
@@ -8930,12 +9498,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
 					v2 = runtime.Load64(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:442")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:442")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 443: ld.s32
 				v3a := uint64(r0[l]) + 0x48
@@ -8946,12 +9516,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:443")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:443")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				v3 = uint64(uint64(int64(int32(v3))))
 				// 444: shl.b64
@@ -8977,7 +9549,9 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:446")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:446")
+					}
 				}
 			}
 		} else {
@@ -8992,7 +9566,9 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:446")
+					{
+						w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:446")
+					}
 				}
 			}
 		}
@@ -9012,12 +9588,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:447")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:447")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 448: mov.u32
 				v8 := uint64(runtime.LanemaskLt(l))
@@ -9037,12 +9615,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:447")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:447")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 448: mov.u32
 				v8 := uint64(runtime.LanemaskLt(l))
@@ -9067,7 +9647,9 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/warp_ops.ptx:450")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/warp_ops.ptx:450")
+					}
 				}
 			}
 		} else {
@@ -9082,7 +9664,9 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/warp_ops.ptx:450")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/warp_ops.ptx:450")
+					}
 				}
 			}
 		}
@@ -9104,12 +9688,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:451")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:451")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 452: popc.b32
 				v12 := uint64(bits.OnesCount64(uint64(uint32(v11))))
@@ -9123,12 +9709,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/warp_ops.ptx:453")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/warp_ops.ptx:453")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 454: ld.s32
 				v14a := uint64(r0[l]) + 0x48
@@ -9139,12 +9727,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/warp_ops.ptx:454")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/warp_ops.ptx:454")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 455: shl.b64
@@ -9165,12 +9755,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:451")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:451")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 452: popc.b32
 				v12 := uint64(bits.OnesCount64(uint64(uint32(v11))))
@@ -9184,12 +9776,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 					v13 = runtime.Load64(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-					if !v13ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/warp_ops.ptx:453")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/warp_ops.ptx:453")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 454: ld.s32
 				v14a := uint64(r0[l]) + 0x48
@@ -9200,12 +9794,14 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
-					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-					if !v14ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/warp_ops.ptx:454")
-						continue
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+						if !v14ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/warp_ops.ptx:454")
+							continue
+						}
+						v14 = v14x
 					}
-					v14 = v14x
 				}
 				v14 = uint64(uint64(int64(int32(v14))))
 				// 455: shl.b64
@@ -9231,7 +9827,9 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/warp_ops.ptx:457")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/warp_ops.ptx:457")
+					}
 				}
 			}
 		} else {
@@ -9246,7 +9844,9 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/warp_ops.ptx:457")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/warp_ops.ptx:457")
+					}
 				}
 			}
 		}

@@ -1063,7 +1063,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/warp_sync.ptx:43")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/warp_sync.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -1078,7 +1080,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 					runtime.Store64(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/warp_sync.ptx:43")
+					{
+						w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/warp_sync.ptx:43")
+					}
 				}
 			}
 		}
@@ -1097,7 +1101,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/warp_sync.ptx:44")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/warp_sync.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -1112,7 +1118,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 					runtime.Store64(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/warp_sync.ptx:44")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/warp_sync.ptx:44")
+					}
 				}
 			}
 		}
@@ -1131,7 +1139,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/warp_sync.ptx:45")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/warp_sync.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -1146,7 +1156,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/warp_sync.ptx:45")
+					{
+						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/warp_sync.ptx:45")
+					}
 				}
 			}
 		}
@@ -1165,7 +1177,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_sync.ptx:46")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_sync.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -1180,7 +1194,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_sync.ptx:46")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_sync.ptx:46")
+					}
 				}
 			}
 		}
@@ -1210,7 +1226,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:52")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -1229,7 +1247,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:52")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:52")
+					}
 				}
 			}
 		}
@@ -1251,12 +1271,14 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
 					v25 = runtime.Load64(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:53")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:53")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 54: ld.s32
 				v26a := uint64(u2) + 0x38
@@ -1267,12 +1289,14 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:54")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:54")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				v26 = uint64(uint64(int64(int32(v26))))
 				// 55: shl.b64
@@ -1288,12 +1312,14 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/warp_sync.ptx:57")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/warp_sync.ptx:57")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				r23[l] = v29
 			}
@@ -1309,12 +1335,14 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
 					v25 = runtime.Load64(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:53")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:53")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 54: ld.s32
 				v26a := uint64(u2) + 0x38
@@ -1325,12 +1353,14 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:54")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:54")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				v26 = uint64(uint64(int64(int32(v26))))
 				// 55: shl.b64
@@ -1346,12 +1376,14 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
 					v29 = runtime.Load32(v29aw.Ptr, v29ao)
 				} else {
-					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-					if !v29ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/warp_sync.ptx:57")
-						continue
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+						if !v29ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/warp_sync.ptx:57")
+							continue
+						}
+						v29 = v29x
 					}
-					v29 = v29x
 				}
 				r23[l] = v29
 			}
@@ -1375,7 +1407,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/warp_sync.ptx:59")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/warp_sync.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -1390,7 +1424,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 					runtime.Store32(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/warp_sync.ptx:59")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/warp_sync.ptx:59")
+					}
 				}
 			}
 		}
@@ -1409,7 +1445,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/warp_sync.ptx:60")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/warp_sync.ptx:60")
+					}
 				}
 			}
 		} else {
@@ -1424,7 +1462,9 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/warp_sync.ptx:60")
+					{
+						w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/warp_sync.ptx:60")
+					}
 				}
 			}
 		}
@@ -1445,12 +1485,14 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_sync.ptx:61")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_sync.ptx:61")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r25[l] = v33
 				// 62: ld.u32
@@ -1462,12 +1504,14 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_sync.ptx:62")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_sync.ptx:62")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				r26[l] = v34
 			}
@@ -1483,12 +1527,14 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
 					v33 = runtime.Load32(v33aw.Ptr, v33ao)
 				} else {
-					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-					if !v33ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_sync.ptx:61")
-						continue
+					{
+						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+						if !v33ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_sync.ptx:61")
+							continue
+						}
+						v33 = v33x
 					}
-					v33 = v33x
 				}
 				r25[l] = v33
 				// 62: ld.u32
@@ -1500,12 +1546,14 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_sync.ptx:62")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_sync.ptx:62")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				r26[l] = v34
 			}
@@ -1546,12 +1594,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:64")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:64")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 65: ld.s32
 				v2a := uint64(r0[l]) + 0x38
@@ -1562,12 +1612,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_sync.ptx:65")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_sync.ptx:65")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 66: shl.b64
@@ -1588,12 +1640,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:64")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:64")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 65: ld.s32
 				v2a := uint64(r0[l]) + 0x38
@@ -1604,12 +1658,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_sync.ptx:65")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_sync.ptx:65")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 66: shl.b64
@@ -1635,7 +1691,9 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:68")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:68")
+					}
 				}
 			}
 		} else {
@@ -1650,7 +1708,9 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:68")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:68")
+					}
 				}
 			}
 		}
@@ -1672,12 +1732,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/warp_sync.ptx:69")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/warp_sync.ptx:69")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 70: ld.s32
 				v7a := uint64(r0[l]) + 0x38
@@ -1688,12 +1750,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:70")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:70")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				v7 = uint64(uint64(int64(int32(v7))))
 				// 71: shl.b64
@@ -1709,12 +1773,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:73")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:73")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r36[l] = v10
 			}
@@ -1730,12 +1796,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
 					v6 = runtime.Load64(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/warp_sync.ptx:69")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/warp_sync.ptx:69")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				// 70: ld.s32
 				v7a := uint64(r0[l]) + 0x38
@@ -1746,12 +1814,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:70")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:70")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				v7 = uint64(uint64(int64(int32(v7))))
 				// 71: shl.b64
@@ -1767,12 +1837,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:73")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:73")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r36[l] = v10
 			}
@@ -1793,7 +1865,9 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_sync.ptx:74")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_sync.ptx:74")
+					}
 				}
 			}
 		} else {
@@ -1808,7 +1882,9 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_sync.ptx:74")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_sync.ptx:74")
+					}
 				}
 			}
 		}
@@ -1827,7 +1903,9 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_sync.ptx:75")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_sync.ptx:75")
+					}
 				}
 				// 76: add.u64
 				v13 := uint64(uint64(r0[l]) + uint64(k1))
@@ -1845,7 +1923,9 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_sync.ptx:75")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_sync.ptx:75")
+					}
 				}
 				// 76: add.u64
 				v13 := uint64(uint64(r0[l]) + uint64(k1))
@@ -1867,7 +1947,9 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_sync.ptx:77")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_sync.ptx:77")
+					}
 				}
 			}
 		} else {
@@ -1882,7 +1964,9 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_sync.ptx:77")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_sync.ptx:77")
+					}
 				}
 			}
 		}
@@ -1904,12 +1988,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/warp_sync.ptx:78")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/warp_sync.ptx:78")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r38[l] = v15
 				// 79: ld.u32
@@ -1921,12 +2007,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/warp_sync.ptx:79")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/warp_sync.ptx:79")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r39[l] = v16
 				// 80: ld.u64
@@ -1938,12 +2026,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:80")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:80")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r40[l] = v17
 			}
@@ -1959,12 +2049,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/warp_sync.ptx:78")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/warp_sync.ptx:78")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r38[l] = v15
 				// 79: ld.u32
@@ -1976,12 +2068,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/warp_sync.ptx:79")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/warp_sync.ptx:79")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				r39[l] = v16
 				// 80: ld.u64
@@ -1993,12 +2087,14 @@ func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:80")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:80")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r40[l] = v17
 			}
@@ -2041,7 +2137,9 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:83")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:83")
+					}
 				}
 			}
 		} else {
@@ -2061,7 +2159,9 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:83")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:83")
+					}
 				}
 			}
 		}
@@ -2082,12 +2182,14 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/warp_sync.ptx:84")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/warp_sync.ptx:84")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 85: ld.s32
 				v4a := uint64(r0[l]) + 0x38
@@ -2098,12 +2200,14 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_sync.ptx:85")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_sync.ptx:85")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				v4 = uint64(uint64(int64(int32(v4))))
 				// 86: shl.b64
@@ -2124,12 +2228,14 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
 					v3 = runtime.Load64(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/warp_sync.ptx:84")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/warp_sync.ptx:84")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 85: ld.s32
 				v4a := uint64(r0[l]) + 0x38
@@ -2140,12 +2246,14 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-					if !v4ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_sync.ptx:85")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_sync.ptx:85")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				v4 = uint64(uint64(int64(int32(v4))))
 				// 86: shl.b64
@@ -2171,7 +2279,9 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_sync.ptx:88")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_sync.ptx:88")
+					}
 				}
 			}
 		} else {
@@ -2186,7 +2296,9 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_sync.ptx:88")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_sync.ptx:88")
+					}
 				}
 			}
 		}
@@ -2208,12 +2320,14 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/warp_sync.ptx:89")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/warp_sync.ptx:89")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r47[l] = v8
 				// 90: ld.u64
@@ -2225,12 +2339,14 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/warp_sync.ptx:90")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/warp_sync.ptx:90")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 91: ld.s32
 				v10a := uint64(r0[l]) + 0x38
@@ -2241,12 +2357,14 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:91")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:91")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				v10 = uint64(uint64(int64(int32(v10))))
 				// 92: shl.b64
@@ -2267,12 +2385,14 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/warp_sync.ptx:89")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/warp_sync.ptx:89")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r47[l] = v8
 				// 90: ld.u64
@@ -2284,12 +2404,14 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 					v9 = runtime.Load64(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/warp_sync.ptx:90")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/warp_sync.ptx:90")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 91: ld.s32
 				v10a := uint64(r0[l]) + 0x38
@@ -2300,12 +2422,14 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:91")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:91")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				v10 = uint64(uint64(int64(int32(v10))))
 				// 92: shl.b64
@@ -2331,7 +2455,9 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/warp_sync.ptx:94")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/warp_sync.ptx:94")
+					}
 				}
 			}
 		} else {
@@ -2346,7 +2472,9 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/warp_sync.ptx:94")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/warp_sync.ptx:94")
+					}
 				}
 			}
 		}
@@ -2507,7 +2635,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_sync.ptx:119")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_sync.ptx:119")
+					}
 				}
 			}
 		} else {
@@ -2522,7 +2652,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 					runtime.Store64(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_sync.ptx:119")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_sync.ptx:119")
+					}
 				}
 			}
 		}
@@ -2541,7 +2673,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_sync.ptx:120")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_sync.ptx:120")
+					}
 				}
 			}
 		} else {
@@ -2556,7 +2690,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_sync.ptx:120")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_sync.ptx:120")
+					}
 				}
 			}
 		}
@@ -2586,7 +2722,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_sync.ptx:126")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_sync.ptx:126")
+					}
 				}
 			}
 		} else {
@@ -2605,7 +2743,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_sync.ptx:126")
+					{
+						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_sync.ptx:126")
+					}
 				}
 			}
 		}
@@ -2627,12 +2767,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:127")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:127")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 128: ld.s32
 				v18a := uint64(u2) + 0x50
@@ -2643,12 +2785,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_sync.ptx:128")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_sync.ptx:128")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 129: shl.b64
@@ -2664,12 +2808,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_sync.ptx:131")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_sync.ptx:131")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r17[l] = v21
 			}
@@ -2685,12 +2831,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 					v17 = runtime.Load64(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-					if !v17ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:127")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:127")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				// 128: ld.s32
 				v18a := uint64(u2) + 0x50
@@ -2701,12 +2849,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_sync.ptx:128")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_sync.ptx:128")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				v18 = uint64(uint64(int64(int32(v18))))
 				// 129: shl.b64
@@ -2722,12 +2872,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
 					v21 = runtime.Load32(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-					if !v21ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_sync.ptx:131")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+						if !v21ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_sync.ptx:131")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				r17[l] = v21
 			}
@@ -2748,7 +2900,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_sync.ptx:132")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_sync.ptx:132")
+					}
 				}
 			}
 		} else {
@@ -2763,7 +2917,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_sync.ptx:132")
+					{
+						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_sync.ptx:132")
+					}
 				}
 			}
 		}
@@ -2783,12 +2939,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_sync.ptx:133")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_sync.ptx:133")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				r18[l] = v23
 			}
@@ -2804,12 +2962,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
 					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
-					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-					if !v23ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_sync.ptx:133")
-						continue
+					{
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+						if !v23ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_sync.ptx:133")
+							continue
+						}
+						v23 = v23x
 					}
-					v23 = v23x
 				}
 				r18[l] = v23
 			}
@@ -2830,7 +2990,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:134")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:134")
+					}
 				}
 			}
 		} else {
@@ -2845,7 +3007,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:134")
+					{
+						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:134")
+					}
 				}
 			}
 		}
@@ -2866,12 +3030,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
 					v25 = runtime.Load64(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:135")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:135")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 136: ld.u32
 				v26a := uint64(u2) + 0x50
@@ -2882,12 +3048,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:136")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:136")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 137: shl.b32
 				v27 := uint64(uint32(v26) << uint32(k3))
@@ -2911,12 +3079,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
 					v25 = runtime.Load64(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-					if !v25ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:135")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+						if !v25ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:135")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				// 136: ld.u32
 				v26a := uint64(u2) + 0x50
@@ -2927,12 +3097,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
 					v26 = runtime.Load32(v26aw.Ptr, v26ao)
 				} else {
-					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-					if !v26ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:136")
-						continue
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+						if !v26ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:136")
+							continue
+						}
+						v26 = v26x
 					}
-					v26 = v26x
 				}
 				// 137: shl.b32
 				v27 := uint64(uint32(v26) << uint32(k3))
@@ -2961,7 +3133,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&7 == 0 {
 					runtime.Store64(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 8, s31v, l, "testdata/ptx/O0/warp_sync.ptx:141")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 8, s31v, l, "testdata/ptx/O0/warp_sync.ptx:141")
+					}
 				}
 			}
 		} else {
@@ -2976,7 +3150,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&7 == 0 {
 					runtime.Store64(s31w.Ptr, s31o, s31v)
 				} else {
-					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 8, s31v, l, "testdata/ptx/O0/warp_sync.ptx:141")
+					{
+						w.StoreLane(s31w, runtime.SpaceGeneric, s31, 8, s31v, l, "testdata/ptx/O0/warp_sync.ptx:141")
+					}
 				}
 			}
 		}
@@ -2996,12 +3172,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_sync.ptx:142")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_sync.ptx:142")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r25[l] = v32
 			}
@@ -3017,12 +3195,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
 					v32 = runtime.Load32(v32aw.Ptr, v32ao)
 				} else {
-					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-					if !v32ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_sync.ptx:142")
-						continue
+					{
+						v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+						if !v32ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_sync.ptx:142")
+							continue
+						}
+						v32 = v32x
 					}
-					v32 = v32x
 				}
 				r25[l] = v32
 			}
@@ -3046,7 +3226,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/warp_sync.ptx:144")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/warp_sync.ptx:144")
+					}
 				}
 			}
 		} else {
@@ -3061,7 +3243,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/warp_sync.ptx:144")
+					{
+						w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/warp_sync.ptx:144")
+					}
 				}
 			}
 		}
@@ -3080,7 +3264,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/warp_sync.ptx:145")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/warp_sync.ptx:145")
+					}
 				}
 			}
 		} else {
@@ -3095,7 +3281,9 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
-					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/warp_sync.ptx:145")
+					{
+						w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/warp_sync.ptx:145")
+					}
 				}
 			}
 		}
@@ -3116,12 +3304,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_sync.ptx:146")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_sync.ptx:146")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r27[l] = v36
 				// 147: ld.u32
@@ -3133,12 +3323,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_sync.ptx:147")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_sync.ptx:147")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				r28[l] = v37
 			}
@@ -3154,12 +3346,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_sync.ptx:146")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_sync.ptx:146")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				r27[l] = v36
 				// 147: ld.u32
@@ -3171,12 +3365,14 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
 					v37 = runtime.Load32(v37aw.Ptr, v37ao)
 				} else {
-					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-					if !v37ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_sync.ptx:147")
-						continue
+					{
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_sync.ptx:147")
+							continue
+						}
+						v37 = v37x
 					}
-					v37 = v37x
 				}
 				r28[l] = v37
 			}
@@ -3212,12 +3408,14 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:149")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:149")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r30[l] = v1
 			}
@@ -3233,12 +3431,14 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:149")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:149")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r30[l] = v1
 			}
@@ -3259,7 +3459,9 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:150")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:150")
+					}
 				}
 			}
 		} else {
@@ -3274,7 +3476,9 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:150")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:150")
+					}
 				}
 			}
 		}
@@ -3294,12 +3498,14 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:151")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:151")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r31[l] = v3
 			}
@@ -3315,12 +3521,14 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:151")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:151")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r31[l] = v3
 			}
@@ -3341,7 +3549,9 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:152")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:152")
+					}
 				}
 			}
 		} else {
@@ -3356,7 +3566,9 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:152")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:152")
+					}
 				}
 			}
 		}
@@ -3375,7 +3587,9 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:153")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:153")
+					}
 				}
 			}
 		} else {
@@ -3390,7 +3604,9 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:153")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:153")
+					}
 				}
 			}
 		}
@@ -3411,12 +3627,14 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:154")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:154")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r32[l] = v6
 				// 155: ld.u32
@@ -3428,12 +3646,14 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:155")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:155")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r33[l] = v7
 			}
@@ -3449,12 +3669,14 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:154")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:154")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r32[l] = v6
 				// 155: ld.u32
@@ -3466,12 +3688,14 @@ func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:155")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:155")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r33[l] = v7
 			}
@@ -3507,12 +3731,14 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:157")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:157")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r35[l] = v1
 			}
@@ -3528,12 +3754,14 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:157")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:157")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r35[l] = v1
 			}
@@ -3554,7 +3782,9 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:158")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:158")
+					}
 				}
 			}
 		} else {
@@ -3569,7 +3799,9 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:158")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:158")
+					}
 				}
 			}
 		}
@@ -3589,12 +3821,14 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:159")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:159")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r36[l] = v3
 			}
@@ -3610,12 +3844,14 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:159")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:159")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r36[l] = v3
 			}
@@ -3636,7 +3872,9 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:160")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -3651,7 +3889,9 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:160")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:160")
+					}
 				}
 			}
 		}
@@ -3670,7 +3910,9 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:161")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -3685,7 +3927,9 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:161")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:161")
+					}
 				}
 			}
 		}
@@ -3706,12 +3950,14 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:162")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:162")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r37[l] = v6
 				// 163: ld.u32
@@ -3723,12 +3969,14 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:163")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:163")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r38[l] = v7
 			}
@@ -3744,12 +3992,14 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:162")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:162")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r37[l] = v6
 				// 163: ld.u32
@@ -3761,12 +4011,14 @@ func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:163")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:163")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r38[l] = v7
 			}
@@ -3802,12 +4054,14 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:165")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:165")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r40[l] = v1
 			}
@@ -3823,12 +4077,14 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:165")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:165")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r40[l] = v1
 			}
@@ -3849,7 +4105,9 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:166")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:166")
+					}
 				}
 			}
 		} else {
@@ -3864,7 +4122,9 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:166")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:166")
+					}
 				}
 			}
 		}
@@ -3884,12 +4144,14 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:167")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:167")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r41[l] = v3
 			}
@@ -3905,12 +4167,14 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:167")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:167")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r41[l] = v3
 			}
@@ -3931,7 +4195,9 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:168")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:168")
+					}
 				}
 			}
 		} else {
@@ -3946,7 +4212,9 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:168")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:168")
+					}
 				}
 			}
 		}
@@ -3965,7 +4233,9 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:169")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -3980,7 +4250,9 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:169")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:169")
+					}
 				}
 			}
 		}
@@ -4001,12 +4273,14 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:170")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:170")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r42[l] = v6
 				// 171: ld.u32
@@ -4018,12 +4292,14 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:171")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:171")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r43[l] = v7
 			}
@@ -4039,12 +4315,14 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:170")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:170")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r42[l] = v6
 				// 171: ld.u32
@@ -4056,12 +4334,14 @@ func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:171")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:171")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r43[l] = v7
 			}
@@ -4097,12 +4377,14 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:173")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:173")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r45[l] = v1
 			}
@@ -4118,12 +4400,14 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:173")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:173")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r45[l] = v1
 			}
@@ -4144,7 +4428,9 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:174")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:174")
+					}
 				}
 			}
 		} else {
@@ -4159,7 +4445,9 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:174")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:174")
+					}
 				}
 			}
 		}
@@ -4179,12 +4467,14 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:175")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:175")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r46[l] = v3
 			}
@@ -4200,12 +4490,14 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:175")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:175")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r46[l] = v3
 			}
@@ -4226,7 +4518,9 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:176")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:176")
+					}
 				}
 			}
 		} else {
@@ -4241,7 +4535,9 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:176")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:176")
+					}
 				}
 			}
 		}
@@ -4260,7 +4556,9 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:177")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:177")
+					}
 				}
 			}
 		} else {
@@ -4275,7 +4573,9 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:177")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:177")
+					}
 				}
 			}
 		}
@@ -4296,12 +4596,14 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:178")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:178")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r47[l] = v6
 				// 179: ld.u32
@@ -4313,12 +4615,14 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:179")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:179")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r48[l] = v7
 			}
@@ -4334,12 +4638,14 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:178")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:178")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r47[l] = v6
 				// 179: ld.u32
@@ -4351,12 +4657,14 @@ func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:179")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:179")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r48[l] = v7
 			}
@@ -4392,12 +4700,14 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:181")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:181")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r50[l] = v1
 			}
@@ -4413,12 +4723,14 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:181")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:181")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r50[l] = v1
 			}
@@ -4439,7 +4751,9 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:182")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:182")
+					}
 				}
 			}
 		} else {
@@ -4454,7 +4768,9 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:182")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:182")
+					}
 				}
 			}
 		}
@@ -4474,12 +4790,14 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:183")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:183")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r51[l] = v3
 			}
@@ -4495,12 +4813,14 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:183")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:183")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r51[l] = v3
 			}
@@ -4521,7 +4841,9 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:184")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:184")
+					}
 				}
 			}
 		} else {
@@ -4536,7 +4858,9 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:184")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:184")
+					}
 				}
 			}
 		}
@@ -4555,7 +4879,9 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:185")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:185")
+					}
 				}
 			}
 		} else {
@@ -4570,7 +4896,9 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:185")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:185")
+					}
 				}
 			}
 		}
@@ -4591,12 +4919,14 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:186")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:186")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r52[l] = v6
 				// 187: ld.u32
@@ -4608,12 +4938,14 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:187")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:187")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r53[l] = v7
 			}
@@ -4629,12 +4961,14 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:186")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:186")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r52[l] = v6
 				// 187: ld.u32
@@ -4646,12 +4980,14 @@ func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:187")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:187")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r53[l] = v7
 			}
@@ -4687,12 +5023,14 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:189")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:189")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r55[l] = v1
 			}
@@ -4708,12 +5046,14 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:189")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:189")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r55[l] = v1
 			}
@@ -4734,7 +5074,9 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:190")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:190")
+					}
 				}
 			}
 		} else {
@@ -4749,7 +5091,9 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:190")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:190")
+					}
 				}
 			}
 		}
@@ -4769,12 +5113,14 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:191")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:191")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r56[l] = v3
 			}
@@ -4790,12 +5136,14 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:191")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:191")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r56[l] = v3
 			}
@@ -4816,7 +5164,9 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:192")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:192")
+					}
 				}
 			}
 		} else {
@@ -4831,7 +5181,9 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:192")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:192")
+					}
 				}
 			}
 		}
@@ -4850,7 +5202,9 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:193")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:193")
+					}
 				}
 			}
 		} else {
@@ -4865,7 +5219,9 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:193")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:193")
+					}
 				}
 			}
 		}
@@ -4886,12 +5242,14 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:194")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:194")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r57[l] = v6
 				// 195: ld.u32
@@ -4903,12 +5261,14 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:195")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:195")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r58[l] = v7
 			}
@@ -4924,12 +5284,14 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:194")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:194")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r57[l] = v6
 				// 195: ld.u32
@@ -4941,12 +5303,14 @@ func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:195")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:195")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r58[l] = v7
 			}
@@ -4982,12 +5346,14 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:197")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:197")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r60[l] = v1
 			}
@@ -5003,12 +5369,14 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:197")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:197")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r60[l] = v1
 			}
@@ -5029,7 +5397,9 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:198")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:198")
+					}
 				}
 			}
 		} else {
@@ -5044,7 +5414,9 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:198")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:198")
+					}
 				}
 			}
 		}
@@ -5064,12 +5436,14 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:199")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:199")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r61[l] = v3
 			}
@@ -5085,12 +5459,14 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:199")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:199")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r61[l] = v3
 			}
@@ -5111,7 +5487,9 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:200")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:200")
+					}
 				}
 			}
 		} else {
@@ -5126,7 +5504,9 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:200")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:200")
+					}
 				}
 			}
 		}
@@ -5145,7 +5525,9 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:201")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:201")
+					}
 				}
 			}
 		} else {
@@ -5160,7 +5542,9 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:201")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:201")
+					}
 				}
 			}
 		}
@@ -5181,12 +5565,14 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:202")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:202")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r62[l] = v6
 				// 203: ld.u32
@@ -5198,12 +5584,14 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:203")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:203")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r63[l] = v7
 			}
@@ -5219,12 +5607,14 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:202")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:202")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r62[l] = v6
 				// 203: ld.u32
@@ -5236,12 +5626,14 @@ func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:203")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:203")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r63[l] = v7
 			}
@@ -5273,12 +5665,14 @@ func reduxOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:205")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:205")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r65[l] = v1
 			}
@@ -5294,12 +5688,14 @@ func reduxOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:205")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:205")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r65[l] = v1
 			}
@@ -5320,7 +5716,9 @@ func reduxOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:206")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:206")
+					}
 				}
 			}
 		} else {
@@ -5335,7 +5733,9 @@ func reduxOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:206")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:206")
+					}
 				}
 			}
 		}

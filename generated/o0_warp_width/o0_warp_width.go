@@ -1088,7 +1088,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/warp_width.ptx:38")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/warp_width.ptx:38")
+					}
 				}
 			}
 		} else {
@@ -1103,7 +1105,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 					runtime.Store64(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/warp_width.ptx:38")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/warp_width.ptx:38")
+					}
 				}
 			}
 		}
@@ -1122,7 +1126,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/warp_width.ptx:39")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/warp_width.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -1137,7 +1143,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 					runtime.Store64(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/warp_width.ptx:39")
+					{
+						w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/warp_width.ptx:39")
+					}
 				}
 			}
 		}
@@ -1156,7 +1164,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_width.ptx:40")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_width.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -1171,7 +1181,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 					runtime.Store64(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_width.ptx:40")
+					{
+						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_width.ptx:40")
+					}
 				}
 			}
 		}
@@ -1201,7 +1213,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/warp_width.ptx:46")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/warp_width.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -1220,7 +1234,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/warp_width.ptx:46")
+					{
+						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/warp_width.ptx:46")
+					}
 				}
 			}
 		}
@@ -1242,12 +1258,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 					v21 = runtime.Load64(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/warp_width.ptx:47")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/warp_width.ptx:47")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 48: ld.s32
 				v22a := uint64(u2) + 0x58
@@ -1258,12 +1276,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/warp_width.ptx:48")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/warp_width.ptx:48")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				v22 = uint64(uint64(int64(int32(v22))))
 				// 49: shl.b64
@@ -1279,12 +1299,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/warp_width.ptx:51")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/warp_width.ptx:51")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r20[l] = v25
 			}
@@ -1300,12 +1322,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 					v21 = runtime.Load64(v21aw.Ptr, v21ao)
 				} else {
-					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-					if !v21ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/warp_width.ptx:47")
-						continue
+					{
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/warp_width.ptx:47")
+							continue
+						}
+						v21 = v21x
 					}
-					v21 = v21x
 				}
 				// 48: ld.s32
 				v22a := uint64(u2) + 0x58
@@ -1316,12 +1340,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
 					v22 = runtime.Load32(v22aw.Ptr, v22ao)
 				} else {
-					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-					if !v22ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/warp_width.ptx:48")
-						continue
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+						if !v22ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/warp_width.ptx:48")
+							continue
+						}
+						v22 = v22x
 					}
-					v22 = v22x
 				}
 				v22 = uint64(uint64(int64(int32(v22))))
 				// 49: shl.b64
@@ -1337,12 +1363,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
 					v25 = runtime.Load32(v25aw.Ptr, v25ao)
 				} else {
-					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-					if !v25ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/warp_width.ptx:51")
-						continue
+					{
+						v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+						if !v25ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/warp_width.ptx:51")
+							continue
+						}
+						v25 = v25x
 					}
-					v25 = v25x
 				}
 				r20[l] = v25
 			}
@@ -1363,7 +1391,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_width.ptx:52")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_width.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -1378,7 +1408,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_width.ptx:52")
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_width.ptx:52")
+					}
 				}
 			}
 		}
@@ -1399,12 +1431,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
 					v27 = runtime.Load64(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/warp_width.ptx:53")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/warp_width.ptx:53")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 54: ld.u32
 				v28a := uint64(u2) + 0x58
@@ -1415,12 +1449,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/warp_width.ptx:54")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/warp_width.ptx:54")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 55: shl.b32
 				v29 := uint64(uint32(v28) << uint32(k2))
@@ -1444,12 +1480,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
 					v27 = runtime.Load64(v27aw.Ptr, v27ao)
 				} else {
-					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
-					if !v27ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/warp_width.ptx:53")
-						continue
+					{
+						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+						if !v27ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/warp_width.ptx:53")
+							continue
+						}
+						v27 = v27x
 					}
-					v27 = v27x
 				}
 				// 54: ld.u32
 				v28a := uint64(u2) + 0x58
@@ -1460,12 +1498,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
 					v28 = runtime.Load32(v28aw.Ptr, v28ao)
 				} else {
-					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-					if !v28ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/warp_width.ptx:54")
-						continue
+					{
+						v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+						if !v28ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/warp_width.ptx:54")
+							continue
+						}
+						v28 = v28x
 					}
-					v28 = v28x
 				}
 				// 55: shl.b32
 				v29 := uint64(uint32(v28) << uint32(k2))
@@ -1494,7 +1534,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 					runtime.Store64(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/warp_width.ptx:59")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/warp_width.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -1509,7 +1551,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 					runtime.Store64(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/warp_width.ptx:59")
+					{
+						w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/warp_width.ptx:59")
+					}
 				}
 			}
 		}
@@ -1532,12 +1576,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_width.ptx:60")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_width.ptx:60")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				r27[l] = v34
 				// 61: ld.u64
@@ -1549,12 +1595,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
 					v35 = runtime.Load64(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-					if !v35ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/warp_width.ptx:61")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+						if !v35ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/warp_width.ptx:61")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 62: ld.s32
 				v36a := uint64(u2) + 0x58
@@ -1565,12 +1613,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_width.ptx:62")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_width.ptx:62")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				v36 = uint64(uint64(int64(int32(v36))))
 				// 63: shl.b64
@@ -1586,12 +1636,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/warp_width.ptx:65")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/warp_width.ptx:65")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				r32[l] = v39
 			}
@@ -1607,12 +1659,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
 					v34 = runtime.Load32(v34aw.Ptr, v34ao)
 				} else {
-					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-					if !v34ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_width.ptx:60")
-						continue
+					{
+						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+						if !v34ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_width.ptx:60")
+							continue
+						}
+						v34 = v34x
 					}
-					v34 = v34x
 				}
 				r27[l] = v34
 				// 61: ld.u64
@@ -1624,12 +1678,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
 					v35 = runtime.Load64(v35aw.Ptr, v35ao)
 				} else {
-					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-					if !v35ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/warp_width.ptx:61")
-						continue
+					{
+						v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+						if !v35ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/warp_width.ptx:61")
+							continue
+						}
+						v35 = v35x
 					}
-					v35 = v35x
 				}
 				// 62: ld.s32
 				v36a := uint64(u2) + 0x58
@@ -1640,12 +1696,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
 					v36 = runtime.Load32(v36aw.Ptr, v36ao)
 				} else {
-					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-					if !v36ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_width.ptx:62")
-						continue
+					{
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_width.ptx:62")
+							continue
+						}
+						v36 = v36x
 					}
-					v36 = v36x
 				}
 				v36 = uint64(uint64(int64(int32(v36))))
 				// 63: shl.b64
@@ -1661,12 +1719,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
 					v39 = runtime.Load32(v39aw.Ptr, v39ao)
 				} else {
-					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-					if !v39ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/warp_width.ptx:65")
-						continue
+					{
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/warp_width.ptx:65")
+							continue
+						}
+						v39 = v39x
 					}
-					v39 = v39x
 				}
 				r32[l] = v39
 			}
@@ -1690,7 +1750,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
 					runtime.Store32(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/warp_width.ptx:67")
+					{
+						w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/warp_width.ptx:67")
+					}
 				}
 			}
 		} else {
@@ -1705,7 +1767,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
 					runtime.Store32(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/warp_width.ptx:67")
+					{
+						w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/warp_width.ptx:67")
+					}
 				}
 			}
 		}
@@ -1724,7 +1788,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/warp_width.ptx:68")
+					{
+						w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/warp_width.ptx:68")
+					}
 				}
 			}
 		} else {
@@ -1739,7 +1805,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 					runtime.Store32(s42w.Ptr, s42o, s42v)
 				} else {
-					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/warp_width.ptx:68")
+					{
+						w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/warp_width.ptx:68")
+					}
 				}
 			}
 		}
@@ -1758,7 +1826,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/warp_width.ptx:69")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/warp_width.ptx:69")
+					}
 				}
 			}
 		} else {
@@ -1773,7 +1843,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
 					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/warp_width.ptx:69")
+					{
+						w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/warp_width.ptx:69")
+					}
 				}
 			}
 		}
@@ -1795,7 +1867,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
 					runtime.Store32(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/warp_width.ptx:71")
+					{
+						w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/warp_width.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -1810,7 +1884,9 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
 					runtime.Store32(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/warp_width.ptx:71")
+					{
+						w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/warp_width.ptx:71")
+					}
 				}
 			}
 		}
@@ -1833,12 +1909,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
 					v46 = runtime.Load32(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-					if !v46ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/warp_width.ptx:72")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+						if !v46ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/warp_width.ptx:72")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				r35[l] = v46
 				// 73: ld.u32
@@ -1850,12 +1928,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
 					v47 = runtime.Load32(v47aw.Ptr, v47ao)
 				} else {
-					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-					if !v47ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/warp_width.ptx:73")
-						continue
+					{
+						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+						if !v47ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/warp_width.ptx:73")
+							continue
+						}
+						v47 = v47x
 					}
-					v47 = v47x
 				}
 				r36[l] = v47
 				// 74: ld.u32
@@ -1867,12 +1947,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
 					v48 = runtime.Load32(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-					if !v48ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/warp_width.ptx:74")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+						if !v48ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/warp_width.ptx:74")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				r37[l] = v48
 				// 75: ld.u32
@@ -1884,12 +1966,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
 					v49 = runtime.Load32(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-					if !v49ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/warp_width.ptx:75")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+						if !v49ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/warp_width.ptx:75")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				r38[l] = v49
 			}
@@ -1905,12 +1989,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
 					v46 = runtime.Load32(v46aw.Ptr, v46ao)
 				} else {
-					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-					if !v46ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/warp_width.ptx:72")
-						continue
+					{
+						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+						if !v46ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/warp_width.ptx:72")
+							continue
+						}
+						v46 = v46x
 					}
-					v46 = v46x
 				}
 				r35[l] = v46
 				// 73: ld.u32
@@ -1922,12 +2008,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
 					v47 = runtime.Load32(v47aw.Ptr, v47ao)
 				} else {
-					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-					if !v47ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/warp_width.ptx:73")
-						continue
+					{
+						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+						if !v47ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/warp_width.ptx:73")
+							continue
+						}
+						v47 = v47x
 					}
-					v47 = v47x
 				}
 				r36[l] = v47
 				// 74: ld.u32
@@ -1939,12 +2027,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
 					v48 = runtime.Load32(v48aw.Ptr, v48ao)
 				} else {
-					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-					if !v48ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/warp_width.ptx:74")
-						continue
+					{
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+						if !v48ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/warp_width.ptx:74")
+							continue
+						}
+						v48 = v48x
 					}
-					v48 = v48x
 				}
 				r37[l] = v48
 				// 75: ld.u32
@@ -1956,12 +2046,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
 					v49 = runtime.Load32(v49aw.Ptr, v49ao)
 				} else {
-					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-					if !v49ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/warp_width.ptx:75")
-						continue
+					{
+						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+						if !v49ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/warp_width.ptx:75")
+							continue
+						}
+						v49 = v49x
 					}
-					v49 = v49x
 				}
 				r38[l] = v49
 			}
@@ -2031,12 +2123,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:81")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:81")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r44[l] = v1
 			}
@@ -2052,12 +2146,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:81")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:81")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r44[l] = v1
 			}
@@ -2078,7 +2174,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:82")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:82")
+					}
 				}
 			}
 		} else {
@@ -2093,7 +2191,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:82")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:82")
+					}
 				}
 			}
 		}
@@ -2113,12 +2213,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:83")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:83")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r45[l] = v3
 			}
@@ -2134,12 +2236,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:83")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:83")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r45[l] = v3
 			}
@@ -2160,7 +2264,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:84")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:84")
+					}
 				}
 			}
 		} else {
@@ -2175,7 +2281,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:84")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:84")
+					}
 				}
 			}
 		}
@@ -2194,7 +2302,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:85")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -2209,7 +2319,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:85")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:85")
+					}
 				}
 			}
 		}
@@ -2230,7 +2342,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:87")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:87")
+					}
 				}
 			}
 		} else {
@@ -2245,7 +2359,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:87")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:87")
+					}
 				}
 			}
 		}
@@ -2266,7 +2382,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:89")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:89")
+					}
 				}
 			}
 		} else {
@@ -2281,7 +2399,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:89")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:89")
+					}
 				}
 			}
 		}
@@ -2304,12 +2424,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:90")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:90")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r48[l] = v10
 				// 91: ld.u32
@@ -2321,12 +2443,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:91")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:91")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r49[l] = v11
 				// 92: ld.u32
@@ -2338,12 +2462,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:92")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:92")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r50[l] = v12
 				// 93: ld.u32
@@ -2355,12 +2481,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:93")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:93")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 94: sub.s32
 				v14 := uint64(uint32(r39[l]) - uint32(v13))
@@ -2380,12 +2508,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:90")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:90")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r48[l] = v10
 				// 91: ld.u32
@@ -2397,12 +2527,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:91")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:91")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r49[l] = v11
 				// 92: ld.u32
@@ -2414,12 +2546,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:92")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:92")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r50[l] = v12
 				// 93: ld.u32
@@ -2431,12 +2565,14 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:93")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:93")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 94: sub.s32
 				v14 := uint64(uint32(r39[l]) - uint32(v13))
@@ -2483,12 +2619,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:97")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:97")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r55[l] = v1
 			}
@@ -2504,12 +2642,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:97")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:97")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r55[l] = v1
 			}
@@ -2530,7 +2670,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:98")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -2545,7 +2687,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:98")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:98")
+					}
 				}
 			}
 		}
@@ -2565,12 +2709,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:99")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:99")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r56[l] = v3
 			}
@@ -2586,12 +2732,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:99")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:99")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r56[l] = v3
 			}
@@ -2612,7 +2760,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:100")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -2627,7 +2777,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:100")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:100")
+					}
 				}
 			}
 		}
@@ -2646,7 +2798,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:101")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -2661,7 +2815,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:101")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:101")
+					}
 				}
 			}
 		}
@@ -2682,7 +2838,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:103")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:103")
+					}
 				}
 			}
 		} else {
@@ -2697,7 +2855,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:103")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:103")
+					}
 				}
 			}
 		}
@@ -2716,7 +2876,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:104")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -2731,7 +2893,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:104")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:104")
+					}
 				}
 			}
 		}
@@ -2754,12 +2918,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:105")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:105")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r58[l] = v9
 				// 106: ld.u32
@@ -2771,12 +2937,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:106")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:106")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r59[l] = v10
 				// 107: ld.u32
@@ -2788,12 +2956,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:107")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:107")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r60[l] = v11
 				// 108: ld.u32
@@ -2805,12 +2975,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:108")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:108")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 109: sub.s32
 				v13 := uint64(uint32(r39[l]) - uint32(v12))
@@ -2832,12 +3004,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:105")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:105")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r58[l] = v9
 				// 106: ld.u32
@@ -2849,12 +3023,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:106")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:106")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r59[l] = v10
 				// 107: ld.u32
@@ -2866,12 +3042,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:107")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:107")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r60[l] = v11
 				// 108: ld.u32
@@ -2883,12 +3061,14 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:108")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:108")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 109: sub.s32
 				v13 := uint64(uint32(r39[l]) - uint32(v12))
@@ -2937,12 +3117,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:113")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:113")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r66[l] = v1
 			}
@@ -2958,12 +3140,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:113")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:113")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r66[l] = v1
 			}
@@ -2984,7 +3168,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:114")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:114")
+					}
 				}
 			}
 		} else {
@@ -2999,7 +3185,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:114")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:114")
+					}
 				}
 			}
 		}
@@ -3019,12 +3207,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:115")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:115")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r67[l] = v3
 			}
@@ -3040,12 +3230,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:115")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:115")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r67[l] = v3
 			}
@@ -3066,7 +3258,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:116")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:116")
+					}
 				}
 			}
 		} else {
@@ -3081,7 +3275,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:116")
+					{
+						w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:116")
+					}
 				}
 			}
 		}
@@ -3100,7 +3296,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:117")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -3115,7 +3313,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:117")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:117")
+					}
 				}
 			}
 		}
@@ -3136,7 +3336,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:119")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:119")
+					}
 				}
 			}
 		} else {
@@ -3151,7 +3353,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:119")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:119")
+					}
 				}
 			}
 		}
@@ -3172,7 +3376,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:121")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:121")
+					}
 				}
 			}
 		} else {
@@ -3187,7 +3393,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:121")
+					{
+						w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:121")
+					}
 				}
 			}
 		}
@@ -3210,12 +3418,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:122")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:122")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r70[l] = v10
 				// 123: ld.u32
@@ -3227,12 +3437,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:123")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:123")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r71[l] = v11
 				// 124: ld.u32
@@ -3244,12 +3456,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:124")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:124")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r72[l] = v12
 				// 125: ld.u32
@@ -3261,12 +3475,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:125")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:125")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 126: sub.s32
 				v14 := uint64(uint32(r39[l]) - uint32(v13))
@@ -3288,12 +3504,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:122")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:122")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r70[l] = v10
 				// 123: ld.u32
@@ -3305,12 +3523,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:123")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:123")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r71[l] = v11
 				// 124: ld.u32
@@ -3322,12 +3542,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:124")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:124")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r72[l] = v12
 				// 125: ld.u32
@@ -3339,12 +3561,14 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:125")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:125")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 126: sub.s32
 				v14 := uint64(uint32(r39[l]) - uint32(v13))
@@ -3382,12 +3606,14 @@ func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:130")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:130")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r78[l] = v1
 			}
@@ -3403,12 +3629,14 @@ func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:130")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:130")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r78[l] = v1
 			}
@@ -3429,7 +3657,9 @@ func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:131")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:131")
+					}
 				}
 			}
 		} else {
@@ -3444,7 +3674,9 @@ func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:131")
+					{
+						w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:131")
+					}
 				}
 			}
 		}
@@ -3609,7 +3841,9 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_width.ptx:159")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_width.ptx:159")
+					}
 				}
 			}
 		} else {
@@ -3624,7 +3858,9 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 					runtime.Store64(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_width.ptx:159")
+					{
+						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_width.ptx:159")
+					}
 				}
 			}
 		}
@@ -3643,7 +3879,9 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/warp_width.ptx:160")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/warp_width.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -3658,7 +3896,9 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 					runtime.Store64(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/warp_width.ptx:160")
+					{
+						w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/warp_width.ptx:160")
+					}
 				}
 			}
 		}
@@ -3677,7 +3917,9 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_width.ptx:161")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_width.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -3692,7 +3934,9 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_width.ptx:161")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_width.ptx:161")
+					}
 				}
 			}
 		}
@@ -3722,7 +3966,9 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_width.ptx:167")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_width.ptx:167")
+					}
 				}
 			}
 		} else {
@@ -3741,7 +3987,9 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_width.ptx:167")
+					{
+						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_width.ptx:167")
+					}
 				}
 			}
 		}
@@ -3764,12 +4012,14 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/warp_width.ptx:168")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/warp_width.ptx:168")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 169: ld.u32
 				v20a := uint64(u2) + 0x18
@@ -3780,12 +4030,14 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_width.ptx:169")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_width.ptx:169")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 170: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -3808,12 +4060,14 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
-					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-					if !v19ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/warp_width.ptx:168")
-						continue
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/warp_width.ptx:168")
+							continue
+						}
+						v19 = v19x
 					}
-					v19 = v19x
 				}
 				// 169: ld.u32
 				v20a := uint64(u2) + 0x18
@@ -3824,12 +4078,14 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-					if !v20ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_width.ptx:169")
-						continue
+					{
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+						if !v20ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_width.ptx:169")
+							continue
+						}
+						v20 = v20x
 					}
-					v20 = v20x
 				}
 				// 170: setp.lt.s32
 				c21t := int32(v19) < int32(v20)
@@ -3871,12 +4127,14 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:176")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:176")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 177: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -3887,12 +4145,14 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:177")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:177")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 178: shl.b64
@@ -3908,12 +4168,14 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:180")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:180")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 181: setp.lt.s32
 				c6t := int32(v5) < int32(k1)
@@ -3936,12 +4198,14 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:176")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:176")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 177: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -3952,12 +4216,14 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:177")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:177")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 178: shl.b64
@@ -3973,12 +4239,14 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:180")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:180")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 181: setp.lt.s32
 				c6t := int32(v5) < int32(k1)
@@ -4020,12 +4288,14 @@ func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:186")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:186")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 187: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4036,12 +4306,14 @@ func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:187")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:187")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 188: shl.b64
@@ -4062,12 +4334,14 @@ func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:186")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:186")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 187: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4078,12 +4352,14 @@ func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:187")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:187")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 188: shl.b64
@@ -4109,7 +4385,9 @@ func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:190")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:190")
+					}
 				}
 			}
 		} else {
@@ -4124,7 +4402,9 @@ func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:190")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:190")
+					}
 				}
 			}
 		}
@@ -4160,12 +4440,14 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:194")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:194")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 195: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4176,12 +4458,14 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:195")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:195")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 196: shl.b64
@@ -4197,12 +4481,14 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:198")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:198")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 199: and.b32
 				v6 := uint64(uint32(v5) & uint32(k1))
@@ -4220,12 +4506,14 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:194")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:194")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 195: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4236,12 +4524,14 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:195")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:195")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 196: shl.b64
@@ -4257,12 +4547,14 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:198")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:198")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 199: and.b32
 				v6 := uint64(uint32(v5) & uint32(k1))
@@ -4285,7 +4577,9 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:200")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:200")
+					}
 				}
 			}
 		} else {
@@ -4300,7 +4594,9 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:200")
+					{
+						w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:200")
+					}
 				}
 			}
 		}
@@ -4319,7 +4615,9 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:201")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:201")
+					}
 				}
 			}
 		} else {
@@ -4334,7 +4632,9 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:201")
+					{
+						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:201")
+					}
 				}
 			}
 		}
@@ -4357,12 +4657,14 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:202")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:202")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r33[l] = v9
 				// 203: ld.u32
@@ -4374,12 +4676,14 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:203")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:203")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 204: setp.ne.s32
 				c11t := uint32(v10) != uint32(k2)
@@ -4402,12 +4706,14 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:202")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:202")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r33[l] = v9
 				// 203: ld.u32
@@ -4419,12 +4725,14 @@ func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:203")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:203")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 204: setp.ne.s32
 				c11t := uint32(v10) != uint32(k2)
@@ -4466,12 +4774,14 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:206")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:206")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 207: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4482,12 +4792,14 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:207")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:207")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 208: shl.b64
@@ -4508,12 +4820,14 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
 					v1 = runtime.Load64(v1aw.Ptr, v1ao)
 				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:206")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:206")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 207: ld.s32
 				v2a := uint64(r0[l]) + 0x1c
@@ -4524,12 +4838,14 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:207")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:207")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				v2 = uint64(uint64(int64(int32(v2))))
 				// 208: shl.b64
@@ -4555,7 +4871,9 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:210")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:210")
+					}
 				}
 			}
 		} else {
@@ -4570,7 +4888,9 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:210")
+					{
+						w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:210")
+					}
 				}
 			}
 		}

@@ -2222,7 +2222,9 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -2237,7 +2239,9 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
+					}
 				}
 			}
 		}
@@ -2589,12 +2593,14 @@ func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r5[l] = v5
 			}
@@ -2611,12 +2617,14 @@ func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r5[l] = v5
 			}
@@ -2662,12 +2670,14 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 49: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -2675,12 +2685,14 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 50: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -2695,12 +2707,14 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 49: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -2708,12 +2722,14 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 50: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -2744,7 +2760,9 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -2756,7 +2774,9 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
+					}
 				}
 			}
 		}
@@ -2800,12 +2820,14 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 58: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -2813,12 +2835,14 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 59: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -2833,12 +2857,14 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 58: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -2846,12 +2872,14 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 59: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -2882,7 +2910,9 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
+					}
 				}
 			}
 		} else {
@@ -2894,7 +2924,9 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
+					}
 				}
 			}
 		}
@@ -2938,12 +2970,14 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 67: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -2951,12 +2985,14 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 68: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -2971,12 +3007,14 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 67: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -2984,12 +3022,14 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 68: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -3020,7 +3060,9 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
+					}
 				}
 			}
 		} else {
@@ -3032,7 +3074,9 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
+					}
 				}
 			}
 		}
@@ -3076,12 +3120,14 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 76: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -3089,12 +3135,14 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 77: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -3109,12 +3157,14 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 76: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -3122,12 +3172,14 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 77: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -3158,7 +3210,9 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
+					}
 				}
 			}
 		} else {
@@ -3170,7 +3224,9 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
+					}
 				}
 			}
 		}
@@ -3214,12 +3270,14 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 85: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -3227,12 +3285,14 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 86: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -3247,12 +3307,14 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 85: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -3260,12 +3322,14 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 86: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -3296,7 +3360,9 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
+					}
 				}
 			}
 		} else {
@@ -3308,7 +3374,9 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
+					}
 				}
 			}
 		}
@@ -3352,12 +3420,14 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 94: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -3365,12 +3435,14 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 95: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -3385,12 +3457,14 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 94: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -3398,12 +3472,14 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 95: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -3434,7 +3510,9 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
+					}
 				}
 			}
 		} else {
@@ -3446,7 +3524,9 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
+					}
 				}
 			}
 		}
@@ -3490,12 +3570,14 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 103: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -3503,12 +3585,14 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 104: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -3523,12 +3607,14 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 103: ld.shared.u32
 				v2a := uint64(r12[l]) + 0x0
@@ -3536,12 +3622,14 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 104: add.s32
 				v3 := uint64(uint32(v2) + uint32(v1))
@@ -3572,7 +3660,9 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
+					}
 				}
 			}
 		} else {
@@ -3584,7 +3674,9 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
+					}
 				}
 			}
 		}
@@ -3630,12 +3722,14 @@ func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 113: add.s32
 				v3 := uint64(uint32(v2) + uint32(u1))
@@ -3650,12 +3744,14 @@ func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 113: add.s32
 				v3 := uint64(uint32(v2) + uint32(u1))
@@ -3686,7 +3782,9 @@ func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
+					}
 				}
 			}
 		} else {
@@ -3698,7 +3796,9 @@ func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
+					}
 				}
 			}
 		}
@@ -3781,7 +3881,9 @@ func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -3793,7 +3895,9 @@ func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
+					}
 				}
 			}
 		}
@@ -4199,7 +4303,9 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -4214,7 +4320,9 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
+					}
 				}
 			}
 		}
@@ -4566,12 +4674,14 @@ func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r5[l] = v5
 			}
@@ -4588,12 +4698,14 @@ func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r5[l] = v5
 			}
@@ -4639,12 +4751,14 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 167: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x200
@@ -4652,12 +4766,14 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 168: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4672,12 +4788,14 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 167: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x200
@@ -4685,12 +4803,14 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 168: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4721,7 +4841,9 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
+					}
 				}
 			}
 		} else {
@@ -4733,7 +4855,9 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
+					}
 				}
 			}
 		}
@@ -4777,12 +4901,14 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 176: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x100
@@ -4790,12 +4916,14 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 177: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4810,12 +4938,14 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 176: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x100
@@ -4823,12 +4953,14 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 177: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4859,7 +4991,9 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
+					}
 				}
 			}
 		} else {
@@ -4871,7 +5005,9 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
+					}
 				}
 			}
 		}
@@ -4915,12 +5051,14 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 185: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x80
@@ -4928,12 +5066,14 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 186: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4948,12 +5088,14 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 185: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x80
@@ -4961,12 +5103,14 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 186: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -4997,7 +5141,9 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
+					}
 				}
 			}
 		} else {
@@ -5009,7 +5155,9 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
+					}
 				}
 			}
 		}
@@ -5053,12 +5201,14 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 194: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x40
@@ -5066,12 +5216,14 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 195: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5086,12 +5238,14 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 194: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x40
@@ -5099,12 +5253,14 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 195: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5135,7 +5291,9 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
+					}
 				}
 			}
 		} else {
@@ -5147,7 +5305,9 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
+					}
 				}
 			}
 		}
@@ -5191,12 +5351,14 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 203: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x20
@@ -5204,12 +5366,14 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 204: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5224,12 +5388,14 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 203: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x20
@@ -5237,12 +5403,14 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 204: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5273,7 +5441,9 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
+					}
 				}
 			}
 		} else {
@@ -5285,7 +5455,9 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
+					}
 				}
 			}
 		}
@@ -5329,12 +5501,14 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 212: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x10
@@ -5342,12 +5516,14 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 213: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5362,12 +5538,14 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 212: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x10
@@ -5375,12 +5553,14 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 213: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5411,7 +5591,9 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
+					}
 				}
 			}
 		} else {
@@ -5423,7 +5605,9 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
+					}
 				}
 			}
 		}
@@ -5467,12 +5651,14 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 221: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x8
@@ -5480,12 +5666,14 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 222: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5500,12 +5688,14 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 221: ld.shared.f32
 				v2a := uint64(r12[l]) + 0x8
@@ -5513,12 +5703,14 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if v2a < shEnd4 && v2a&3 == 0 {
 					v2 = runtime.Load32(shp, v2a)
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 222: max.f32
 				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
@@ -5549,7 +5741,9 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
+					}
 				}
 			}
 		} else {
@@ -5561,7 +5755,9 @@ func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
+					}
 				}
 			}
 		}
@@ -5596,12 +5792,14 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r34[l] = v1
 			}
@@ -5614,12 +5812,14 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 				if v1a < shEnd4 && v1a&3 == 0 {
 					v1 = runtime.Load32(shp, v1a)
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r34[l] = v1
 			}
@@ -5661,7 +5861,9 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
+					}
 				}
 			}
 		} else {
@@ -5675,7 +5877,9 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 				if s4 < shEnd4 && s4&3 == 0 {
 					runtime.Store32(shp, s4, s4v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
+					}
 				}
 			}
 		}
@@ -5758,7 +5962,9 @@ func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
+					}
 				}
 			}
 		} else {
@@ -5770,7 +5976,9 @@ func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
+					}
 				}
 			}
 		}

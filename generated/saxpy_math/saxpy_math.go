@@ -685,12 +685,14 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/saxpy_math.ptx:40")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/saxpy_math.ptx:40")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 41: ld.global.f32
 				v10a := uint64(v7) + 0x0
@@ -698,12 +700,14 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/saxpy_math.ptx:41")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/saxpy_math.ptx:41")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 42: fma.rn.f32
 				var v11 uint64
@@ -712,8 +716,10 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				r15[l] = v11
@@ -734,12 +740,14 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/saxpy_math.ptx:40")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/saxpy_math.ptx:40")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 41: ld.global.f32
 				v10a := uint64(v7) + 0x0
@@ -747,12 +755,14 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/saxpy_math.ptx:41")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/saxpy_math.ptx:41")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 42: fma.rn.f32
 				var v11 uint64
@@ -761,8 +771,10 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
-					v11F = math.Float32frombits(uint32(v11))
+					{
+						v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
+						v11F = math.Float32frombits(uint32(v11))
+					}
 				}
 				_ = v11F
 				r15[l] = v11
@@ -790,7 +802,9 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/saxpy_math.ptx:43")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/saxpy_math.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -802,7 +816,9 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/saxpy_math.ptx:43")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/saxpy_math.ptx:43")
+					}
 				}
 			}
 		}
@@ -1080,12 +1096,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/saxpy_math.ptx:87")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/saxpy_math.ptx:87")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 88: add.s64
@@ -1096,12 +1114,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/saxpy_math.ptx:89")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/saxpy_math.ptx:89")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r21[l] = v17
 				// 90: abs.f32
@@ -1127,12 +1147,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/saxpy_math.ptx:87")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/saxpy_math.ptx:87")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r19[l] = v15
 				// 88: add.s64
@@ -1143,12 +1165,14 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
-					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-					if !v17ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/saxpy_math.ptx:89")
-						continue
+					{
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/saxpy_math.ptx:89")
+							continue
+						}
+						v17 = v17x
 					}
-					v17 = v17x
 				}
 				r21[l] = v17
 				// 90: abs.f32
@@ -1188,7 +1212,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 						runtime.Store32(s21w.Ptr, s21o, s21v)
 					} else {
-						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/saxpy_math.ptx:93")
+						{
+							w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/saxpy_math.ptx:93")
+						}
 					}
 					// 94: min.f32
 					v22 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
@@ -1201,8 +1227,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 						v24F = float32(v24f)
 						v24 = uint64(math.Float32bits(v24F))
 					} else {
-						v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
-						v24F = math.Float32frombits(uint32(v24))
+						{
+							v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
+							v24F = math.Float32frombits(uint32(v24))
+						}
 					}
 					_ = v24F
 					_ = v24
@@ -1239,7 +1267,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/saxpy_math.ptx:93")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/saxpy_math.ptx:93")
+					}
 				}
 				// 94: min.f32
 				v22 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
@@ -1252,8 +1282,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
-					v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
-					v24F = math.Float32frombits(uint32(v24))
+					{
+						v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
+						v24F = math.Float32frombits(uint32(v24))
+					}
 				}
 				_ = v24F
 				_ = v24
@@ -1292,7 +1324,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 						runtime.Store32(s28w.Ptr, s28o, s28v)
 					} else {
-						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/saxpy_math.ptx:100")
+						{
+							w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/saxpy_math.ptx:100")
+						}
 					}
 					// 101: mul.f32
 					v29F := isa.CanonF32(math.Float32frombits(uint32(r19[l])) * math.Float32frombits(uint32(r19[l])))
@@ -1325,7 +1359,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
-					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/saxpy_math.ptx:100")
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/saxpy_math.ptx:100")
+					}
 				}
 				// 101: mul.f32
 				v29F := isa.CanonF32(math.Float32frombits(uint32(r19[l])) * math.Float32frombits(uint32(r19[l])))
@@ -1366,7 +1402,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/saxpy_math.ptx:105")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/saxpy_math.ptx:105")
+					}
 				}
 				// 106: fma.rn.f32
 				var v34 uint64
@@ -1375,8 +1413,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v34F = float32(v34f)
 					v34 = uint64(math.Float32bits(v34F))
 				} else {
-					v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
-					v34F = math.Float32frombits(uint32(v34))
+					{
+						v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
+						v34F = math.Float32frombits(uint32(v34))
+					}
 				}
 				_ = v34F
 				_ = v34
@@ -1398,7 +1438,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
-					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/saxpy_math.ptx:105")
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/saxpy_math.ptx:105")
+					}
 				}
 				// 106: fma.rn.f32
 				var v34 uint64
@@ -1407,8 +1449,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v34F = float32(v34f)
 					v34 = uint64(math.Float32bits(v34F))
 				} else {
-					v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
-					v34F = math.Float32frombits(uint32(v34))
+					{
+						v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
+						v34F = math.Float32frombits(uint32(v34))
+					}
 				}
 				_ = v34F
 				_ = v34
@@ -1443,7 +1487,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/saxpy_math.ptx:110")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/saxpy_math.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -1455,7 +1501,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
-					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/saxpy_math.ptx:110")
+					{
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/saxpy_math.ptx:110")
+					}
 				}
 			}
 		}

@@ -641,7 +641,9 @@ func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -657,7 +659,9 @@ func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
+					}
 				}
 			}
 		}
@@ -729,12 +733,14 @@ func fsumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:47")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:47")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 48: ld.param.u32
 				v2a := uint64(0x4)
@@ -742,12 +748,14 @@ func fsumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:48")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:48")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 49: add.u32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -762,12 +770,14 @@ func fsumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:47")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:47")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 48: ld.param.u32
 				v2a := uint64(0x4)
@@ -775,12 +785,14 @@ func fsumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:48")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:48")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 49: add.u32
 				v3 := uint64(uint32(v1) + uint32(v2))
@@ -856,12 +868,14 @@ func fxorBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:58")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:58")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 59: ld.param.u32
 				v2a := uint64(0x4)
@@ -869,12 +883,14 @@ func fxorBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:59")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:59")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 60: xor.b32
 				v3 := uint64(uint32(v1) ^ uint32(v2))
@@ -889,12 +905,14 @@ func fxorBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:58")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:58")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 59: ld.param.u32
 				v2a := uint64(0x4)
@@ -902,12 +920,14 @@ func fxorBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:59")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:59")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 60: xor.b32
 				v3 := uint64(uint32(v1) ^ uint32(v2))
@@ -977,7 +997,9 @@ func dispatchBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/call_callprototype.ptx:73")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/call_callprototype.ptx:73")
+					}
 				}
 			}
 		} else {
@@ -992,7 +1014,9 @@ func dispatchBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/call_callprototype.ptx:73")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/call_callprototype.ptx:73")
+					}
 				}
 			}
 		}
@@ -1019,7 +1043,9 @@ func dispatchBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/call_callprototype.ptx:74")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/call_callprototype.ptx:74")
+					}
 				}
 			}
 		} else {
@@ -1031,7 +1057,9 @@ func dispatchBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/call_callprototype.ptx:74")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/call_callprototype.ptx:74")
+					}
 				}
 			}
 		}
@@ -1195,12 +1223,14 @@ func callCallprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/seeds/call_callprototype.ptx:102")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/seeds/call_callprototype.ptx:102")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r10[l] = v4
 			}
@@ -1218,12 +1248,14 @@ func callCallprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/seeds/call_callprototype.ptx:102")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/seeds/call_callprototype.ptx:102")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				r10[l] = v4
 			}
@@ -1270,7 +1302,9 @@ func callCallprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:106")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:106")
+					}
 				}
 			}
 		} else {
@@ -1284,7 +1318,9 @@ func callCallprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:106")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:106")
+					}
 				}
 			}
 		}

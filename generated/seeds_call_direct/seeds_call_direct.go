@@ -509,7 +509,9 @@ func initBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/call_direct.ptx:31")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/call_direct.ptx:31")
+					}
 				}
 			}
 		} else {
@@ -521,7 +523,9 @@ func initBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/call_direct.ptx:31")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/call_direct.ptx:31")
+					}
 				}
 			}
 		}
@@ -606,12 +610,14 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:44")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:44")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 45: add.u32
 				v6 := uint64(uint32(v5) + uint32(r0[l]))
@@ -631,12 +637,14 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:44")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:44")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 45: add.u32
 				v6 := uint64(uint32(v5) + uint32(r0[l]))
@@ -665,7 +673,9 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/call_direct.ptx:46")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/call_direct.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -677,7 +687,9 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/call_direct.ptx:46")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/call_direct.ptx:46")
+					}
 				}
 			}
 		}
@@ -761,12 +773,14 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:59")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:59")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 60: mad.lo.u32
 				v6 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(v5)))
@@ -785,12 +799,14 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:59")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:59")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 60: mad.lo.u32
 				v6 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(v5)))
@@ -959,7 +975,9 @@ func callDirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_direct.ptx:85")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_direct.ptx:85")
+					}
 				}
 			}
 		} else {
@@ -975,7 +993,9 @@ func callDirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_direct.ptx:85")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_direct.ptx:85")
+					}
 				}
 			}
 		}

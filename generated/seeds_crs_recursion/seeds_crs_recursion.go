@@ -429,12 +429,14 @@ func depthSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:21")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:21")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 22: setp.eq.u32
@@ -455,12 +457,14 @@ func depthSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:21")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:21")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 22: setp.eq.u32
@@ -504,7 +508,9 @@ func depthSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/seeds/crs_recursion.ptx:36")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/seeds/crs_recursion.ptx:36")
+					}
 				}
 			}
 		} else {
@@ -516,7 +522,9 @@ func depthSumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/seeds/crs_recursion.ptx:36")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/seeds/crs_recursion.ptx:36")
+					}
 				}
 			}
 		}
@@ -552,7 +560,9 @@ func depthSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/crs_recursion.ptx:28")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/crs_recursion.ptx:28")
+					}
 				}
 			}
 		} else {
@@ -566,7 +576,9 @@ func depthSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/crs_recursion.ptx:28")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/crs_recursion.ptx:28")
+					}
 				}
 			}
 		}
@@ -601,12 +613,14 @@ func depthSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:30")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:30")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 32: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(v1))
@@ -621,12 +635,14 @@ func depthSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:30")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:30")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 32: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(v1))
@@ -657,7 +673,9 @@ func depthSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/crs_recursion.ptx:33")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/crs_recursion.ptx:33")
+					}
 				}
 			}
 		} else {
@@ -669,7 +687,9 @@ func depthSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/crs_recursion.ptx:33")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/crs_recursion.ptx:33")
+					}
 				}
 			}
 		}
@@ -748,7 +768,9 @@ func crsRecursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:55")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -767,7 +789,9 @@ func crsRecursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:55")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:55")
+					}
 				}
 			}
 		}
@@ -803,12 +827,14 @@ func crsRecursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:57")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:57")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r4[l] = v1
 			}
@@ -821,12 +847,14 @@ func crsRecursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:57")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:57")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r4[l] = v1
 			}
@@ -875,7 +903,9 @@ func crsRecursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:63")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:63")
+					}
 				}
 			}
 		} else {
@@ -891,7 +921,9 @@ func crsRecursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:63")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:63")
+					}
 				}
 			}
 		}

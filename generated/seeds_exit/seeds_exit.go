@@ -295,7 +295,9 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
+					}
 				}
 				// 32: and.b32
 				v11 := uint64(uint32(r0[l]) & uint32(k1))
@@ -317,7 +319,9 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
+					}
 				}
 				// 32: and.b32
 				v11 := uint64(uint32(r0[l]) & uint32(k1))
@@ -362,7 +366,9 @@ func exitKernelBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/seeds/exit.ptx:36")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/seeds/exit.ptx:36")
+					}
 				}
 			}
 		} else {
@@ -374,7 +380,9 @@ func exitKernelBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/seeds/exit.ptx:36")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/seeds/exit.ptx:36")
+					}
 				}
 			}
 		}

@@ -422,7 +422,9 @@ func exitBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/seeds/exit_barrier.ptx:39")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/seeds/exit_barrier.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -441,7 +443,9 @@ func exitBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/seeds/exit_barrier.ptx:39")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/seeds/exit_barrier.ptx:39")
+					}
 				}
 			}
 		}
@@ -490,12 +494,14 @@ func exitBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/seeds/exit_barrier.ptx:45")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/seeds/exit_barrier.ptx:45")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 46: add.u32
 				v6 := uint64(uint32(v5) + uint32(k3))
@@ -518,12 +524,14 @@ func exitBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/seeds/exit_barrier.ptx:45")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/seeds/exit_barrier.ptx:45")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 46: add.u32
 				v6 := uint64(uint32(v5) + uint32(k3))
@@ -572,7 +580,9 @@ func exitBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit_barrier.ptx:50")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit_barrier.ptx:50")
+					}
 				}
 			}
 		} else {
@@ -586,7 +596,9 @@ func exitBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit_barrier.ptx:50")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit_barrier.ptx:50")
+					}
 				}
 			}
 		}

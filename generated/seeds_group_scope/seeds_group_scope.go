@@ -265,7 +265,9 @@ func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/seeds/group_scope.ptx:39")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/seeds/group_scope.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -281,7 +283,9 @@ func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
-					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/seeds/group_scope.ptx:39")
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/seeds/group_scope.ptx:39")
+					}
 				}
 			}
 		}

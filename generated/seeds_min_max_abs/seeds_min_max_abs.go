@@ -333,7 +333,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
+					}
 				}
 				// 51: max.s32
 				v17 := uint64(uint32(max(int32(v9), int32(k5))))
@@ -380,7 +382,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
-					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
+					{
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
+					}
 				}
 				// 51: max.s32
 				v17 := uint64(uint32(max(int32(v9), int32(k5))))
@@ -409,7 +413,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
+					}
 				}
 				// 53: min.u32
 				v19 := uint64(min(uint32(r0[l]), uint32(k3)))
@@ -424,7 +430,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
+					}
 				}
 				// 53: min.u32
 				v19 := uint64(min(uint32(r0[l]), uint32(k3)))
@@ -452,7 +460,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
+					}
 				}
 				// 55: max.u32
 				v21 := uint64(max(uint32(r0[l]), uint32(k3)))
@@ -467,7 +477,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
-					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
+					}
 				}
 				// 55: max.u32
 				v21 := uint64(max(uint32(r0[l]), uint32(k3)))
@@ -495,7 +507,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
+					}
 				}
 				// 57: abs.s32
 				v23s := int32(r0[l])
@@ -511,7 +525,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
-					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
+					{
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
+					}
 				}
 				// 57: abs.s32
 				v23s := int32(r0[l])
@@ -540,7 +556,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
+					}
 				}
 				// 59: min.f32
 				v25 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
@@ -555,7 +573,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
-					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
+					{
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
+					}
 				}
 				// 59: min.f32
 				v25 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
@@ -583,7 +603,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
+					}
 				}
 				// 61: neg.f32
 				v27 := uint64(isa.NegF32(uint32(r1[l])))
@@ -600,7 +622,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
-					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
+					{
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
+					}
 				}
 				// 61: neg.f32
 				v27 := uint64(isa.NegF32(uint32(r1[l])))
@@ -632,7 +656,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
+					}
 				}
 				// 64: setp.lt.s32
 				c30t := int32(r0[l]) < int32(k7)
@@ -662,7 +688,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
-					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
+					{
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
+					}
 				}
 				// 64: setp.lt.s32
 				c30t := int32(r0[l]) < int32(k7)
@@ -706,7 +734,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
+					}
 				}
 			}
 		} else {
@@ -718,7 +748,9 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
-					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
+					{
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
+					}
 				}
 			}
 		}

@@ -551,7 +551,9 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
+					}
 				}
 			}
 		} else {
@@ -567,7 +569,9 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
-					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
+					{
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
+					}
 				}
 			}
 		}

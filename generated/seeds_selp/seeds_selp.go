@@ -257,7 +257,9 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/seeds/selp.ptx:30")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/seeds/selp.ptx:30")
+					}
 				}
 			}
 		} else {
@@ -273,7 +275,9 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/seeds/selp.ptx:30")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/seeds/selp.ptx:30")
+					}
 				}
 			}
 		}

@@ -1068,7 +1068,9 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
+					}
 				}
 				// 100: cvt.rn.f32.s32
 				v57 := uint64(math.Float32bits(float32(int32(r0[l]))))
@@ -1104,7 +1106,9 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 					runtime.Store32(s56w.Ptr, s56o, s56v)
 				} else {
-					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
+					{
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
+					}
 				}
 				// 100: cvt.rn.f32.s32
 				v57 := uint64(math.Float32bits(float32(int32(r0[l]))))
@@ -1770,7 +1774,9 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s117o := s117 - s117w.Base; s117o < s117w.End && s117&3 == 0 {
 					runtime.Store32(s117w.Ptr, s117o, s117v)
 				} else {
-					w.StoreLane(s117w, runtime.SpaceGlobal, s117, 4, s117v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
+					{
+						w.StoreLane(s117w, runtime.SpaceGlobal, s117, 4, s117v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -1784,7 +1790,9 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s117o := s117 - s117w.Base; s117o < s117w.End && s117&3 == 0 {
 					runtime.Store32(s117w.Ptr, s117o, s117v)
 				} else {
-					w.StoreLane(s117w, runtime.SpaceGlobal, s117, 4, s117v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
+					{
+						w.StoreLane(s117w, runtime.SpaceGlobal, s117, 4, s117v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
+					}
 				}
 			}
 		}

@@ -347,7 +347,9 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 					if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 						runtime.Store32(s17w.Ptr, s17o, s17v)
 					} else {
-						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
+						{
+							w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
+						}
 					}
 				}
 			}
@@ -368,7 +370,9 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 					if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 						runtime.Store32(s17w.Ptr, s17o, s17v)
 					} else {
-						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
+						{
+							w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
+						}
 					}
 				}
 			}

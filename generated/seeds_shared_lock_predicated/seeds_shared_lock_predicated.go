@@ -637,7 +637,9 @@ func sharedLockPredicatedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
+					}
 				}
 			}
 		} else {
@@ -653,7 +655,9 @@ func sharedLockPredicatedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
+					}
 				}
 			}
 		}

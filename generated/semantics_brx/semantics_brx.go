@@ -473,7 +473,9 @@ func brxDivergentBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:29")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:29")
+					}
 				}
 				// 30: mov.u32
 				v2 := uint64(r0[l])
@@ -488,7 +490,9 @@ func brxDivergentBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:29")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:29")
+					}
 				}
 				// 30: mov.u32
 				v2 := uint64(r0[l])
@@ -528,7 +532,9 @@ func brxDivergentBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:34")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:34")
+					}
 				}
 				// 35: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -543,7 +549,9 @@ func brxDivergentBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:34")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:34")
+					}
 				}
 				// 35: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -583,7 +591,9 @@ func brxDivergentBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:39")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:39")
+					}
 				}
 				// 40: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -598,7 +608,9 @@ func brxDivergentBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:39")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:39")
+					}
 				}
 				// 40: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -638,7 +650,9 @@ func brxDivergentBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:44")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:44")
+					}
 				}
 				// 45: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -653,7 +667,9 @@ func brxDivergentBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:44")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:44")
+					}
 				}
 				// 45: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -693,7 +709,9 @@ func brxDivergentBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:49")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:49")
+					}
 				}
 				// 50: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -708,7 +726,9 @@ func brxDivergentBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:49")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:49")
+					}
 				}
 				// 50: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -748,7 +768,9 @@ func brxDivergentBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:53")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:53")
+					}
 				}
 			}
 		} else {
@@ -760,7 +782,9 @@ func brxDivergentBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:53")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:53")
+					}
 				}
 			}
 		}
@@ -785,7 +809,9 @@ func brxDivergentBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brx.ptx:54")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brx.ptx:54")
+					}
 				}
 			}
 		} else {
@@ -797,7 +823,9 @@ func brxDivergentBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brx.ptx:54")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brx.ptx:54")
+					}
 				}
 			}
 		}
@@ -823,12 +851,14 @@ func brxDivergentBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/brx.ptx:55")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/brx.ptx:55")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 56: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -843,12 +873,14 @@ func brxDivergentBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/brx.ptx:55")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/brx.ptx:55")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 56: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -877,7 +909,9 @@ func brxDivergentBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/brx.ptx:57")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/brx.ptx:57")
+					}
 				}
 			}
 		} else {
@@ -889,7 +923,9 @@ func brxDivergentBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/brx.ptx:57")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/brx.ptx:57")
+					}
 				}
 			}
 		}

@@ -508,12 +508,14 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/exitbar.ptx:30")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/exitbar.ptx:30")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 31: ld.param.u32
@@ -522,12 +524,14 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/exitbar.ptx:31")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/exitbar.ptx:31")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 32: rem.u32
 				v3 := isa.Rem(v2, k0, 32, false)
@@ -566,12 +570,14 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/exitbar.ptx:30")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/exitbar.ptx:30")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 31: ld.param.u32
@@ -580,12 +586,14 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/exitbar.ptx:31")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/exitbar.ptx:31")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 32: rem.u32
 				v3 := isa.Rem(v2, k0, 32, false)
@@ -650,7 +658,9 @@ func maybeDieBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/exitbar.ptx:39")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/exitbar.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -662,7 +672,9 @@ func maybeDieBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/exitbar.ptx:39")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/exitbar.ptx:39")
+					}
 				}
 			}
 		}
@@ -851,7 +863,9 @@ func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s9 < shEnd4 && s9&3 == 0 {
 					runtime.Store32(shp, s9, s9v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s9, 4, s9v, l, "testdata/ptx/semantics/exitbar.ptx:66")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s9, 4, s9v, l, "testdata/ptx/semantics/exitbar.ptx:66")
+					}
 				}
 				// 67: add.u64
 				v10 := uint64(uint64(r4[l]) + uint64(k4))
@@ -872,7 +886,9 @@ func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s9 < shEnd4 && s9&3 == 0 {
 					runtime.Store32(shp, s9, s9v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s9, 4, s9v, l, "testdata/ptx/semantics/exitbar.ptx:66")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s9, 4, s9v, l, "testdata/ptx/semantics/exitbar.ptx:66")
+					}
 				}
 				// 67: add.u64
 				v10 := uint64(uint64(r4[l]) + uint64(k4))
@@ -902,7 +918,9 @@ func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/exitbar.ptx:71")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/exitbar.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -914,7 +932,9 @@ func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/exitbar.ptx:71")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/exitbar.ptx:71")
+					}
 				}
 			}
 		}
@@ -941,7 +961,9 @@ func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/semantics/exitbar.ptx:72")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/semantics/exitbar.ptx:72")
+					}
 				}
 			}
 		} else {
@@ -953,7 +975,9 @@ func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/semantics/exitbar.ptx:72")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/semantics/exitbar.ptx:72")
+					}
 				}
 			}
 		}
@@ -1005,12 +1029,14 @@ func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/exitbar.ptx:81")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/exitbar.ptx:81")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r13[l] = v5
 			}
@@ -1029,12 +1055,14 @@ func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/exitbar.ptx:81")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/exitbar.ptx:81")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r13[l] = v5
 			}
@@ -1061,7 +1089,9 @@ func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/exitbar.ptx:82")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/exitbar.ptx:82")
+					}
 				}
 			}
 		} else {
@@ -1073,7 +1103,9 @@ func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/exitbar.ptx:82")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/exitbar.ptx:82")
+					}
 				}
 			}
 		}
@@ -1098,7 +1130,9 @@ func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/semantics/exitbar.ptx:83")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/semantics/exitbar.ptx:83")
+					}
 				}
 			}
 		} else {
@@ -1110,7 +1144,9 @@ func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/semantics/exitbar.ptx:83")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/semantics/exitbar.ptx:83")
+					}
 				}
 			}
 		}
@@ -1136,12 +1172,14 @@ func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/exitbar.ptx:84")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/exitbar.ptx:84")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 85: add.u32
 				v9 := uint64(uint32(v8) + uint32(k2))
@@ -1156,12 +1194,14 @@ func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/exitbar.ptx:84")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/exitbar.ptx:84")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 85: add.u32
 				v9 := uint64(uint32(v8) + uint32(k2))
@@ -1190,7 +1230,9 @@ func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/exitbar.ptx:86")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/exitbar.ptx:86")
+					}
 				}
 			}
 		} else {
@@ -1202,7 +1244,9 @@ func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/exitbar.ptx:86")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/exitbar.ptx:86")
+					}
 				}
 			}
 		}

@@ -987,12 +987,14 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:19")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:19")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 20: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1007,12 +1009,14 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:19")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:19")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 20: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1043,7 +1047,9 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:21")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:21")
+					}
 				}
 			}
 		} else {
@@ -1055,7 +1061,9 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:21")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:21")
+					}
 				}
 			}
 		}
@@ -1113,12 +1121,14 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:28")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:28")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 29: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1133,12 +1143,14 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:28")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:28")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 29: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1169,7 +1181,9 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:30")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:30")
+					}
 				}
 			}
 		} else {
@@ -1181,7 +1195,9 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:30")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:30")
+					}
 				}
 			}
 		}
@@ -1239,12 +1255,14 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:37")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:37")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 38: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1259,12 +1277,14 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:37")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:37")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 38: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1295,7 +1315,9 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:39")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -1307,7 +1329,9 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:39")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:39")
+					}
 				}
 			}
 		}
@@ -1364,12 +1388,14 @@ func wideBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/fault_calls.ptx:47")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/fault_calls.ptx:47")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 48: cvt.u32.u64
 				v2 := uint64(uint32(uint64(v1)))
@@ -1384,12 +1410,14 @@ func wideBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/fault_calls.ptx:47")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/fault_calls.ptx:47")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 48: cvt.u32.u64
 				v2 := uint64(uint32(uint64(v1)))
@@ -1420,7 +1448,9 @@ func wideBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:49")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:49")
+					}
 				}
 			}
 		} else {
@@ -1432,7 +1462,9 @@ func wideBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:49")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:49")
+					}
 				}
 			}
 		}
@@ -1522,12 +1554,14 @@ func recBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:57")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:57")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 			}
@@ -1540,12 +1574,14 @@ func recBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:57")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:57")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 			}
@@ -1614,7 +1650,9 @@ func recBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/semantics/fault_calls.ptx:71")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/semantics/fault_calls.ptx:71")
+					}
 				}
 			}
 		} else {
@@ -1626,7 +1664,9 @@ func recBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/semantics/fault_calls.ptx:71")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/semantics/fault_calls.ptx:71")
+					}
 				}
 			}
 		}
@@ -1662,7 +1702,9 @@ func recBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/fault_calls.ptx:65")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/fault_calls.ptx:65")
+					}
 				}
 			}
 		} else {
@@ -1676,7 +1718,9 @@ func recBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/fault_calls.ptx:65")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/fault_calls.ptx:65")
+					}
 				}
 			}
 		}
@@ -1711,12 +1755,14 @@ func recBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:67")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:67")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 69: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1731,12 +1777,14 @@ func recBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:67")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:67")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 69: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -1925,7 +1973,9 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
+					}
 				}
 			}
 		} else {
@@ -1948,7 +1998,9 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
+					}
 				}
 			}
 		}
@@ -1984,12 +2036,14 @@ func callTargetBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:104")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:104")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r10[l] = v1
 			}
@@ -2002,12 +2056,14 @@ func callTargetBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:104")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:104")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r10[l] = v1
 			}
@@ -2056,7 +2112,9 @@ func callTargetBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:110")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:110")
+					}
 				}
 			}
 		} else {
@@ -2072,7 +2130,9 @@ func callTargetBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:110")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:110")
+					}
 				}
 			}
 		}
@@ -2224,7 +2284,9 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/fault_calls.ptx:137")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/fault_calls.ptx:137")
+					}
 				}
 			}
 		} else {
@@ -2242,7 +2304,9 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/fault_calls.ptx:137")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/fault_calls.ptx:137")
+					}
 				}
 			}
 		}
@@ -2278,12 +2342,14 @@ func callSignatureBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:139")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:139")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 			}
@@ -2296,12 +2362,14 @@ func callSignatureBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:139")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:139")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 			}
@@ -2350,7 +2418,9 @@ func callSignatureBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:145")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:145")
+					}
 				}
 			}
 		} else {
@@ -2366,7 +2436,9 @@ func callSignatureBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:145")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:145")
+					}
 				}
 			}
 		}
@@ -2508,7 +2580,9 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/fault_calls.ptx:170")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/fault_calls.ptx:170")
+					}
 				}
 			}
 		} else {
@@ -2533,7 +2607,9 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/fault_calls.ptx:170")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/fault_calls.ptx:170")
+					}
 				}
 			}
 		}
@@ -2571,12 +2647,14 @@ func overflowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:172")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:172")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r6[l] = v1
 			}
@@ -2589,12 +2667,14 @@ func overflowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:172")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:172")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r6[l] = v1
 			}
@@ -2643,7 +2723,9 @@ func overflowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:178")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:178")
+					}
 				}
 			}
 		} else {
@@ -2659,7 +2741,9 @@ func overflowBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:178")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:178")
+					}
 				}
 			}
 		}

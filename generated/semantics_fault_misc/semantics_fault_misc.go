@@ -822,12 +822,14 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r12[l] = v15
 				// 42: add.u64
@@ -862,12 +864,14 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				r12[l] = v15
 				// 42: add.u64
@@ -898,7 +902,9 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -910,7 +916,9 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
+					}
 				}
 			}
 		}
@@ -1076,7 +1084,9 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12 < shEnd4 && s12&3 == 0 {
 					runtime.Store32(shp, s12, s12v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
+					}
 				}
 			}
 		} else {
@@ -1092,7 +1102,9 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12 < shEnd4 && s12&3 == 0 {
 					runtime.Store32(shp, s12, s12v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
+					}
 				}
 			}
 		}
@@ -1139,12 +1151,14 @@ func sharedOobBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/fault_misc.ptx:73")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/fault_misc.ptx:73")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r12[l] = v5
 			}
@@ -1163,12 +1177,14 @@ func sharedOobBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/fault_misc.ptx:73")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/fault_misc.ptx:73")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r12[l] = v5
 			}
@@ -1217,7 +1233,9 @@ func sharedOobBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/fault_misc.ptx:78")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/fault_misc.ptx:78")
+					}
 				}
 			}
 		} else {
@@ -1233,7 +1251,9 @@ func sharedOobBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/fault_misc.ptx:78")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/fault_misc.ptx:78")
+					}
 				}
 			}
 		}
@@ -1545,7 +1565,9 @@ func brxRangeBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/fault_misc.ptx:117")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/fault_misc.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -1557,7 +1579,9 @@ func brxRangeBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/fault_misc.ptx:117")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/fault_misc.ptx:117")
+					}
 				}
 			}
 		}
@@ -1729,7 +1753,9 @@ func trapKernelBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_misc.ptx:141")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_misc.ptx:141")
+					}
 				}
 			}
 		} else {
@@ -1745,7 +1771,9 @@ func trapKernelBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_misc.ptx:141")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_misc.ptx:141")
+					}
 				}
 			}
 		}

@@ -595,7 +595,9 @@ func deadlockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_sync.ptx:34")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_sync.ptx:34")
+					}
 				}
 			}
 		} else {
@@ -611,7 +613,9 @@ func deadlockBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_sync.ptx:34")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_sync.ptx:34")
+					}
 				}
 			}
 		}
@@ -785,7 +789,9 @@ func spinBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/fault_sync.ptx:55")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/fault_sync.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -797,7 +803,9 @@ func spinBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/fault_sync.ptx:55")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/fault_sync.ptx:55")
+					}
 				}
 			}
 		}
@@ -937,7 +945,9 @@ func configBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -953,7 +963,9 @@ func configBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
+					}
 				}
 			}
 		}

@@ -414,12 +414,14 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/fused.ptx:39")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/fused.ptx:39")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 40: cvt.u64.u32
 				v14 := uint64(uint64(uint32(v13)))
@@ -450,12 +452,14 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/fused.ptx:39")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/fused.ptx:39")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				// 40: cvt.u64.u32
 				v14 := uint64(uint64(uint32(v13)))
@@ -492,7 +496,9 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:43")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:43")
+					}
 				}
 				// 44: setp.lt.u32
 				c18t := uint32(r5[l]) < uint32(k2)
@@ -515,7 +521,9 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:43")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:43")
+					}
 				}
 				// 44: setp.lt.u32
 				c18t := uint32(r5[l]) < uint32(k2)
@@ -552,12 +560,14 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 					if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 						v21 = runtime.Load64(v21aw.Ptr, v21ao)
 					} else {
-						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 8, l)
-						if !v21ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v21a, 8, "testdata/ptx/semantics/fused.ptx:47")
-							continue
+						{
+							v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 8, l)
+							if !v21ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v21a, 8, "testdata/ptx/semantics/fused.ptx:47")
+								continue
+							}
+							v21 = v21x
 						}
-						v21 = v21x
 					}
 					r17[l] = v21
 				}
@@ -575,12 +585,14 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 					if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
 						v21 = runtime.Load64(v21aw.Ptr, v21ao)
 					} else {
-						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 8, l)
-						if !v21ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v21a, 8, "testdata/ptx/semantics/fused.ptx:47")
-							continue
+						{
+							v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 8, l)
+							if !v21ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v21a, 8, "testdata/ptx/semantics/fused.ptx:47")
+								continue
+							}
+							v21 = v21x
 						}
-						v21 = v21x
 					}
 					r17[l] = v21
 				}
@@ -617,7 +629,9 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25 < shEnd8 && s25&7 == 0 {
 					runtime.Store64(shp, s25, s25v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s25, 8, s25v, l, "testdata/ptx/semantics/fused.ptx:51")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s25, 8, s25v, l, "testdata/ptx/semantics/fused.ptx:51")
+					}
 				}
 			}
 		} else {
@@ -633,7 +647,9 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s25 < shEnd8 && s25&7 == 0 {
 					runtime.Store64(shp, s25, s25v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s25, 8, s25v, l, "testdata/ptx/semantics/fused.ptx:51")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s25, 8, s25v, l, "testdata/ptx/semantics/fused.ptx:51")
+					}
 				}
 			}
 		}
@@ -697,12 +713,14 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd8 && v5a&7 == 0 {
 					v5 = runtime.Load64(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 8, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 8, "testdata/ptx/semantics/fused.ptx:57")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 8, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 8, "testdata/ptx/semantics/fused.ptx:57")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 58: add.s64
 				v6 := uint64(uint64(r3[l]) + uint64(r10[l]))
@@ -715,12 +733,14 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/fused.ptx:60")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/fused.ptx:60")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 61: cvt.u64.u32
 				v9 := uint64(uint64(uint32(v8)))
@@ -747,12 +767,14 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v5a < shEnd8 && v5a&7 == 0 {
 					v5 = runtime.Load64(shp, v5a)
 				} else {
-					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 8, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceShared, v5a, 8, "testdata/ptx/semantics/fused.ptx:57")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 8, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceShared, v5a, 8, "testdata/ptx/semantics/fused.ptx:57")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				// 58: add.s64
 				v6 := uint64(uint64(r3[l]) + uint64(r10[l]))
@@ -765,12 +787,14 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/fused.ptx:60")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/fused.ptx:60")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 61: cvt.u64.u32
 				v9 := uint64(uint64(uint32(v8)))
@@ -813,7 +837,9 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:69")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:69")
+					}
 				}
 			}
 		} else {
@@ -833,7 +859,9 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:69")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:69")
+					}
 				}
 			}
 		}

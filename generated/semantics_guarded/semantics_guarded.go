@@ -451,12 +451,14 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 25: ld.param.u32
@@ -465,12 +467,14 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -483,12 +487,14 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 25: ld.param.u32
@@ -497,12 +503,14 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -531,7 +539,9 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:27")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:27")
+					}
 				}
 				// 28: add.u32
 				v4 := uint64(uint32(r1[l]) + uint32(k0))
@@ -546,7 +556,9 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:27")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:27")
+					}
 				}
 				// 28: add.u32
 				v4 := uint64(uint32(r1[l]) + uint32(k0))
@@ -578,7 +590,9 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
+					}
 				}
 				// 30: setp.gt.u32
 				c6t := uint32(r1[l]) > uint32(k1)
@@ -598,7 +612,9 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
+					}
 				}
 				// 30: setp.gt.u32
 				c6t := uint32(r1[l]) > uint32(k1)
@@ -644,7 +660,9 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:33")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:33")
+					}
 				}
 				// 34: shl.b32
 				v2 := uint64(uint32(r1[l]) << uint32(k0))
@@ -659,7 +677,9 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:33")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:33")
+					}
 				}
 				// 34: shl.b32
 				v2 := uint64(uint32(r1[l]) << uint32(k0))
@@ -689,7 +709,9 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
+					}
 				}
 			}
 		} else {
@@ -701,7 +723,9 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
+					}
 				}
 			}
 		}
@@ -874,7 +898,9 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -886,7 +912,9 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
+					}
 				}
 			}
 		}
@@ -913,7 +941,9 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
+					}
 				}
 			}
 		} else {
@@ -925,7 +955,9 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
+					}
 				}
 			}
 		}
@@ -951,12 +983,14 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/guarded.ptx:61")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/guarded.ptx:61")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 62: add.u32
 				v12 := uint64(uint32(v11) + uint32(k2))
@@ -971,12 +1005,14 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/guarded.ptx:61")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/guarded.ptx:61")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 62: add.u32
 				v12 := uint64(uint32(v11) + uint32(k2))
@@ -1005,7 +1041,9 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/guarded.ptx:63")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/guarded.ptx:63")
+					}
 				}
 			}
 		} else {
@@ -1017,7 +1055,9 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
-					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/guarded.ptx:63")
+					{
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/guarded.ptx:63")
+					}
 				}
 			}
 		}
@@ -1055,12 +1095,14 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v1a < pmEnd4 {
 						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
-							continue
+						{
+							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+							if !v1ok {
+								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
+								continue
+							}
+							v1 = v1x
 						}
-						v1 = v1x
 					}
 					r6[l] = v1
 				}
@@ -1078,12 +1120,14 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 					if v1a < pmEnd4 {
 						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
-							continue
+						{
+							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+							if !v1ok {
+								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
+								continue
+							}
+							v1 = v1x
 						}
-						v1 = v1x
 					}
 					r6[l] = v1
 				}
@@ -1113,7 +1157,9 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/guarded.ptx:68")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/guarded.ptx:68")
+					}
 				}
 			}
 		} else {
@@ -1125,7 +1171,9 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/guarded.ptx:68")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/guarded.ptx:68")
+					}
 				}
 			}
 		}
@@ -1150,7 +1198,9 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:69")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:69")
+					}
 				}
 			}
 		} else {
@@ -1162,7 +1212,9 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:69")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:69")
+					}
 				}
 			}
 		}
@@ -1188,12 +1240,14 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/guarded.ptx:70")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/guarded.ptx:70")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 71: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -1208,12 +1262,14 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/guarded.ptx:70")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/guarded.ptx:70")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 71: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -1244,7 +1300,9 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/guarded.ptx:72")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/guarded.ptx:72")
+					}
 				}
 				// 73: rem.u32
 				v7 := isa.Rem(r0[l], k1, 32, false)
@@ -1266,7 +1324,9 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/guarded.ptx:72")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/guarded.ptx:72")
+					}
 				}
 				// 73: rem.u32
 				v7 := isa.Rem(r0[l], k1, 32, false)
@@ -1311,7 +1371,9 @@ func guardedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:77")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:77")
+					}
 				}
 			}
 		} else {
@@ -1323,7 +1385,9 @@ func guardedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:77")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:77")
+					}
 				}
 			}
 		}

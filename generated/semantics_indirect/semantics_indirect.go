@@ -733,12 +733,14 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:24")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:24")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 25: ld.param.u32
@@ -747,12 +749,14 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:25")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:25")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -765,12 +769,14 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:24")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:24")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 25: ld.param.u32
@@ -779,12 +785,14 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:25")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:25")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -813,7 +821,9 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:27")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:27")
+					}
 				}
 				// 28: add.u32
 				v4 := uint64(uint32(r1[l]) + uint32(k0))
@@ -828,7 +838,9 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:27")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:27")
+					}
 				}
 				// 28: add.u32
 				v4 := uint64(uint32(r1[l]) + uint32(k0))
@@ -858,7 +870,9 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:29")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:29")
+					}
 				}
 			}
 		} else {
@@ -870,7 +884,9 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:29")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:29")
+					}
 				}
 			}
 		}
@@ -941,12 +957,14 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:37")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:37")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 38: ld.param.u32
@@ -955,12 +973,14 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:38")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:38")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -973,12 +993,14 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:37")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:37")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 38: ld.param.u32
@@ -987,12 +1009,14 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:38")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:38")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -1021,7 +1045,9 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:40")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:40")
+					}
 				}
 				// 41: mul.lo.u32
 				v4 := uint64(uint32(r1[l]) * uint32(k0))
@@ -1036,7 +1062,9 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:40")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:40")
+					}
 				}
 				// 41: mul.lo.u32
 				v4 := uint64(uint32(r1[l]) * uint32(k0))
@@ -1066,7 +1094,9 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:42")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -1078,7 +1108,9 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:42")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:42")
+					}
 				}
 			}
 		}
@@ -1149,12 +1181,14 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:50")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:50")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 51: ld.param.u32
@@ -1163,12 +1197,14 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:51")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:51")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -1181,12 +1217,14 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:50")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:50")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 51: ld.param.u32
@@ -1195,12 +1233,14 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:51")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:51")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -1229,7 +1269,9 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:53")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:53")
+					}
 				}
 				// 54: xor.b32
 				v4 := uint64(uint32(r1[l]) ^ uint32(k0))
@@ -1244,7 +1286,9 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:53")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:53")
+					}
 				}
 				// 54: xor.b32
 				v4 := uint64(uint32(r1[l]) ^ uint32(k0))
@@ -1274,7 +1318,9 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:55")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -1286,7 +1332,9 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:55")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:55")
+					}
 				}
 			}
 		}
@@ -1478,7 +1526,9 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:91")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:91")
+					}
 				}
 			}
 		} else {
@@ -1519,7 +1569,9 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:91")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:91")
+					}
 				}
 			}
 		}
@@ -1548,7 +1600,9 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:92")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:92")
+					}
 				}
 			}
 		} else {
@@ -1560,7 +1614,9 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:92")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:92")
+					}
 				}
 			}
 		}
@@ -1586,12 +1642,14 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:93")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:93")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 94: add.u32
 				v17 := uint64(uint32(v16) + uint32(k5))
@@ -1606,12 +1664,14 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:93")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:93")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 94: add.u32
 				v17 := uint64(uint32(v16) + uint32(k5))
@@ -1640,7 +1700,9 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:95")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:95")
+					}
 				}
 			}
 		} else {
@@ -1652,7 +1714,9 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:95")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:95")
+					}
 				}
 			}
 		}
@@ -1699,12 +1763,14 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:97")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:97")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r11[l] = v1
 			}
@@ -1717,12 +1783,14 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:97")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:97")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r11[l] = v1
 			}
@@ -1751,7 +1819,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:100")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:100")
+					}
 				}
 			}
 		} else {
@@ -1763,7 +1833,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:100")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:100")
+					}
 				}
 			}
 		}
@@ -1788,7 +1860,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:101")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -1800,7 +1874,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:101")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:101")
+					}
 				}
 			}
 		}
@@ -1826,12 +1902,14 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:102")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:102")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 103: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -1846,12 +1924,14 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:102")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:102")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 103: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -1880,7 +1960,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:104")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:104")
+					}
 				}
 				// 107: div.u32
 				v7 := isa.Div(r0[l], k1, 32, false)
@@ -1897,7 +1979,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:104")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:104")
+					}
 				}
 				// 107: div.u32
 				v7 := isa.Div(r0[l], k1, 32, false)
@@ -1935,12 +2019,14 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/semantics/indirect.ptx:112")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/semantics/indirect.ptx:112")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r17[l] = v12
 				// 113: add.u64
@@ -1960,12 +2046,14 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/semantics/indirect.ptx:112")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/semantics/indirect.ptx:112")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r17[l] = v12
 				// 113: add.u64
@@ -1997,7 +2085,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:118")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:118")
+					}
 				}
 			}
 		} else {
@@ -2009,7 +2099,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:118")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:118")
+					}
 				}
 			}
 		}
@@ -2036,7 +2128,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:119")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:119")
+					}
 				}
 			}
 		} else {
@@ -2048,7 +2142,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:119")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:119")
+					}
 				}
 			}
 		}
@@ -2074,12 +2170,14 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:120")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:120")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 121: add.u32
 				v17 := uint64(uint32(v16) + uint32(k0))
@@ -2094,12 +2192,14 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:120")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:120")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 121: add.u32
 				v17 := uint64(uint32(v16) + uint32(k0))
@@ -2128,7 +2228,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:122")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:122")
+					}
 				}
 			}
 		} else {
@@ -2140,7 +2242,9 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
-					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:122")
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:122")
+					}
 				}
 			}
 		}
@@ -2187,12 +2291,14 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:124")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:124")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r19[l] = v1
 			}
@@ -2205,12 +2311,14 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:124")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:124")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r19[l] = v1
 			}
@@ -2239,7 +2347,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:127")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -2251,7 +2361,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:127")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:127")
+					}
 				}
 			}
 		}
@@ -2276,7 +2388,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:128")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:128")
+					}
 				}
 			}
 		} else {
@@ -2288,7 +2402,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:128")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:128")
+					}
 				}
 			}
 		}
@@ -2314,12 +2430,14 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:129")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:129")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 130: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -2334,12 +2452,14 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:129")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:129")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 130: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -2368,7 +2488,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:131")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:131")
+					}
 				}
 				// 134: shr.u32
 				v7 := uint64(uint32(r0[l]) >> uint32(k1))
@@ -2389,7 +2511,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:131")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:131")
+					}
 				}
 				// 134: shr.u32
 				v7 := uint64(uint32(r0[l]) >> uint32(k1))
@@ -2424,12 +2548,14 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/semantics/indirect.ptx:138")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/semantics/indirect.ptx:138")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r24[l] = v11
 				// 139: add.u64
@@ -2445,12 +2571,14 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 					v11 = runtime.Load64(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/semantics/indirect.ptx:138")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/semantics/indirect.ptx:138")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r24[l] = v11
 				// 139: add.u64
@@ -2482,7 +2610,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/semantics/indirect.ptx:144")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/semantics/indirect.ptx:144")
+					}
 				}
 			}
 		} else {
@@ -2494,7 +2624,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/semantics/indirect.ptx:144")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/semantics/indirect.ptx:144")
+					}
 				}
 			}
 		}
@@ -2521,7 +2653,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/indirect.ptx:145")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/indirect.ptx:145")
+					}
 				}
 			}
 		} else {
@@ -2533,7 +2667,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/indirect.ptx:145")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/indirect.ptx:145")
+					}
 				}
 			}
 		}
@@ -2559,12 +2695,14 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/indirect.ptx:146")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/indirect.ptx:146")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 147: add.u32
 				v16 := uint64(uint32(v15) + uint32(k0))
@@ -2579,12 +2717,14 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
-					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-					if !v15ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/indirect.ptx:146")
-						continue
+					{
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/indirect.ptx:146")
+							continue
+						}
+						v15 = v15x
 					}
-					v15 = v15x
 				}
 				// 147: add.u32
 				v16 := uint64(uint32(v15) + uint32(k0))
@@ -2613,7 +2753,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/indirect.ptx:148")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/indirect.ptx:148")
+					}
 				}
 			}
 		} else {
@@ -2625,7 +2767,9 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/indirect.ptx:148")
+					{
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/indirect.ptx:148")
+					}
 				}
 			}
 		}
@@ -2663,12 +2807,14 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:150")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:150")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r26[l] = v1
 			}
@@ -2681,12 +2827,14 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:150")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:150")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r26[l] = v1
 			}
@@ -2715,7 +2863,9 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:153")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:153")
+					}
 				}
 			}
 		} else {
@@ -2727,7 +2877,9 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:153")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:153")
+					}
 				}
 			}
 		}
@@ -2752,7 +2904,9 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:154")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:154")
+					}
 				}
 			}
 		} else {
@@ -2764,7 +2918,9 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:154")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:154")
+					}
 				}
 			}
 		}
@@ -2790,12 +2946,14 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:155")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:155")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 156: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -2810,12 +2968,14 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:155")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:155")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 156: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -2844,7 +3004,9 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:157")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -2856,7 +3018,9 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:157")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:157")
+					}
 				}
 			}
 		}

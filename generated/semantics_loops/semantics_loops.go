@@ -598,7 +598,9 @@ func whileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:52")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -610,7 +612,9 @@ func whileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:52")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:52")
+					}
 				}
 			}
 		}
@@ -635,7 +639,9 @@ func whileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:53")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:53")
+					}
 				}
 			}
 		} else {
@@ -647,7 +653,9 @@ func whileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:53")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:53")
+					}
 				}
 			}
 		}
@@ -673,12 +681,14 @@ func whileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:54")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:54")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 55: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -693,12 +703,14 @@ func whileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:54")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:54")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 55: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -727,7 +739,9 @@ func whileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:56")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:56")
+					}
 				}
 			}
 		} else {
@@ -739,7 +753,9 @@ func whileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:56")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:56")
+					}
 				}
 			}
 		}
@@ -782,7 +798,9 @@ func whileLoopBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:44")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:44")
+					}
 				}
 				// 45: mul.lo.u32
 				v4 := uint64(uint32(r7[l]) * uint32(k1))
@@ -808,7 +826,9 @@ func whileLoopBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:44")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:44")
+					}
 				}
 				// 45: mul.lo.u32
 				v4 := uint64(uint32(r7[l]) * uint32(k1))
@@ -1002,7 +1022,9 @@ func dowhileLoopBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:82")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:82")
+					}
 				}
 				// 83: add.u32
 				v4 := uint64(uint32(r6[l]) + uint32(k1))
@@ -1034,7 +1056,9 @@ func dowhileLoopBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:82")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:82")
+					}
 				}
 				// 83: add.u32
 				v4 := uint64(uint32(r6[l]) + uint32(k1))
@@ -1088,7 +1112,9 @@ func dowhileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:89")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:89")
+					}
 				}
 			}
 		} else {
@@ -1100,7 +1126,9 @@ func dowhileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:89")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:89")
+					}
 				}
 			}
 		}
@@ -1125,7 +1153,9 @@ func dowhileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:90")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:90")
+					}
 				}
 			}
 		} else {
@@ -1137,7 +1167,9 @@ func dowhileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:90")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:90")
+					}
 				}
 			}
 		}
@@ -1163,12 +1195,14 @@ func dowhileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:91")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:91")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 92: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -1183,12 +1217,14 @@ func dowhileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:91")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:91")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 92: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -1217,7 +1253,9 @@ func dowhileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:93")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:93")
+					}
 				}
 			}
 		} else {
@@ -1229,7 +1267,9 @@ func dowhileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:93")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:93")
+					}
 				}
 			}
 		}

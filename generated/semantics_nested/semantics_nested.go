@@ -732,7 +732,9 @@ func nestedBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:59")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:59")
+					}
 				}
 				// 60: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -747,7 +749,9 @@ func nestedBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:59")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:59")
+					}
 				}
 				// 60: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -788,7 +792,9 @@ func nestedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:63")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:63")
+					}
 				}
 				// 64: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -803,7 +809,9 @@ func nestedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:63")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:63")
+					}
 				}
 				// 64: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -832,12 +840,14 @@ func nestedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:65")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:65")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 66: add.u32
 				v4 := uint64(uint32(v3) + uint32(k1))
@@ -852,12 +862,14 @@ func nestedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:65")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:65")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 66: add.u32
 				v4 := uint64(uint32(v3) + uint32(k1))
@@ -886,7 +898,9 @@ func nestedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:67")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:67")
+					}
 				}
 			}
 		} else {
@@ -898,7 +912,9 @@ func nestedBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:67")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:67")
+					}
 				}
 			}
 		}
@@ -934,7 +950,9 @@ func nestedBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:71")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:71")
+					}
 				}
 				// 72: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -949,7 +967,9 @@ func nestedBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:71")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:71")
+					}
 				}
 				// 72: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -988,7 +1008,9 @@ func nestedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:75")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:75")
+					}
 				}
 			}
 		} else {
@@ -1000,7 +1022,9 @@ func nestedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:75")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:75")
+					}
 				}
 			}
 		}
@@ -1026,12 +1050,14 @@ func nestedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/nested.ptx:76")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/nested.ptx:76")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 77: add.u32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -1046,12 +1072,14 @@ func nestedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/nested.ptx:76")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/nested.ptx:76")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 77: add.u32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -1080,7 +1108,9 @@ func nestedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/nested.ptx:78")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/nested.ptx:78")
+					}
 				}
 			}
 		} else {
@@ -1092,7 +1122,9 @@ func nestedBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/nested.ptx:78")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/nested.ptx:78")
+					}
 				}
 			}
 		}
@@ -1128,7 +1160,9 @@ func nestedBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:82")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:82")
+					}
 				}
 				// 83: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -1143,7 +1177,9 @@ func nestedBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:82")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:82")
+					}
 				}
 				// 83: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -1183,7 +1219,9 @@ func nestedBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:86")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:86")
+					}
 				}
 			}
 		} else {
@@ -1195,7 +1233,9 @@ func nestedBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:86")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:86")
+					}
 				}
 			}
 		}
@@ -1220,7 +1260,9 @@ func nestedBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/nested.ptx:87")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/nested.ptx:87")
+					}
 				}
 			}
 		} else {
@@ -1232,7 +1274,9 @@ func nestedBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/nested.ptx:87")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/nested.ptx:87")
+					}
 				}
 			}
 		}
@@ -1258,12 +1302,14 @@ func nestedBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:88")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:88")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 89: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -1278,12 +1324,14 @@ func nestedBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:88")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:88")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 89: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -1312,7 +1360,9 @@ func nestedBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:90")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:90")
+					}
 				}
 			}
 		} else {
@@ -1324,7 +1374,9 @@ func nestedBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:90")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:90")
+					}
 				}
 			}
 		}
@@ -1360,7 +1412,9 @@ func nestedBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:46")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:46")
+					}
 				}
 				// 47: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -1375,7 +1429,9 @@ func nestedBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:46")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:46")
+					}
 				}
 				// 47: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -1414,7 +1470,9 @@ func nestedBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:50")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:50")
+					}
 				}
 				// 51: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -1429,7 +1487,9 @@ func nestedBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:50")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:50")
+					}
 				}
 				// 51: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -1468,7 +1528,9 @@ func nestedBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:54")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:54")
+					}
 				}
 				// 55: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))
@@ -1483,7 +1545,9 @@ func nestedBlock9(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:54")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:54")
+					}
 				}
 				// 55: add.u32
 				v2 := uint64(uint32(r5[l]) + uint32(k0))

@@ -425,7 +425,9 @@ func predicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/predication.ptx:39")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/predication.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -437,7 +439,9 @@ func predicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/predication.ptx:39")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/predication.ptx:39")
+					}
 				}
 			}
 		}
@@ -462,7 +466,9 @@ func predicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/semantics/predication.ptx:40")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/semantics/predication.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -474,7 +480,9 @@ func predicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
-					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/semantics/predication.ptx:40")
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/semantics/predication.ptx:40")
+					}
 				}
 			}
 		}
@@ -511,7 +519,9 @@ func predicationBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:51")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:51")
+					}
 				}
 				// 52: mov.u32
 				v2 := uint64(k0)
@@ -526,7 +536,9 @@ func predicationBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:51")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:51")
+					}
 				}
 				// 52: mov.u32
 				v2 := uint64(k0)
@@ -555,12 +567,14 @@ func predicationBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:53")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:53")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 54: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -575,12 +589,14 @@ func predicationBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:53")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:53")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 54: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -609,7 +625,9 @@ func predicationBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:55")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -621,7 +639,9 @@ func predicationBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:55")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:55")
+					}
 				}
 			}
 		}
@@ -658,7 +678,9 @@ func predicationBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:58")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:58")
+					}
 				}
 			}
 		} else {
@@ -670,7 +692,9 @@ func predicationBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:58")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:58")
+					}
 				}
 			}
 		}
@@ -695,7 +719,9 @@ func predicationBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predication.ptx:59")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predication.ptx:59")
+					}
 				}
 			}
 		} else {
@@ -707,7 +733,9 @@ func predicationBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predication.ptx:59")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predication.ptx:59")
+					}
 				}
 			}
 		}
@@ -733,12 +761,14 @@ func predicationBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:60")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:60")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 61: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -753,12 +783,14 @@ func predicationBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:60")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:60")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 61: add.u32
 				v4 := uint64(uint32(v3) + uint32(k0))
@@ -787,7 +819,9 @@ func predicationBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:62")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:62")
+					}
 				}
 			}
 		} else {
@@ -799,7 +833,9 @@ func predicationBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:62")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:62")
+					}
 				}
 			}
 		}
@@ -837,7 +873,9 @@ func predicationBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:43")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:43")
+					}
 				}
 				// 44: mov.u32
 				v2 := uint64(k0)
@@ -852,7 +890,9 @@ func predicationBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:43")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:43")
+					}
 				}
 				// 44: mov.u32
 				v2 := uint64(k0)
@@ -881,12 +921,14 @@ func predicationBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:45")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:45")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 46: add.u32
 				v4 := uint64(uint32(v3) + uint32(k1))
@@ -901,12 +943,14 @@ func predicationBlock3(w *runtime.Warp, m uint32, budget int) {
 				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 					v3 = runtime.Load32(v3aw.Ptr, v3ao)
 				} else {
-					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:45")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:45")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 46: add.u32
 				v4 := uint64(uint32(v3) + uint32(k1))
@@ -935,7 +979,9 @@ func predicationBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:47")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:47")
+					}
 				}
 			}
 		} else {
@@ -947,7 +993,9 @@ func predicationBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:47")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:47")
+					}
 				}
 			}
 		}

@@ -548,12 +548,14 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/recursion.ptx:24")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/recursion.ptx:24")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 25: ld.param.u64
@@ -562,12 +564,14 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd8 {
 					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/semantics/recursion.ptx:25")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/semantics/recursion.ptx:25")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 				// 26: ld.param.u32
@@ -576,12 +580,14 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/semantics/recursion.ptx:26")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/semantics/recursion.ptx:26")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -594,12 +600,14 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/recursion.ptx:24")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/recursion.ptx:24")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 25: ld.param.u64
@@ -608,12 +616,14 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd8 {
 					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/semantics/recursion.ptx:25")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/semantics/recursion.ptx:25")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 				// 26: ld.param.u32
@@ -622,12 +632,14 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/semantics/recursion.ptx:26")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/semantics/recursion.ptx:26")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r2[l] = v3
 			}
@@ -658,7 +670,9 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:28")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:28")
+					}
 				}
 				// 29: setp.eq.u32
 				c5t := uint32(r2[l]) == uint32(k0)
@@ -678,7 +692,9 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:28")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:28")
+					}
 				}
 				// 29: setp.eq.u32
 				c5t := uint32(r2[l]) == uint32(k0)
@@ -725,7 +741,9 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/recursion.ptx:52")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/recursion.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -737,7 +755,9 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/recursion.ptx:52")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/recursion.ptx:52")
+					}
 				}
 			}
 		}
@@ -763,12 +783,14 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:53")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:53")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 54: add.u32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -783,12 +805,14 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:53")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:53")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 54: add.u32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -817,7 +841,9 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:55")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:55")
+					}
 				}
 			}
 		} else {
@@ -829,7 +855,9 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:55")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:55")
+					}
 				}
 			}
 		}
@@ -858,7 +886,9 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:57")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:57")
+					}
 				}
 			}
 		} else {
@@ -870,7 +900,9 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:57")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:57")
+					}
 				}
 			}
 		}
@@ -913,7 +945,9 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/semantics/recursion.ptx:38")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/semantics/recursion.ptx:38")
+					}
 				}
 			}
 		} else {
@@ -930,7 +964,9 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/semantics/recursion.ptx:38")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/semantics/recursion.ptx:38")
+					}
 				}
 			}
 		}
@@ -957,7 +993,9 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:39")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:39")
+					}
 				}
 			}
 		} else {
@@ -969,7 +1007,9 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:39")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:39")
+					}
 				}
 			}
 		}
@@ -996,7 +1036,9 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/semantics/recursion.ptx:40")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/semantics/recursion.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -1008,7 +1050,9 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/semantics/recursion.ptx:40")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/semantics/recursion.ptx:40")
+					}
 				}
 			}
 		}
@@ -1057,12 +1101,14 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:42")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:42")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r6[l] = v1
 				// 44: ld.global.u32
@@ -1071,12 +1117,14 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:44")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:44")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 45: add.u32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -1091,12 +1139,14 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:42")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:42")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r6[l] = v1
 				// 44: ld.global.u32
@@ -1105,12 +1155,14 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 					v2 = runtime.Load32(v2aw.Ptr, v2ao)
 				} else {
-					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:44")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:44")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 45: add.u32
 				v3 := uint64(uint32(v2) + uint32(k0))
@@ -1139,7 +1191,9 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:46")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:46")
+					}
 				}
 				// 47: add.u32
 				v5 := uint64(uint32(r6[l]) + uint32(r2[l]))
@@ -1154,7 +1208,9 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:46")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:46")
+					}
 				}
 				// 47: add.u32
 				v5 := uint64(uint32(r6[l]) + uint32(r2[l]))
@@ -1184,7 +1240,9 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:48")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:48")
+					}
 				}
 			}
 		} else {
@@ -1196,7 +1254,9 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:48")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:48")
+					}
 				}
 			}
 		}
@@ -1325,7 +1385,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/recursion.ptx:81")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/recursion.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -1345,7 +1407,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/recursion.ptx:81")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/recursion.ptx:81")
+					}
 				}
 			}
 		}
@@ -1372,7 +1436,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/recursion.ptx:82")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/recursion.ptx:82")
+					}
 				}
 			}
 		} else {
@@ -1384,7 +1450,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/recursion.ptx:82")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/recursion.ptx:82")
+					}
 				}
 			}
 		}
@@ -1411,7 +1479,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/recursion.ptx:83")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/recursion.ptx:83")
+					}
 				}
 			}
 		} else {
@@ -1423,7 +1493,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/recursion.ptx:83")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/recursion.ptx:83")
+					}
 				}
 			}
 		}
@@ -1449,12 +1521,14 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/recursion.ptx:84")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/recursion.ptx:84")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 85: add.u32
 				v13 := uint64(uint32(v12) + uint32(k4))
@@ -1469,12 +1543,14 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/recursion.ptx:84")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/recursion.ptx:84")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 85: add.u32
 				v13 := uint64(uint32(v12) + uint32(k4))
@@ -1503,7 +1579,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/recursion.ptx:86")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/recursion.ptx:86")
+					}
 				}
 			}
 		} else {
@@ -1515,7 +1593,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/recursion.ptx:86")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/recursion.ptx:86")
+					}
 				}
 			}
 		}
@@ -1554,12 +1634,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:88")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:88")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 			}
@@ -1572,12 +1654,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:88")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:88")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r8[l] = v1
 			}
@@ -1606,7 +1690,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/recursion.ptx:91")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/recursion.ptx:91")
+					}
 				}
 			}
 		} else {
@@ -1618,7 +1704,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/recursion.ptx:91")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/recursion.ptx:91")
+					}
 				}
 			}
 		}
@@ -1643,7 +1731,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/recursion.ptx:92")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/recursion.ptx:92")
+					}
 				}
 			}
 		} else {
@@ -1655,7 +1745,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/recursion.ptx:92")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/recursion.ptx:92")
+					}
 				}
 			}
 		}
@@ -1681,12 +1773,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/recursion.ptx:93")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/recursion.ptx:93")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 94: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -1701,12 +1795,14 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/recursion.ptx:93")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/recursion.ptx:93")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 94: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -1735,7 +1831,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:95")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:95")
+					}
 				}
 			}
 		} else {
@@ -1747,7 +1845,9 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:95")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:95")
+					}
 				}
 			}
 		}

@@ -705,12 +705,14 @@ func findBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 31: ld.param.u32
@@ -719,12 +721,14 @@ func findBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -737,12 +741,14 @@ func findBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 31: ld.param.u32
@@ -751,12 +757,14 @@ func findBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -805,7 +813,9 @@ func findBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:37")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:37")
+					}
 				}
 			}
 		} else {
@@ -821,7 +831,9 @@ func findBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:37")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:37")
+					}
 				}
 			}
 		}
@@ -847,12 +859,14 @@ func findBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:38")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:38")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 39: add.u32
 				v5 := uint64(uint32(v4) + uint32(k1))
@@ -867,12 +881,14 @@ func findBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:38")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:38")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 39: add.u32
 				v5 := uint64(uint32(v4) + uint32(k1))
@@ -903,7 +919,9 @@ func findBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:40")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:40")
+					}
 				}
 				// 41: setp.eq.u32
 				c7t := uint32(r2[l]) == uint32(r1[l])
@@ -923,7 +941,9 @@ func findBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:40")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:40")
+					}
 				}
 				// 41: setp.eq.u32
 				c7t := uint32(r2[l]) == uint32(r1[l])
@@ -993,7 +1013,9 @@ func findBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -1007,7 +1029,9 @@ func findBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
+					}
 				}
 			}
 		}
@@ -1101,12 +1125,14 @@ func find2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 58: ld.param.u32
@@ -1115,12 +1141,14 @@ func find2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -1133,12 +1161,14 @@ func find2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 				// 58: ld.param.u32
@@ -1147,12 +1177,14 @@ func find2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r1[l] = v2
 			}
@@ -1204,7 +1236,9 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:64")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:64")
+					}
 				}
 			}
 		} else {
@@ -1220,7 +1254,9 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:64")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:64")
+					}
 				}
 			}
 		}
@@ -1246,12 +1282,14 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:65")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:65")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 66: add.u32
 				v5 := uint64(uint32(v4) + uint32(k1))
@@ -1266,12 +1304,14 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:65")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:65")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 66: add.u32
 				v5 := uint64(uint32(v4) + uint32(k1))
@@ -1302,7 +1342,9 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:67")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:67")
+					}
 				}
 				// 68: setp.eq.u32
 				c7t := uint32(r2[l]) == uint32(r1[l])
@@ -1325,7 +1367,9 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:67")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:67")
+					}
 				}
 				// 68: setp.eq.u32
 				c7t := uint32(r2[l]) == uint32(r1[l])
@@ -1360,7 +1404,9 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 					if s9 < pmEnd4 {
 						binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 					} else {
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
+						{
+							w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
+						}
 					}
 				}
 			}
@@ -1377,7 +1423,9 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 					if s9 < pmEnd4 {
 						binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 					} else {
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
+						{
+							w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
+						}
 					}
 				}
 			}
@@ -1531,7 +1579,9 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
+					}
 				}
 			}
 		} else {
@@ -1553,7 +1603,9 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
+					}
 				}
 			}
 		}
@@ -1580,7 +1632,9 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
+					}
 				}
 			}
 		} else {
@@ -1592,7 +1646,9 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
+					}
 				}
 			}
 		}
@@ -1618,12 +1674,14 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/retloop.ptx:96")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/retloop.ptx:96")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 97: add.u32
 				v11 := uint64(uint32(v10) + uint32(k3))
@@ -1638,12 +1696,14 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/retloop.ptx:96")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/retloop.ptx:96")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				// 97: add.u32
 				v11 := uint64(uint32(v10) + uint32(k3))
@@ -1672,7 +1732,9 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/semantics/retloop.ptx:98")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/semantics/retloop.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -1684,7 +1746,9 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/semantics/retloop.ptx:98")
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/semantics/retloop.ptx:98")
+					}
 				}
 			}
 		}
@@ -1728,12 +1792,14 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 			}
@@ -1746,12 +1812,14 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r7[l] = v1
 			}
@@ -1780,7 +1848,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:103")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:103")
+					}
 				}
 			}
 		} else {
@@ -1792,7 +1862,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:103")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:103")
+					}
 				}
 			}
 		}
@@ -1817,7 +1889,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:104")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:104")
+					}
 				}
 			}
 		} else {
@@ -1829,7 +1903,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:104")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:104")
+					}
 				}
 			}
 		}
@@ -1855,12 +1931,14 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:105")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:105")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 106: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -1875,12 +1953,14 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:105")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:105")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 106: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -1909,7 +1989,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:107")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:107")
+					}
 				}
 				// 109: mul.lo.u32
 				v7 := uint64(uint32(r0[l]) * uint32(k1))
@@ -1929,7 +2011,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:107")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:107")
+					}
 				}
 				// 109: mul.lo.u32
 				v7 := uint64(uint32(r0[l]) * uint32(k1))
@@ -1964,7 +2048,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
+					}
 				}
 			}
 		} else {
@@ -1976,7 +2062,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
+					}
 				}
 			}
 		}
@@ -2003,7 +2091,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
+					}
 				}
 			}
 		} else {
@@ -2015,7 +2105,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
+					}
 				}
 			}
 		}
@@ -2041,12 +2133,14 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/retloop.ptx:118")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/retloop.ptx:118")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 119: add.u32
 				v13 := uint64(uint32(v12) + uint32(k0))
@@ -2061,12 +2155,14 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/retloop.ptx:118")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/retloop.ptx:118")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 119: add.u32
 				v13 := uint64(uint32(v12) + uint32(k0))
@@ -2095,7 +2191,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/retloop.ptx:120")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/retloop.ptx:120")
+					}
 				}
 			}
 		} else {
@@ -2107,7 +2205,9 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/retloop.ptx:120")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/retloop.ptx:120")
+					}
 				}
 			}
 		}
@@ -2145,12 +2245,14 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r11[l] = v1
 			}
@@ -2163,12 +2265,14 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r11[l] = v1
 			}
@@ -2197,7 +2301,9 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:125")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:125")
+					}
 				}
 			}
 		} else {
@@ -2209,7 +2315,9 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:125")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:125")
+					}
 				}
 			}
 		}
@@ -2234,7 +2342,9 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:126")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:126")
+					}
 				}
 			}
 		} else {
@@ -2246,7 +2356,9 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:126")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:126")
+					}
 				}
 			}
 		}
@@ -2272,12 +2384,14 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:127")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:127")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 128: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -2292,12 +2406,14 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
-					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-					if !v4ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:127")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:127")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 128: add.u32
 				v5 := uint64(uint32(v4) + uint32(k0))
@@ -2326,7 +2442,9 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:129")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:129")
+					}
 				}
 			}
 		} else {
@@ -2338,7 +2456,9 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:129")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:129")
+					}
 				}
 			}
 		}

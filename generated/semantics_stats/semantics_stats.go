@@ -1745,7 +1745,9 @@ func branchBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:43")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:43")
+					}
 				}
 			}
 		} else {
@@ -1761,7 +1763,9 @@ func branchBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:43")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:43")
+					}
 				}
 			}
 		}
@@ -2014,7 +2018,9 @@ func loopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:68")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:68")
+					}
 				}
 			}
 		} else {
@@ -2030,7 +2036,9 @@ func loopBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:68")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:68")
+					}
 				}
 			}
 		}
@@ -2240,7 +2248,9 @@ func brxBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:96")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:96")
+					}
 				}
 			}
 		} else {
@@ -2256,7 +2266,9 @@ func brxBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:96")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:96")
+					}
 				}
 			}
 		}
@@ -2412,7 +2424,9 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/semantics/stats.ptx:119")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/semantics/stats.ptx:119")
+					}
 				}
 			}
 		} else {
@@ -2424,7 +2438,9 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/semantics/stats.ptx:119")
+					{
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/semantics/stats.ptx:119")
+					}
 				}
 			}
 		}
@@ -2450,12 +2466,14 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/stats.ptx:120")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/stats.ptx:120")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				_ = v10
 			}
@@ -2468,12 +2486,14 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-					if !v10ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/stats.ptx:120")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/stats.ptx:120")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				_ = v10
 			}
@@ -2508,7 +2528,9 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14 < shEnd4 && s14&3 == 0 {
 					runtime.Store32(shp, s14, s14v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/semantics/stats.ptx:124")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/semantics/stats.ptx:124")
+					}
 				}
 			}
 		} else {
@@ -2524,7 +2546,9 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s14 < shEnd4 && s14&3 == 0 {
 					runtime.Store32(shp, s14, s14v)
 				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/semantics/stats.ptx:124")
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/semantics/stats.ptx:124")
+					}
 				}
 			}
 		}
@@ -2582,7 +2606,9 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd8 && s1&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s1:], uint64(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 8, s1v, l, "testdata/ptx/semantics/stats.ptx:127")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 8, s1v, l, "testdata/ptx/semantics/stats.ptx:127")
+					}
 				}
 			}
 		} else {
@@ -2594,7 +2620,9 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1 < lmEnd8 && s1&7 == 0 {
 					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s1:], uint64(s1v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s1, 8, s1v, l, "testdata/ptx/semantics/stats.ptx:127")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s1, 8, s1v, l, "testdata/ptx/semantics/stats.ptx:127")
+					}
 				}
 			}
 		}
@@ -2624,12 +2652,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				_ = v2
 				// 129: setp.lt.u32
@@ -2653,12 +2683,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v2a < lmEnd4 && v2a&3 == 0 {
 					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				_ = v2
 				// 129: setp.lt.u32
@@ -2693,7 +2725,9 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 					if s5o := s5 - s5w.Base; s5o < s5w.End {
 						runtime.Store8(s5w.Ptr, s5o, s5v)
 					} else {
-						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 1, s5v, l, "testdata/ptx/semantics/stats.ptx:131")
+						{
+							w.StoreLane(s5w, runtime.SpaceGlobal, s5, 1, s5v, l, "testdata/ptx/semantics/stats.ptx:131")
+						}
 					}
 				}
 			}
@@ -2710,7 +2744,9 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 					if s5o := s5 - s5w.Base; s5o < s5w.End {
 						runtime.Store8(s5w.Ptr, s5o, s5v)
 					} else {
-						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 1, s5v, l, "testdata/ptx/semantics/stats.ptx:131")
+						{
+							w.StoreLane(s5w, runtime.SpaceGlobal, s5, 1, s5v, l, "testdata/ptx/semantics/stats.ptx:131")
+						}
 					}
 				}
 			}
@@ -2733,12 +2769,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
 						v6 = runtime.Load16(v6aw.Ptr, v6ao)
 					} else {
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
-						if !v6ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
-							continue
+						{
+							v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+							if !v6ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
+								continue
+							}
+							v6 = v6x
 						}
-						v6 = v6x
 					}
 					r14[l] = v6
 				}
@@ -2756,12 +2794,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
 						v6 = runtime.Load16(v6aw.Ptr, v6ao)
 					} else {
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
-						if !v6ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
-							continue
+						{
+							v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+							if !v6ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
+								continue
+							}
+							v6 = v6x
 						}
-						v6 = v6x
 					}
 					r14[l] = v6
 				}
@@ -2788,12 +2828,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				_ = v9
 			}
@@ -2809,12 +2851,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				_ = v9
 			}
@@ -2839,7 +2883,9 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/semantics/stats.ptx:138")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/semantics/stats.ptx:138")
+					}
 				}
 			}
 		} else {
@@ -2854,7 +2900,9 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
-					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/semantics/stats.ptx:138")
+					{
+						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/semantics/stats.ptx:138")
+					}
 				}
 			}
 		}
@@ -2874,12 +2922,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/semantics/stats.ptx:139")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/semantics/stats.ptx:139")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				_ = v13
 			}
@@ -2895,12 +2945,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/semantics/stats.ptx:139")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/semantics/stats.ptx:139")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				_ = v13
 			}
@@ -2940,12 +2992,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/semantics/stats.ptx:142")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/semantics/stats.ptx:142")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				_ = v16
 			}
@@ -2966,12 +3020,14 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/semantics/stats.ptx:142")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/semantics/stats.ptx:142")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				_ = v16
 			}
@@ -3068,12 +3124,14 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:153")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:153")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 154: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3088,12 +3146,14 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:153")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:153")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 154: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3124,7 +3184,9 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:155")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:155")
+					}
 				}
 			}
 		} else {
@@ -3136,7 +3198,9 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:155")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:155")
+					}
 				}
 			}
 		}
@@ -3203,12 +3267,14 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:162")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:162")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 			}
@@ -3221,12 +3287,14 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:162")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:162")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 			}
@@ -3255,7 +3323,9 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:166")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:166")
+					}
 				}
 			}
 		} else {
@@ -3267,7 +3337,9 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:166")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:166")
+					}
 				}
 			}
 		}
@@ -3302,12 +3374,14 @@ func f2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:168")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:168")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 170: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3322,12 +3396,14 @@ func f2Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:168")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:168")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 170: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3358,7 +3434,9 @@ func f2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:171")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:171")
+					}
 				}
 			}
 		} else {
@@ -3370,7 +3448,9 @@ func f2Block2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:171")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:171")
+					}
 				}
 			}
 		}
@@ -3437,12 +3517,14 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:178")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:178")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 			}
@@ -3455,12 +3537,14 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:178")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:178")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 			}
@@ -3489,7 +3573,9 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:182")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:182")
+					}
 				}
 			}
 		} else {
@@ -3501,7 +3587,9 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:182")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:182")
+					}
 				}
 			}
 		}
@@ -3536,12 +3624,14 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:184")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:184")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 186: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3556,12 +3646,14 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:184")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:184")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 186: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3592,7 +3684,9 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:187")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:187")
+					}
 				}
 			}
 		} else {
@@ -3604,7 +3698,9 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:187")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:187")
+					}
 				}
 			}
 		}
@@ -3679,12 +3775,14 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:195")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:195")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 			}
@@ -3697,12 +3795,14 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:195")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:195")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r0[l] = v1
 			}
@@ -3733,7 +3833,9 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:196")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:196")
+					}
 				}
 				// 197: setp.gt.u32
 				c3t := uint32(r0[l]) > uint32(k0)
@@ -3753,7 +3855,9 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:196")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:196")
+					}
 				}
 				// 197: setp.gt.u32
 				c3t := uint32(r0[l]) > uint32(k0)
@@ -3798,7 +3902,9 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:200")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:200")
+					}
 				}
 			}
 		} else {
@@ -3812,7 +3918,9 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:200")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:200")
+					}
 				}
 			}
 		}
@@ -3870,12 +3978,14 @@ func h0Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:207")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:207")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 208: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3890,12 +4000,14 @@ func h0Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:207")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:207")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 208: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
@@ -3926,7 +4038,9 @@ func h0Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:209")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:209")
+					}
 				}
 			}
 		} else {
@@ -3938,7 +4052,9 @@ func h0Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:209")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:209")
+					}
 				}
 			}
 		}
@@ -3996,12 +4112,14 @@ func h1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:216")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:216")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 217: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(k0))
@@ -4016,12 +4134,14 @@ func h1Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:216")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:216")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 217: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(k0))
@@ -4052,7 +4172,9 @@ func h1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:218")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:218")
+					}
 				}
 			}
 		} else {
@@ -4064,7 +4186,9 @@ func h1Block0(w *runtime.Warp, m uint32, budget int) {
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:218")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:218")
+					}
 				}
 			}
 		}
@@ -4193,7 +4317,9 @@ func callsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/stats.ptx:239")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/stats.ptx:239")
+					}
 				}
 			}
 		} else {
@@ -4210,7 +4336,9 @@ func callsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/stats.ptx:239")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/stats.ptx:239")
+					}
 				}
 			}
 		}
@@ -4249,12 +4377,14 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:241")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:241")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r5[l] = v1
 			}
@@ -4267,12 +4397,14 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:241")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:241")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r5[l] = v1
 			}
@@ -4301,7 +4433,9 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
+					}
 				}
 				// 244: setp.lt.u32
 				c3t := uint32(r0[l]) < uint32(k0)
@@ -4321,7 +4455,9 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
+					}
 				}
 				// 244: setp.lt.u32
 				c3t := uint32(r0[l]) < uint32(k0)
@@ -4360,7 +4496,9 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:249")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:249")
+					}
 				}
 			}
 		} else {
@@ -4372,7 +4510,9 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:249")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:249")
+					}
 				}
 			}
 		}
@@ -4409,12 +4549,14 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 					if v1a < pmEnd4 {
 						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:251")
-							continue
+						{
+							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+							if !v1ok {
+								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:251")
+								continue
+							}
+							v1 = v1x
 						}
-						v1 = v1x
 					}
 					r6[l] = v1
 				}
@@ -4432,12 +4574,14 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 					if v1a < pmEnd4 {
 						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:251")
-							continue
+						{
+							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+							if !v1ok {
+								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:251")
+								continue
+							}
+							v1 = v1x
 						}
-						v1 = v1x
 					}
 					r6[l] = v1
 				}
@@ -4467,7 +4611,9 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:253")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:253")
+					}
 				}
 				// 254: and.b32
 				v3 := uint64(uint32(r0[l]) & uint32(k0))
@@ -4489,7 +4635,9 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:253")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:253")
+					}
 				}
 				// 254: and.b32
 				v3 := uint64(uint32(r0[l]) & uint32(k0))
@@ -4538,7 +4686,9 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/semantics/stats.ptx:262")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/semantics/stats.ptx:262")
+					}
 				}
 			}
 		} else {
@@ -4556,7 +4706,9 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/semantics/stats.ptx:262")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/semantics/stats.ptx:262")
+					}
 				}
 			}
 		}
@@ -4591,12 +4743,14 @@ func callsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:264")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:264")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r11[l] = v1
 			}
@@ -4609,12 +4763,14 @@ func callsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:264")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:264")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r11[l] = v1
 			}
@@ -4641,7 +4797,9 @@ func callsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:266")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:266")
+					}
 				}
 			}
 		} else {
@@ -4653,7 +4811,9 @@ func callsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:266")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:266")
+					}
 				}
 			}
 		}

@@ -424,12 +424,14 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r11[l] = v12
 				// 35: setp.lt.s32
@@ -503,12 +505,14 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r11[l] = v12
 				// 35: setp.lt.s32
@@ -681,7 +685,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
 					runtime.Store64(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
+					{
+						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
+					}
 				}
 				// 64: mul.wide.s32
 				v42 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
@@ -773,7 +779,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
 					runtime.Store64(s41w.Ptr, s41o, s41v)
 				} else {
-					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
+					{
+						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
+					}
 				}
 				// 64: mul.wide.s32
 				v42 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
@@ -803,7 +811,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
 					runtime.Store64(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
+					{
+						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
+					}
 				}
 				// 66: mul.wide.u32
 				v44 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(r11[l]))))
@@ -818,7 +828,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
 					runtime.Store64(s43w.Ptr, s43o, s43v)
 				} else {
-					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
+					{
+						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
+					}
 				}
 				// 66: mul.wide.u32
 				v44 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(r11[l]))))
@@ -846,7 +858,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
 					runtime.Store64(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGlobal, s45, 8, s45v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
+					{
+						w.StoreLane(s45w, runtime.SpaceGlobal, s45, 8, s45v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
+					}
 				}
 				// 68: add.s64
 				v46 := uint64(uint64(r12[l]) + uint64(u20))
@@ -861,7 +875,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
 					runtime.Store64(s45w.Ptr, s45o, s45v)
 				} else {
-					w.StoreLane(s45w, runtime.SpaceGlobal, s45, 8, s45v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
+					{
+						w.StoreLane(s45w, runtime.SpaceGlobal, s45, 8, s45v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
+					}
 				}
 				// 68: add.s64
 				v46 := uint64(uint64(r12[l]) + uint64(u20))
@@ -889,7 +905,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
 					runtime.Store64(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 8, s47v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
+					{
+						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 8, s47v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
+					}
 				}
 				// 70: add.s64
 				v48 := uint64(uint64(u20) + uint64(r12[l]))
@@ -904,7 +922,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
 					runtime.Store64(s47w.Ptr, s47o, s47v)
 				} else {
-					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 8, s47v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
+					{
+						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 8, s47v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
+					}
 				}
 				// 70: add.s64
 				v48 := uint64(uint64(u20) + uint64(r12[l]))
@@ -932,7 +952,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
 					runtime.Store64(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
+					{
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
+					}
 				}
 				// 72: mad.lo.s32
 				v50 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r11[l])))
@@ -949,7 +971,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
 					runtime.Store64(s49w.Ptr, s49o, s49v)
 				} else {
-					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
+					{
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
+					}
 				}
 				// 72: mad.lo.s32
 				v50 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r11[l])))
@@ -979,7 +1003,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 					runtime.Store64(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
+					}
 				}
 				// 75: cvt.u64.u32
 				v53 := uint64(uint64(uint32(r8[l])))
@@ -994,7 +1020,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 					runtime.Store64(s52w.Ptr, s52o, s52v)
 				} else {
-					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
+					{
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
+					}
 				}
 				// 75: cvt.u64.u32
 				v53 := uint64(uint64(uint32(r8[l])))
@@ -1024,7 +1052,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
+					}
 				}
 				// 77: and.b32
 				v55 := uint64(uint32(r7[l]) & uint32(k2))
@@ -1046,7 +1076,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
-					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
+					{
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
+					}
 				}
 				// 77: and.b32
 				v55 := uint64(uint32(r7[l]) & uint32(k2))
@@ -1091,7 +1123,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&7 == 0 {
 					runtime.Store64(s59w.Ptr, s59o, s59v)
 				} else {
-					w.StoreLane(s59w, runtime.SpaceGlobal, s59, 8, s59v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
+					{
+						w.StoreLane(s59w, runtime.SpaceGlobal, s59, 8, s59v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
+					}
 				}
 			}
 		} else {
@@ -1108,7 +1142,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&7 == 0 {
 					runtime.Store64(s59w.Ptr, s59o, s59v)
 				} else {
-					w.StoreLane(s59w, runtime.SpaceGlobal, s59, 8, s59v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
+					{
+						w.StoreLane(s59w, runtime.SpaceGlobal, s59, 8, s59v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
+					}
 				}
 			}
 		}

@@ -1431,7 +1431,9 @@ func vecparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:108")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:108")
+					}
 				}
 			}
 		} else {
@@ -1443,7 +1445,9 @@ func vecparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:108")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:108")
+					}
 				}
 			}
 		}
@@ -1468,7 +1472,9 @@ func vecparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:109")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:109")
+					}
 				}
 			}
 		} else {
@@ -1480,7 +1486,9 @@ func vecparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:109")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:109")
+					}
 				}
 			}
 		}
@@ -1666,7 +1674,9 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:95")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:95")
+					}
 				}
 			}
 		} else {
@@ -1678,7 +1688,9 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:95")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:95")
+					}
 				}
 			}
 		}
@@ -1703,7 +1715,9 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:96")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:96")
+					}
 				}
 			}
 		} else {
@@ -1715,7 +1729,9 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:96")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:96")
+					}
 				}
 			}
 		}
@@ -1740,7 +1756,9 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/vecparams.ptx:97")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/vecparams.ptx:97")
+					}
 				}
 			}
 		} else {
@@ -1752,7 +1770,9 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/vecparams.ptx:97")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/vecparams.ptx:97")
+					}
 				}
 			}
 		}
@@ -1777,7 +1797,9 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/vecparams.ptx:98")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/vecparams.ptx:98")
+					}
 				}
 			}
 		} else {
@@ -1789,7 +1811,9 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/vecparams.ptx:98")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/vecparams.ptx:98")
+					}
 				}
 			}
 		}
@@ -1816,7 +1840,9 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/vecparams.ptx:99")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/vecparams.ptx:99")
+					}
 				}
 				// 101: mov.u32
 				v6 := uint64(r9[l])
@@ -1844,7 +1870,9 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/vecparams.ptx:99")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/vecparams.ptx:99")
+					}
 				}
 				// 101: mov.u32
 				v6 := uint64(r9[l])
@@ -1900,7 +1928,9 @@ func vecparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:117")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:117")
+					}
 				}
 				// 119: and.b32
 				v2 := uint64(uint32(r4[l]) & uint32(k0))
@@ -1928,7 +1958,9 @@ func vecparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:117")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:117")
+					}
 				}
 				// 119: and.b32
 				v2 := uint64(uint32(r4[l]) & uint32(k0))
@@ -1984,7 +2016,9 @@ func vecparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:123")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:123")
+					}
 				}
 			}
 		} else {
@@ -1996,7 +2030,9 @@ func vecparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:123")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:123")
+					}
 				}
 			}
 		}
@@ -2021,7 +2057,9 @@ func vecparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:124")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:124")
+					}
 				}
 				// 126: cvt.rn.f32.u32
 				v3 := uint64(math.Float32bits(float32(uint32(r4[l]))))
@@ -2041,7 +2079,9 @@ func vecparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:124")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:124")
+					}
 				}
 				// 126: cvt.rn.f32.u32
 				v3 := uint64(math.Float32bits(float32(uint32(r4[l]))))
@@ -2086,7 +2126,9 @@ func vecparamsBlock15(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:130")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:130")
+					}
 				}
 			}
 		} else {
@@ -2098,7 +2140,9 @@ func vecparamsBlock15(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:130")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:130")
+					}
 				}
 			}
 		}
@@ -2123,7 +2167,9 @@ func vecparamsBlock15(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:131")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:131")
+					}
 				}
 			}
 		} else {
@@ -2135,7 +2181,9 @@ func vecparamsBlock15(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:131")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:131")
+					}
 				}
 			}
 		}

@@ -1117,85 +1117,177 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v2s [32]uint64
 				var v5Fs [32]float32
 				var v6Fs [32]float32
-				for l := range 32 {
-					// 19: ld.param.f32
-					v1a := uint64(0x0)
-					var v1 uint64
-					if v1a < pmEnd4 {
-						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-					} else {
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
-							continue
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 19: ld.param.f32
+						v1a := uint64(0x0)
+						var v1 uint64
+						if v1a < pmEnd4 {
+							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v1 = v1x
-					}
-					// 20: ld.param.f32
-					v2a := uint64(0xc)
-					var v2 uint64
-					if v2a < pmEnd4 {
-						v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-					} else {
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
-							continue
+						// 20: ld.param.f32
+						v2a := uint64(0xc)
+						var v2 uint64
+						if v2a < pmEnd4 {
+							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v2 = v2x
-					}
-					// 21: ld.param.f32
-					v3a := uint64(0x4)
-					var v3 uint64
-					if v3a < pmEnd4 {
-						v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-					} else {
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
-							continue
+						// 21: ld.param.f32
+						v3a := uint64(0x4)
+						var v3 uint64
+						if v3a < pmEnd4 {
+							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v3 = v3x
-					}
-					// 22: ld.param.f32
-					v4a := uint64(0x10)
-					var v4 uint64
-					if v4a < pmEnd4 {
-						v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-					} else {
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
-							continue
+						// 22: ld.param.f32
+						v4a := uint64(0x10)
+						var v4 uint64
+						if v4a < pmEnd4 {
+							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
 						}
-						v4 = v4x
+						// 23: mul.f32
+						v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
+						v5 := uint64(math.Float32bits(v5F))
+						_ = v5F
+						_ = v5
+						v1s[l] = v1
+						v2s[l] = v2
+						v5Fs[l] = v5F
 					}
-					// 23: mul.f32
-					v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
-					v5 := uint64(math.Float32bits(v5F))
-					_ = v5F
-					_ = v5
-					v1s[l] = v1
-					v2s[l] = v2
-					v5Fs[l] = v5F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 19: ld.param.f32
+						v1a := uint64(0x0)
+						var v1 uint64
+						if v1a < pmEnd4 {
+							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+						} else {
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
+									continue
+								}
+								v1 = v1x
+							}
+						}
+						// 20: ld.param.f32
+						v2a := uint64(0xc)
+						var v2 uint64
+						if v2a < pmEnd4 {
+							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+						} else {
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
+									continue
+								}
+								v2 = v2x
+							}
+						}
+						// 21: ld.param.f32
+						v3a := uint64(0x4)
+						var v3 uint64
+						if v3a < pmEnd4 {
+							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+						} else {
+							{
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
+									continue
+								}
+								v3 = v3x
+							}
+						}
+						// 22: ld.param.f32
+						v4a := uint64(0x10)
+						var v4 uint64
+						if v4a < pmEnd4 {
+							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+						} else {
+							{
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
+									continue
+								}
+								v4 = v4x
+							}
+						}
+						// 23: mul.f32
+						v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
+						v5 := uint64(math.Float32bits(v5F))
+						_ = v5F
+						_ = v5
+						v1s[l] = v1
+						v2s[l] = v2
+						v5Fs[l] = v5F
+					}
 				}
-				for l := range 32 {
-					v1 := v1s[l]
-					v2 := v2s[l]
-					v5F := v5Fs[l]
-					// 24: fma.rn.f32
-					var v6 uint64
-					var v6F float32
-					if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Direct(v6f) {
-						v6F = float32(v6f)
-						v6 = uint64(math.Float32bits(v6F))
-					} else {
-						v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(uint64(math.Float32bits(v5F)))))
-						v6F = math.Float32frombits(uint32(v6))
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						v1 := v1s[l]
+						v2 := v2s[l]
+						v5F := v5Fs[l]
+						// 24: fma.rn.f32
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Direct(v6f) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v6F
+						_ = v6
+						v6Fs[l] = v6F
 					}
-					_ = v6F
-					_ = v6
-					v6Fs[l] = v6F
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						v1 := v1s[l]
+						v2 := v2s[l]
+						v5F := v5Fs[l]
+						// 24: fma.rn.f32
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Direct(v6f) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
+							{
+								v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(uint64(math.Float32bits(v5F)))))
+								v6F = math.Float32frombits(uint32(v6))
+							}
+						}
+						_ = v6F
+						_ = v6
+						v6Fs[l] = v6F
+					}
 				}
 				for l := range 32 {
 					v6F := v6Fs[l]
@@ -1205,12 +1297,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					if v7a < pmEnd4 {
 						v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
 					} else {
-						v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-						if !v7ok {
-							flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
-							continue
+						{
+							v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
+							if !v7ok {
+								flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
+								continue
+							}
+							v7 = v7x
 						}
-						v7 = v7x
 					}
 					// 26: ld.param.f32
 					v8a := uint64(0x14)
@@ -1218,12 +1312,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					if v8a < pmEnd4 {
 						v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
 					} else {
-						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-						if !v8ok {
-							flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
-							continue
+						{
+							v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+							if !v8ok {
+								flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
+								continue
+							}
+							v8 = v8x
 						}
-						v8 = v8x
 					}
 					// 27: fma.rn.f32
 					var v9 uint64
@@ -1232,8 +1328,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
-						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
-						v9F = math.Float32frombits(uint32(v9))
+						{
+							v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+							v9F = math.Float32frombits(uint32(v9))
+						}
 					}
 					_ = v9F
 					r8[l] = v9
@@ -1248,12 +1346,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 20: ld.param.f32
 				v2a := uint64(0xc)
@@ -1261,12 +1361,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 21: ld.param.f32
 				v3a := uint64(0x4)
@@ -1274,12 +1376,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 22: ld.param.f32
 				v4a := uint64(0x10)
@@ -1287,12 +1391,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 23: mul.f32
 				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
@@ -1306,8 +1412,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
-					v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(uint64(math.Float32bits(v5F)))))
-					v6F = math.Float32frombits(uint32(v6))
+					{
+						v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(uint64(math.Float32bits(v5F)))))
+						v6F = math.Float32frombits(uint32(v6))
+					}
 				}
 				_ = v6F
 				_ = v6
@@ -1317,12 +1425,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v7a < pmEnd4 {
 					v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
 				} else {
-					v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-					if !v7ok {
-						flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				// 26: ld.param.f32
 				v8a := uint64(0x14)
@@ -1330,12 +1440,14 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v8a < pmEnd4 {
 					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-					if !v8ok {
-						flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+						if !v8ok {
+							flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 27: fma.rn.f32
 				var v9 uint64
@@ -1344,8 +1456,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
-					v9F = math.Float32frombits(uint32(v9))
+					{
+						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+						v9F = math.Float32frombits(uint32(v9))
+					}
 				}
 				_ = v9F
 				r8[l] = v9
@@ -1375,7 +1489,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
+					}
 				}
 			}
 		} else {
@@ -1387,7 +1503,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
+					}
 				}
 			}
 		}
@@ -1491,12 +1609,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 42: ld.param.f32
 				v2a := uint64(0x14)
@@ -1504,12 +1624,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 43: ld.param.f32
 				v3a := uint64(0x8)
@@ -1517,12 +1639,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 44: ld.param.f32
 				v4a := uint64(0x10)
@@ -1530,12 +1654,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 45: mul.f32
 				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
@@ -1551,8 +1677,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
-					v7F = math.Float32frombits(uint32(v7))
+					{
+						v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
+						v7F = math.Float32frombits(uint32(v7))
+					}
 				}
 				_ = v7F
 				r6[l] = v7
@@ -1562,12 +1690,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v8a < pmEnd4 {
 					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 49: ld.param.f32
 				v9a := uint64(0x0)
@@ -1575,12 +1705,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v9a < pmEnd4 {
 					v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
 				} else {
-					v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-					if !v9ok {
-						flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
+						if !v9ok {
+							flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 50: mul.f32
 				v10F := isa.CanonF32(math.Float32frombits(uint32(v2)) * math.Float32frombits(uint32(v9)))
@@ -1596,8 +1728,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				r11[l] = v12
@@ -1615,8 +1749,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
-					v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
-					v15F = math.Float32frombits(uint32(v15))
+					{
+						v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
+						v15F = math.Float32frombits(uint32(v15))
+					}
 				}
 				_ = v15F
 				r14[l] = v15
@@ -1630,12 +1766,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				// 42: ld.param.f32
 				v2a := uint64(0x14)
@@ -1643,12 +1781,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				// 43: ld.param.f32
 				v3a := uint64(0x8)
@@ -1656,12 +1796,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				// 44: ld.param.f32
 				v4a := uint64(0x10)
@@ -1669,12 +1811,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v4a < pmEnd4 {
 					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
 				} else {
-					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-					if !v4ok {
-						flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
-						continue
+					{
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
+							continue
+						}
+						v4 = v4x
 					}
-					v4 = v4x
 				}
 				// 45: mul.f32
 				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
@@ -1690,8 +1834,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
-					v7F = math.Float32frombits(uint32(v7))
+					{
+						v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
+						v7F = math.Float32frombits(uint32(v7))
+					}
 				}
 				_ = v7F
 				r6[l] = v7
@@ -1701,12 +1847,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v8a < pmEnd4 {
 					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
 				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-					if !v8ok {
-						flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				// 49: ld.param.f32
 				v9a := uint64(0x0)
@@ -1714,12 +1862,14 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if v9a < pmEnd4 {
 					v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
 				} else {
-					v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-					if !v9ok {
-						flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
+						if !v9ok {
+							flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 50: mul.f32
 				v10F := isa.CanonF32(math.Float32frombits(uint32(v2)) * math.Float32frombits(uint32(v9)))
@@ -1735,8 +1885,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				r11[l] = v12
@@ -1754,8 +1906,10 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
-					v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
-					v15F = math.Float32frombits(uint32(v15))
+					{
+						v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
+						v15F = math.Float32frombits(uint32(v15))
+					}
 				}
 				_ = v15F
 				r14[l] = v15
@@ -1785,7 +1939,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
+					}
 				}
 			}
 		} else {
@@ -1797,7 +1953,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
+					}
 				}
 			}
 		}
@@ -1824,7 +1982,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
+					}
 				}
 			}
 		} else {
@@ -1836,7 +1996,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
+					}
 				}
 			}
 		}
@@ -1863,7 +2025,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
+					}
 				}
 			}
 		} else {
@@ -1875,7 +2039,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				if s18 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
+					}
 				}
 			}
 		}
@@ -2104,12 +2270,14 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:91")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:91")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 92: ld.param.f32
 				v10a := uint64(u3) + 0x0
@@ -2140,8 +2308,10 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				_ = v12
@@ -2191,12 +2361,14 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:91")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:91")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 92: ld.param.f32
 				v10a := uint64(u3) + 0x0
@@ -2227,8 +2399,10 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
-					v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
-					v12F = math.Float32frombits(uint32(v12))
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
+						v12F = math.Float32frombits(uint32(v12))
+					}
 				}
 				_ = v12F
 				_ = v12
@@ -2289,7 +2463,9 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:101")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:101")
+					}
 				}
 			}
 		} else {
@@ -2301,7 +2477,9 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
-					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:101")
+					{
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:101")
+					}
 				}
 			}
 		}
@@ -2468,7 +2646,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8 < lmEnd4 && s8&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
+					}
 				}
 			}
 		} else {
@@ -2480,7 +2660,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s8 < lmEnd4 && s8&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s8:], uint32(s8v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
+					}
 				}
 			}
 		}
@@ -2507,7 +2689,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd4 && s9&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
+					}
 				}
 			}
 		} else {
@@ -2519,7 +2703,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s9 < lmEnd4 && s9&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
+					}
 				}
 			}
 		}
@@ -2546,7 +2732,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < lmEnd4 && s10&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
+					}
 				}
 			}
 		} else {
@@ -2558,7 +2746,9 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				if s10 < lmEnd4 && s10&3 == 0 {
 					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
+					}
 				}
 			}
 		}
@@ -2707,12 +2897,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:148")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:148")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r18[l] = v8
 				// 149: ld.f32
@@ -2724,12 +2916,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:149")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:149")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r19[l] = v9
 				// 150: ld.f32
@@ -2741,12 +2935,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:150")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:150")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r20[l] = v10
 				// 151: ld.f32
@@ -2758,12 +2954,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/struct_byval.ptx:151")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/struct_byval.ptx:151")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r21[l] = v11
 				// 152: ld.f32
@@ -2775,12 +2973,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/struct_byval.ptx:152")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/struct_byval.ptx:152")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r22[l] = v12
 				// 153: ld.f32
@@ -2792,12 +2992,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/struct_byval.ptx:153")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/struct_byval.ptx:153")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r23[l] = v13
 			}
@@ -2819,12 +3021,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:148")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:148")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r18[l] = v8
 				// 149: ld.f32
@@ -2836,12 +3040,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:149")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:149")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r19[l] = v9
 				// 150: ld.f32
@@ -2853,12 +3059,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:150")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:150")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r20[l] = v10
 				// 151: ld.f32
@@ -2870,12 +3078,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-					if !v11ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/struct_byval.ptx:151")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+						if !v11ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/struct_byval.ptx:151")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r21[l] = v11
 				// 152: ld.f32
@@ -2887,12 +3097,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-					if !v12ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/struct_byval.ptx:152")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/struct_byval.ptx:152")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r22[l] = v12
 				// 153: ld.f32
@@ -2904,12 +3116,14 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-					if !v13ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/struct_byval.ptx:153")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+						if !v13ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/struct_byval.ptx:153")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r23[l] = v13
 			}
@@ -2938,7 +3152,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
+					}
 				}
 			}
 		} else {
@@ -2950,7 +3166,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
+					}
 				}
 			}
 		}
@@ -2977,7 +3195,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
+					}
 				}
 			}
 		} else {
@@ -2989,7 +3209,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
+					}
 				}
 			}
 		}
@@ -3016,7 +3238,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
+					}
 				}
 			}
 		} else {
@@ -3028,7 +3252,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
+					}
 				}
 			}
 		}
@@ -3055,7 +3281,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
+					}
 				}
 			}
 		} else {
@@ -3067,7 +3295,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s17 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
+					}
 				}
 			}
 		}
@@ -3094,7 +3324,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
+					}
 				}
 			}
 		} else {
@@ -3106,7 +3338,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s18 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
+					}
 				}
 			}
 		}
@@ -3133,7 +3367,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
+					}
 				}
 			}
 		} else {
@@ -3145,7 +3381,9 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s19 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
+					}
 				}
 			}
 		}
@@ -3193,12 +3431,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r24[l] = v1
 				// 172: mul.wide.s32
@@ -3216,12 +3456,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r24[l] = v1
 				// 172: mul.wide.s32
@@ -3253,7 +3495,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/struct_byval.ptx:174")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/struct_byval.ptx:174")
+					}
 				}
 			}
 		} else {
@@ -3265,7 +3509,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/struct_byval.ptx:174")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/struct_byval.ptx:174")
+					}
 				}
 			}
 		}
@@ -3290,12 +3536,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/struct_byval.ptx:175")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/struct_byval.ptx:175")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r27[l] = v5
 				// 176: ld.f32
@@ -3307,12 +3555,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/struct_byval.ptx:176")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/struct_byval.ptx:176")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r28[l] = v6
 				// 177: ld.f32
@@ -3324,12 +3574,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/struct_byval.ptx:177")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/struct_byval.ptx:177")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r29[l] = v7
 				// 178: ld.f32
@@ -3341,12 +3593,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:178")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:178")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r30[l] = v8
 				// 179: ld.f32
@@ -3358,12 +3612,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:179")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:179")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r31[l] = v9
 				// 180: ld.f32
@@ -3375,12 +3631,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:180")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:180")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r32[l] = v10
 			}
@@ -3396,12 +3654,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 					v5 = runtime.Load32(v5aw.Ptr, v5ao)
 				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/struct_byval.ptx:175")
-						continue
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/struct_byval.ptx:175")
+							continue
+						}
+						v5 = v5x
 					}
-					v5 = v5x
 				}
 				r27[l] = v5
 				// 176: ld.f32
@@ -3413,12 +3673,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
-					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-					if !v6ok {
-						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/struct_byval.ptx:176")
-						continue
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/struct_byval.ptx:176")
+							continue
+						}
+						v6 = v6x
 					}
-					v6 = v6x
 				}
 				r28[l] = v6
 				// 177: ld.f32
@@ -3430,12 +3692,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 					v7 = runtime.Load32(v7aw.Ptr, v7ao)
 				} else {
-					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-					if !v7ok {
-						flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/struct_byval.ptx:177")
-						continue
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+						if !v7ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/struct_byval.ptx:177")
+							continue
+						}
+						v7 = v7x
 					}
-					v7 = v7x
 				}
 				r29[l] = v7
 				// 178: ld.f32
@@ -3447,12 +3711,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-					if !v8ok {
-						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:178")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:178")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r30[l] = v8
 				// 179: ld.f32
@@ -3464,12 +3730,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-					if !v9ok {
-						flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:179")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:179")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r31[l] = v9
 				// 180: ld.f32
@@ -3481,12 +3749,14 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
-					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-					if !v10ok {
-						flt.Note(5, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:180")
-						continue
+					{
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+						if !v10ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:180")
+							continue
+						}
+						v10 = v10x
 					}
-					v10 = v10x
 				}
 				r32[l] = v10
 			}
@@ -3515,7 +3785,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
+					}
 				}
 			}
 		} else {
@@ -3527,7 +3799,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
+					}
 				}
 			}
 		}
@@ -3554,7 +3828,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
+					}
 				}
 			}
 		} else {
@@ -3566,7 +3842,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
+					}
 				}
 			}
 		}
@@ -3593,7 +3871,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
+					}
 				}
 			}
 		} else {
@@ -3605,7 +3885,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
+					}
 				}
 			}
 		}
@@ -3632,7 +3914,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
+					}
 				}
 			}
 		} else {
@@ -3644,7 +3928,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
+					}
 				}
 			}
 		}
@@ -3671,7 +3957,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
+					}
 				}
 			}
 		} else {
@@ -3683,7 +3971,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
+					}
 				}
 			}
 		}
@@ -3710,7 +4000,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
+					}
 				}
 			}
 		} else {
@@ -3722,7 +4014,9 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
 				} else {
-					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
+					}
 				}
 			}
 		}
@@ -3779,12 +4073,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 198: ld.param.f32
@@ -3793,12 +4089,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r34[l] = v2
 				// 199: ld.param.f32
@@ -3807,12 +4105,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r35[l] = v3
 				// 201: add.s64
@@ -3828,12 +4128,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
 				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
-						continue
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
+							continue
+						}
+						v1 = v1x
 					}
-					v1 = v1x
 				}
 				r33[l] = v1
 				// 198: ld.param.f32
@@ -3842,12 +4144,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
 				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
-						continue
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
+							continue
+						}
+						v2 = v2x
 					}
-					v2 = v2x
 				}
 				r34[l] = v2
 				// 199: ld.param.f32
@@ -3856,12 +4160,14 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
 				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
-						continue
+					{
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
+							continue
+						}
+						v3 = v3x
 					}
-					v3 = v3x
 				}
 				r35[l] = v3
 				// 201: add.s64
@@ -3891,7 +4197,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/struct_byval.ptx:202")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/struct_byval.ptx:202")
+					}
 				}
 			}
 		} else {
@@ -3903,7 +4211,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/struct_byval.ptx:202")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/struct_byval.ptx:202")
+					}
 				}
 			}
 		}
@@ -3928,7 +4238,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/struct_byval.ptx:203")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/struct_byval.ptx:203")
+					}
 				}
 			}
 		} else {
@@ -3940,7 +4252,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/struct_byval.ptx:203")
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/struct_byval.ptx:203")
+					}
 				}
 			}
 		}
@@ -3965,7 +4279,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/struct_byval.ptx:204")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/struct_byval.ptx:204")
+					}
 				}
 			}
 		} else {
@@ -3977,7 +4293,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/struct_byval.ptx:204")
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/struct_byval.ptx:204")
+					}
 				}
 			}
 		}
@@ -4201,12 +4519,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:239")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:239")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 240: cvt.rn.f64.s32
 				v10 := math.Float64bits(float64(int32(v9)))
@@ -4284,12 +4604,14 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:239")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:239")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				// 240: cvt.rn.f64.s32
 				v10 := math.Float64bits(float64(int32(v9)))
@@ -4377,7 +4699,9 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/struct_byval.ptx:251")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/struct_byval.ptx:251")
+					}
 				}
 			}
 		} else {
@@ -4389,7 +4713,9 @@ func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/struct_byval.ptx:251")
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/struct_byval.ptx:251")
+					}
 				}
 			}
 		}

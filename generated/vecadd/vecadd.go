@@ -419,12 +419,14 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/vecadd.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/vecadd.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 43: ld.global.f32
 				v12a := uint64(v9) + 0x0
@@ -432,12 +434,14 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/vecadd.ptx:43")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/vecadd.ptx:43")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 44: add.f32
 				v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) + math.Float32frombits(uint32(v12)))
@@ -463,12 +467,14 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/vecadd.ptx:42")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/vecadd.ptx:42")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				// 43: ld.global.f32
 				v12a := uint64(v9) + 0x0
@@ -476,12 +482,14 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/vecadd.ptx:43")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/vecadd.ptx:43")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				// 44: add.f32
 				v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) + math.Float32frombits(uint32(v12)))
@@ -512,7 +520,9 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/vecadd.ptx:45")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/vecadd.ptx:45")
+					}
 				}
 			}
 		} else {
@@ -524,7 +534,9 @@ func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
-					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/vecadd.ptx:45")
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/vecadd.ptx:45")
+					}
 				}
 			}
 		}

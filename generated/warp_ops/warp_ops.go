@@ -1566,12 +1566,14 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/warp_ops.ptx:29")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/warp_ops.ptx:29")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r8[l] = v9
 			}
@@ -1594,12 +1596,14 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/warp_ops.ptx:29")
-						continue
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/warp_ops.ptx:29")
+							continue
+						}
+						v9 = v9x
 					}
-					v9 = v9x
 				}
 				r8[l] = v9
 			}
@@ -1822,7 +1826,9 @@ func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/warp_ops.ptx:52")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/warp_ops.ptx:52")
+					}
 				}
 			}
 		} else {
@@ -1848,7 +1854,9 @@ func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/warp_ops.ptx:52")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/warp_ops.ptx:52")
+					}
 				}
 			}
 		}
@@ -1992,12 +2000,14 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:78")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:78")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 			}
@@ -2019,12 +2029,14 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:78")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:78")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 			}
@@ -2175,7 +2187,9 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_ops.ptx:90")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_ops.ptx:90")
+					}
 				}
 			}
 		} else {
@@ -2191,7 +2205,9 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_ops.ptx:90")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_ops.ptx:90")
+					}
 				}
 			}
 		}
@@ -2340,12 +2356,14 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_ops.ptx:116")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_ops.ptx:116")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r11[l] = v12
 			}
@@ -2370,12 +2388,14 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
-					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-					if !v12ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_ops.ptx:116")
-						continue
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_ops.ptx:116")
+							continue
+						}
+						v12 = v12x
 					}
-					v12 = v12x
 				}
 				r11[l] = v12
 			}
@@ -2671,7 +2691,9 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/warp_ops.ptx:138")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/warp_ops.ptx:138")
+					}
 				}
 			}
 		} else {
@@ -2700,7 +2722,9 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/warp_ops.ptx:138")
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/warp_ops.ptx:138")
+					}
 				}
 			}
 		}
@@ -2819,12 +2843,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:162")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:162")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 				// 163: and.b32
@@ -2849,12 +2875,14 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:162")
-						continue
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:162")
+							continue
+						}
+						v11 = v11x
 					}
-					v11 = v11x
 				}
 				r10[l] = v11
 				// 163: and.b32
@@ -2897,7 +2925,9 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/warp_ops.ptx:166")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/warp_ops.ptx:166")
+					}
 				}
 			}
 		} else {
@@ -2911,7 +2941,9 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 					runtime.Store32(s2w.Ptr, s2o, s2v)
 				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/warp_ops.ptx:166")
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/warp_ops.ptx:166")
+					}
 				}
 			}
 		}
@@ -3104,12 +3136,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/warp_ops.ptx:199")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/warp_ops.ptx:199")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 200: setp.gt.s32
 				c17t := int32(v16) > int32(k1)
@@ -3141,12 +3175,14 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/warp_ops.ptx:199")
-						continue
+					{
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/warp_ops.ptx:199")
+							continue
+						}
+						v16 = v16x
 					}
-					v16 = v16x
 				}
 				// 200: setp.gt.s32
 				c17t := int32(v16) > int32(k1)
@@ -3252,7 +3288,9 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/warp_ops.ptx:221")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/warp_ops.ptx:221")
+					}
 				}
 			}
 		} else {
@@ -3274,7 +3312,9 @@ func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/warp_ops.ptx:221")
+					{
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/warp_ops.ptx:221")
+					}
 				}
 			}
 		}
@@ -3322,7 +3362,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_ops.ptx:225")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_ops.ptx:225")
+					}
 				}
 				// 226: mov.u32
 				v4 := uint64(runtime.LanemaskLt(l))
@@ -3351,7 +3393,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_ops.ptx:225")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_ops.ptx:225")
+					}
 				}
 				// 226: mov.u32
 				v4 := uint64(runtime.LanemaskLt(l))
@@ -3386,7 +3430,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/warp_ops.ptx:230")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/warp_ops.ptx:230")
+					}
 				}
 			}
 		} else {
@@ -3398,7 +3444,9 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
-					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/warp_ops.ptx:230")
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/warp_ops.ptx:230")
+					}
 				}
 			}
 		}
@@ -3466,7 +3514,9 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/warp_ops.ptx:215")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/warp_ops.ptx:215")
+					}
 				}
 			}
 		} else {
@@ -3492,7 +3542,9 @@ func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
-					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/warp_ops.ptx:215")
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/warp_ops.ptx:215")
+					}
 				}
 			}
 		}

@@ -729,12 +729,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/warp_width.ptx:33")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/warp_width.ptx:33")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r12[l] = v13
 				// 34: shl.b32
@@ -752,12 +754,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/warp_width.ptx:38")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/warp_width.ptx:38")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r17[l] = v18
 			}
@@ -778,12 +782,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
-					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-					if !v13ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/warp_width.ptx:33")
-						continue
+					{
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/warp_width.ptx:33")
+							continue
+						}
+						v13 = v13x
 					}
-					v13 = v13x
 				}
 				r12[l] = v13
 				// 34: shl.b32
@@ -801,12 +807,14 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 					v18 = runtime.Load32(v18aw.Ptr, v18ao)
 				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/warp_width.ptx:38")
-						continue
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/warp_width.ptx:38")
+							continue
+						}
+						v18 = v18x
 					}
-					v18 = v18x
 				}
 				r17[l] = v18
 			}
@@ -842,7 +850,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:40")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:40")
+					}
 				}
 			}
 		} else {
@@ -854,7 +864,9 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:40")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:40")
+					}
 				}
 			}
 		}
@@ -888,7 +900,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:42")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:42")
+					}
 				}
 			}
 		} else {
@@ -900,7 +914,9 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:42")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:42")
+					}
 				}
 			}
 		}
@@ -934,7 +950,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:44")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:44")
+					}
 				}
 			}
 		} else {
@@ -946,7 +964,9 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:44")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:44")
+					}
 				}
 			}
 		}
@@ -980,7 +1000,9 @@ func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:46")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:46")
+					}
 				}
 			}
 		} else {
@@ -992,7 +1014,9 @@ func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
 				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 					runtime.Store32(s1w.Ptr, s1o, s1v)
 				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:46")
+					{
+						w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_width.ptx:46")
+					}
 				}
 			}
 		}
@@ -1222,7 +1246,9 @@ func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_width.ptx:91")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_width.ptx:91")
+					}
 				}
 			}
 		} else {
@@ -1238,7 +1264,9 @@ func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_width.ptx:91")
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_width.ptx:91")
+					}
 				}
 			}
 		}
@@ -1321,12 +1349,14 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/warp_width.ptx:77")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/warp_width.ptx:77")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r12[l] = v8
 				// 78: setp.lt.s32
@@ -1354,12 +1384,14 @@ func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
 				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/warp_width.ptx:77")
-						continue
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/warp_width.ptx:77")
+							continue
+						}
+						v8 = v8x
 					}
-					v8 = v8x
 				}
 				r12[l] = v8
 				// 78: setp.lt.s32
