@@ -12,19 +12,19 @@ import (
 // Chunked lane loops. A lane loop runs all its instructions for one lane before the next
 // lane, which keeps a lane's values in Go locals; but where one floating-point operation
 // feeds the next (a dot product's chain of FMAs), each lane's pass waits on the whole chain
-// and the CPU overlaps little of consecutive lanes. For a full warp, fullWarp therefore
-// cuts the loop before each floating-point instruction that depends on one earlier in the
-// same loop (just after that one): every chunk is a loop over the 32 lanes, and values a later chunk reads pass
-// through one array per value. Any such cut is invisible: the segment may already run
-// lane by lane (it holds no store after a load, lanemem.go), and a chunk of instructions
-// run lane by lane is as good.
+// and the CPU overlaps little of consecutive lanes. For a full warp, fullWarp therefore cuts
+// the loop right after each floating-point instruction a later one in the same loop depends
+// on: every chunk is a loop over the 32 lanes, and values a later chunk reads pass through
+// one array per value. Any such cut is invisible: the segment may already run lane by lane
+// (it holds no store after a load, lanemem.go), and a chunk of instructions run lane by
+// lane is as good.
 //
 // A slow path (a load outside the cached window, an fma that needs exact rounding) is a call,
 // and a call in a loop makes the Go compiler keep the loop's values on the stack. So a chunk
 // that neither stores, writes the register file nor counts statistics lane by lane, and may
-// therefore run twice for a lane,
-// first runs for all lanes with each slow path replaced by noting the lane and going on with
-// the next; then the noted lanes run the chunk again with the slow paths.
+// therefore run twice for a lane, first runs for all lanes with each slow path replaced by
+// noting the lane and going on with the next; then the noted lanes run the chunk again with
+// the slow paths.
 
 // chunks returns the index of the first group of each chunk. A chunk ends right after the
 // floating-point instruction a later one in it would depend on, so that the loads feeding
@@ -161,18 +161,16 @@ func (s *segment) fullWarp(g *gen) jen.Code {
 			body = append(body, jen.Id(n+"s").Index(jen.Id("l")).Op("=").Id(n))
 		}
 		var slows []slowPath
-		rerun := true
 		for _, sp := range s.slows {
 			if sp.group >= start && sp.group < end {
 				slows = append(slows, sp)
 			}
 		}
-		for gi := start; gi < end; gi++ {
-			if s.sideEffects[gi] {
-				rerun = false
-			}
+		rerun := len(slows) > 0
+		for g := start; g < end && rerun; g++ {
+			rerun = !s.sideEffects[g]
 		}
-		if len(slows) == 0 || !rerun {
+		if !rerun {
 			out = append(out, jen.For(jen.Id("l").Op(":=").Range().Lit(32)).Block(body...))
 			continue
 		}

@@ -1,6 +1,8 @@
 package gosrc
 
 import (
+	"slices"
+
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -21,7 +23,7 @@ func (f *fnGen) key(v *ssa.Value) slotKey {
 
 // liveIns returns, for each SSA block, the values live on entry to it: read in it or after
 // it before their definition is reached again. The phis at a block's start define their
-// values there; a phi's operand is live at the end of its predecessor.
+// values there; a phi's operand is read at the end of its predecessor (forEachRead).
 func (f *fnGen) liveIns() map[*ssa.Block]map[*ssa.Value]bool {
 	if f.live != nil {
 		return f.live
@@ -61,55 +63,7 @@ func (f *fnGen) liveIns() map[*ssa.Block]map[*ssa.Value]bool {
 			work = append(work, item{v, b})
 		}
 	}
-	var arg func(b *ssa.Block, a ssa.Arg)
-	arg = func(b *ssa.Block, a ssa.Arg) {
-		liveIn(a.Value, b)
-		for _, e := range a.Elems {
-			arg(b, e)
-		}
-	}
-	for _, b := range f.Fn.Blocks {
-		for _, in := range b.Instrs {
-			liveIn(in.Guard, b)
-			for _, v := range in.Prev {
-				liveIn(v, b)
-			}
-			for _, a := range in.Args {
-				arg(b, a)
-			}
-			for _, a := range in.Dsts {
-				if a.Kind == ssa.ArgVector || a.Kind == ssa.ArgPair {
-					arg(b, a)
-				}
-			}
-		}
-		t := &b.Term
-		liveIn(t.Cond, b)
-		liveIn(t.Index, b)
-		for _, v := range t.RetVals {
-			liveIn(v, b)
-		}
-		if c := t.Call; c != nil {
-			liveIn(c.Target, b)
-			liveIn(c.Guard, b)
-			for _, v := range c.Prev {
-				liveIn(v, b)
-			}
-			for _, a := range c.Args {
-				arg(b, a)
-			}
-			for _, a := range c.Results {
-				arg(b, a)
-			}
-		}
-		for _, p := range b.Phis {
-			for i, v := range p.Args {
-				if i < len(b.Preds) && def[v] != b.Preds[i] {
-					liveIn(v, b.Preds[i])
-				}
-			}
-		}
-	}
+	f.forEachRead(func(b *ssa.Block, _ *ssa.Instr, v *ssa.Value) { liveIn(v, b) })
 	for len(work) > 0 {
 		it := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -122,21 +76,19 @@ func (f *fnGen) liveIns() map[*ssa.Block]map[*ssa.Value]bool {
 }
 
 // neededAt returns the slots whose values a lane that continues at runtime block pc may read,
-// and false where pc does not start an SSA block (then every slot counts).
-func (f *fnGen) neededAt(pc int32) (map[slotKey]bool, bool) {
-	for i, start := range f.Start {
-		if start != pc {
-			continue
-		}
-		b := f.Fn.Blocks[i]
-		need := map[slotKey]bool{}
-		for v := range f.liveIns()[b] {
-			need[f.key(v)] = true
-		}
-		for _, p := range b.Phis {
-			need[f.key(p.Dst)] = true // its operands are in its register at the block's start
-		}
-		return need, true
+// or nil, meaning every slot, where pc does not start an SSA block.
+func (f *fnGen) neededAt(pc int32) map[slotKey]bool {
+	i := slices.Index(f.Start, pc)
+	if i < 0 {
+		return nil
 	}
-	return nil, false
+	b := f.Fn.Blocks[i]
+	need := map[slotKey]bool{}
+	for v := range f.liveIns()[b] {
+		need[f.key(v)] = true
+	}
+	for _, p := range b.Phis {
+		need[f.key(p.Dst)] = true // its operands are in its register at the block's start
+	}
+	return need
 }

@@ -297,20 +297,13 @@ func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 		}
 		return out
 	}
-	atEnd, ok := f.neededAt(t.Reconv)
-	if !ok {
-		atEnd = nil
-	}
+	atEnd := f.neededAt(t.Reconv)
 	store = writeBack(atEnd, nil)
 	for _, pk := range parks {
 		if atEnd == nil {
-			continue
+			continue // every lane writes back everything at the end
 		}
-		need, ok := f.neededAt(pk.pc)
-		if !ok {
-			need = nil
-		}
-		if wb := writeBack(need, atEnd); len(wb) > 0 {
+		if wb := writeBack(f.neededAt(pk.pc), atEnd); len(wb) > 0 {
 			pk.wb.Add(jen.Block(wb...))
 		}
 	}

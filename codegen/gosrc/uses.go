@@ -2,64 +2,72 @@ package gosrc
 
 import "github.com/ptx2go/ptx2go/ssa"
 
-// uses maps each SSA value to the instructions that read it; a nil entry stands for a read
-// that is not an instruction operand (a phi, a terminator, a call, the value a guarded write
-// keeps on lanes whose guard is false), which always reads the register file.
-func (f *fnGen) valueUses() map[*ssa.Value][]*ssa.Instr {
-	if f.uses != nil {
-		return f.uses
-	}
-	u := map[*ssa.Value][]*ssa.Instr{}
-	var arg func(in *ssa.Instr, a ssa.Arg)
-	arg = func(in *ssa.Instr, a ssa.Arg) {
+// forEachRead calls visit for every read of an SSA value in the function: in the block b that
+// reads it, with in the instruction whose operand it is, or nil for a read that is not an
+// instruction operand (a guard, a terminator, a call, the value a guarded write keeps on lanes
+// whose guard is false, a vector or pair destination). A phi's operand is read at the end of
+// the predecessor it flows in from.
+func (f *fnGen) forEachRead(visit func(b *ssa.Block, in *ssa.Instr, v *ssa.Value)) {
+	var arg func(b *ssa.Block, in *ssa.Instr, a ssa.Arg)
+	arg = func(b *ssa.Block, in *ssa.Instr, a ssa.Arg) {
 		if a.Value != nil {
-			u[a.Value] = append(u[a.Value], in)
+			visit(b, in, a.Value)
 		}
 		for _, e := range a.Elems {
-			arg(in, e)
+			arg(b, in, e)
 		}
 	}
-	other := func(vs ...*ssa.Value) {
+	other := func(b *ssa.Block, vs ...*ssa.Value) {
 		for _, v := range vs {
 			if v != nil {
-				u[v] = append(u[v], nil)
+				visit(b, nil, v)
 			}
 		}
 	}
 	for _, b := range f.Fn.Blocks {
 		for _, p := range b.Phis {
-			other(p.Args...)
+			for i, v := range p.Args {
+				if i < len(b.Preds) {
+					other(b.Preds[i], v)
+				}
+			}
 		}
 		for _, in := range b.Instrs {
 			for _, a := range in.Args {
-				arg(in, a)
+				arg(b, in, a)
 			}
 			for _, a := range in.Dsts {
-				// A vector or pair destination may name values too; treat them as reads.
 				if a.Kind == ssa.ArgVector || a.Kind == ssa.ArgPair {
-					for _, e := range a.Elems {
-						if e.Value != nil {
-							other(e.Value)
-						}
-					}
+					arg(b, nil, a)
 				}
 			}
-			other(in.Prev...)
+			other(b, in.Guard)
+			other(b, in.Prev...)
 		}
 		t := &b.Term
-		other(t.Cond, t.Index)
-		other(t.RetVals...)
+		other(b, t.Cond, t.Index)
+		other(b, t.RetVals...)
 		if c := t.Call; c != nil {
-			other(c.Target, c.Guard)
-			other(c.Prev...)
+			other(b, c.Target, c.Guard)
+			other(b, c.Prev...)
 			for _, a := range c.Args {
-				arg(nil, a)
+				arg(b, nil, a)
 			}
 			for _, a := range c.Results {
-				arg(nil, a)
+				arg(b, nil, a)
 			}
 		}
 	}
+}
+
+// valueUses maps each SSA value to the instructions that read it; a nil entry stands for a
+// read that is not an instruction operand (forEachRead), which always reads the register file.
+func (f *fnGen) valueUses() map[*ssa.Value][]*ssa.Instr {
+	if f.uses != nil {
+		return f.uses
+	}
+	u := map[*ssa.Value][]*ssa.Instr{}
+	f.forEachRead(func(_ *ssa.Block, in *ssa.Instr, v *ssa.Value) { u[v] = append(u[v], in) })
 	f.uses = u
 	return u
 }
