@@ -249,28 +249,75 @@ func (w *Warp) leaveCall(copyResults bool, mask uint32) {
 // copySlot copies one argument or result from slot s of frame from to slot d of frame to for
 // the lanes in mask; a predicate is copied as those lanes' bits of its mask.
 func copySlot(to *frame, d Slot, from *frame, s Slot, mask uint32) {
-	if s.Pred {
+	switch {
+	case s.Pred:
 		to.p[d.Reg] = to.p[d.Reg]&^mask | from.p[s.Reg]&mask
-		return
-	}
-	for m := mask; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros32(m)
-		switch {
-		case s.Reg >= 0 && d.Reg >= 0:
-			to.r[d.Reg*WarpSize+l] = from.r[s.Reg*WarpSize+l]
-		case s.Reg >= 0:
-			var buf [8]byte
-			binary.LittleEndian.PutUint64(buf[:], from.r[s.Reg*WarpSize+l])
-			copy(to.param[l*to.fn.ParamSize+d.ParamOff:][:d.Size], buf[:min(d.Size, 8)])
-		case d.Reg >= 0:
-			var buf [8]byte
-			copy(buf[:], from.param[l*from.fn.ParamSize+s.ParamOff:][:min(s.Size, 8)])
-			to.r[d.Reg*WarpSize+l] = binary.LittleEndian.Uint64(buf[:])
-		default:
-			n := min(s.Size, d.Size)
-			copy(to.param[l*to.fn.ParamSize+d.ParamOff:][:n], from.param[l*from.fn.ParamSize+s.ParamOff:][:n])
+	case s.Reg >= 0 && d.Reg >= 0:
+		dst, src := to.r[d.Reg*WarpSize:][:WarpSize], from.r[s.Reg*WarpSize:][:WarpSize]
+		if mask == 1<<WarpSize-1 {
+			copy(dst, src)
+			return
+		}
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (WarpSize - 1)
+			dst[l] = src[l]
+		}
+	case s.Reg >= 0:
+		src, n := from.r[s.Reg*WarpSize:][:WarpSize], min(d.Size, 8)
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			putParam(to.param[l*to.fn.ParamSize+d.ParamOff:][:n], src[l])
+		}
+	case d.Reg >= 0:
+		dst, n := to.r[d.Reg*WarpSize:][:WarpSize], min(s.Size, 8)
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (WarpSize - 1)
+			dst[l] = getParam(from.param[l*from.fn.ParamSize+s.ParamOff:][:n])
+		}
+	default:
+		n := min(s.Size, d.Size)
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			dst, src := to.param[l*to.fn.ParamSize+d.ParamOff:][:n], from.param[l*from.fn.ParamSize+s.ParamOff:][:n]
+			switch n {
+			case 4:
+				binary.LittleEndian.PutUint32(dst, binary.LittleEndian.Uint32(src))
+			case 8:
+				binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+			default:
+				copy(dst, src)
+			}
 		}
 	}
+}
+
+// putParam stores the len(b) low bytes of v into b, little-endian.
+func putParam(b []byte, v uint64) {
+	switch len(b) {
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	case 8:
+		binary.LittleEndian.PutUint64(b, v)
+	default:
+		for i := range b {
+			b[i] = byte(v >> (8 * i))
+		}
+	}
+}
+
+// getParam loads the little-endian value of the (at most 8) bytes b, zero-extended.
+func getParam(b []byte) uint64 {
+	switch len(b) {
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
+	case 8:
+		return binary.LittleEndian.Uint64(b)
+	}
+	var v uint64
+	for i := range b {
+		v |= uint64(b[i]) << (8 * i)
+	}
+	return v
 }
 
 // brx runs brx.idx: each lane goes to Table[index]; one entry per distinct target.
