@@ -96,24 +96,29 @@ func (w *Warp) run() runStatus {
 			}
 			continue
 		}
-		if w.budget--; w.budget <= 0 && w.endSlice() {
-			return warpYielded
-		}
 		b := &fn.Blocks[e.pc]
 		m := e.mask
-		if st := w.CTA.stats; st != nil {
-			w.runCounted(st, b, e.pc, m)
-		} else if fn.Run != nil {
-			pc, budget := fn.Run(w, e.pc, m, e.reconv, w.budget)
-			w.budget = budget
-			if pc == RunDone {
-				continue
-			}
-			e.pc = pc
-			b = &fn.Blocks[pc]
+		if e.atTerm {
+			e.atTerm = false // the code ran in generated code's CallInline: on to the terminator
 		} else {
-			for _, in := range b.Code {
-				in(w, m)
+			if w.budget--; w.budget <= 0 && w.endSlice() {
+				return warpYielded
+			}
+			if st := w.CTA.stats; st != nil {
+				w.runCounted(st, b, e.pc, m)
+			} else if fn.Run != nil {
+				pc, budget := fn.Run(w, e.pc, m, e.reconv, w.budget)
+				w.budget = budget
+				if pc == RunDone {
+					continue
+				}
+				e = &w.stack[len(w.stack)-1] // a call the code ran (CallInline) may have moved the stack
+				e.pc = pc
+				b = &fn.Blocks[pc]
+			} else {
+				for _, in := range b.Code {
+					in(w, m)
+				}
 			}
 		}
 		t := &b.Term
@@ -449,6 +454,39 @@ func (w *Warp) resolveCallee(t *Term, addr uint64, lane int) *Func {
 		w.addrFault(FaultCallSignature, t.Loc, lane, "", addr, fmt.Sprintf("%s has signature %s, the prototype is %s", fn.Name, fn.Sig, cs.Proto))
 	}
 	return fn
+}
+
+// CallInline runs, from generated code's block chain (Func.Run of the caller), the call that
+// ends block pc (terminator t) for the lanes m, with the callee's own Run, instead of handing
+// the call to the runtime's loop: a recursive kernel's calls then cost a Go call. It keeps the
+// runtime's state exactly as the loop would: the same call-return record and SIMT entries,
+// and the same budget of blocks. It returns the call's successor and the budget left when
+// the callee returned with every lane of m and the caller may go on there (not its stop, the
+// running entry's reconvergence point, nor the time slice's end); RunDone when it stopped
+// elsewhere, having set the SIMT entries for the runtime's loop; and pc itself, with nothing
+// done, for a call it leaves to the runtime (indirect, guarded, to a builtin, or with one
+// block of budget left).
+func (w *Warp) CallInline(pc int32, t *Term, m uint32, stop int32, budget int) (int32, int) {
+	cs := t.Call
+	callee := cs.Direct
+	if budget <= 1 || callee == nil || callee.Run == nil || callee.Builtin != BuiltinNone || cs.Guard >= 0 {
+		return pc, budget
+	}
+	w.enterCall(t, callee, m)
+	end, left := callee.Run(w, 0, m, -1, budget-1)
+	if end == RunDone {
+		return RunDone, left
+	}
+	if et := &callee.Blocks[end].Term; et.Kind != TermJump || et.Succ != callee.Exit {
+		e := &w.stack[len(w.stack)-1]
+		e.pc, e.atTerm = end, true
+		return RunDone, left
+	}
+	w.returnFromCall()
+	if w.stack[len(w.stack)-1].mask != m || t.Succ == stop || left <= 1 {
+		return RunDone, left
+	}
+	return t.Succ, left - 1
 }
 
 // enterCall pushes a call-return record and a base SIMT entry for callee with lanes m.

@@ -54,6 +54,9 @@ type simtEntry struct {
 	reconv int32
 	mask   uint32
 	resume int32
+	// atTerm says block pc's code has run (generated code stopped there inside a call it
+	// ran itself, CallInline): only its terminator is left.
+	atTerm bool
 }
 
 // blockedPC is the pc of a SIMT entry whose lanes wait at barrier id.

@@ -16,6 +16,7 @@ import (
 	goruntime "runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/ptx2go/ptx2go/cmd/ptx2go/runner"
 	"github.com/ptx2go/ptx2go/codegen/gosrc"
@@ -235,19 +236,51 @@ func quoteModPath(dir string) string {
 	return dir
 }
 
-// ptx2goVersion is the running ptx2go's version for the cache key: the module version, with
-// the VCS revision when the binary records one.
-func ptx2goVersion() string {
+// ptx2goVersion is the running ptx2go's version for the cache keys: the module version, with
+// the VCS revision when the binary records one. A binary built from a modified checkout, or
+// with no revision, adds a hash of its own executable, so that a rebuilt ptx2go (one whose
+// code generator or runtime changed) never reuses a build made by another.
+var ptx2goVersion = sync.OnceValue(func() string {
 	info, ok := debug.ReadBuildInfo()
 	v := moduleVersion(info, ok)
+	clean := false
 	if ok {
 		for _, s := range info.Settings {
 			if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
 				v += " " + s.Value
 			}
+			if s.Key == "vcs.revision" {
+				clean = true
+			}
+		}
+		for _, s := range info.Settings {
+			if s.Key == "vcs.modified" && s.Value == "true" {
+				clean = false
+			}
 		}
 	}
+	if !clean {
+		v += " " + executableHash()
+	}
 	return v
+})
+
+// executableHash is a hash of the running program's file, or "" when it cannot be read.
+func executableHash() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // moduleDir finds the source directory of the ptx2go module the program builds against: the

@@ -10,8 +10,10 @@ import (
 // runFunc generates the function's block chain (runtime.Func.Run): a loop over a switch on
 // the block, which runs each block's code and follows its jump, or its branch when every lane
 // goes the same way, without going back to the runtime's trampoline. Whatever needs the SIMT
-// stack (a divergent branch, the reconvergence point, a call, a barrier, the exit, the end of
-// the time slice) returns to the runtime, which runs the last block's terminator.
+// stack (a divergent branch, the reconvergence point, a barrier, the exit, the end of the time
+// slice) returns to the runtime, which runs the last block's terminator. A direct call goes
+// on into the callee's chain through the runtime (Warp.CallInline), and on after it when every
+// lane returns.
 //
 // Each block's code is a function of its own, called from the chain: the Go compiler inlines
 // small helpers (loads, stores, float operations) only into functions of moderate size, and
@@ -62,6 +64,20 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 				jen.If(jen.Id("t").Op("==").Id("m")).Block(jen.Id("next").Op("=").Lit(int(b.rt.Succ))).
 					Else().If(jen.Id("t").Op("==").Lit(0)).Block(jen.Id("next").Op("=").Lit(int(b.rt.Alt))).
 					Else().Block(diverged...))
+		case runtime.TermCall:
+			cs := b.rt.Call
+			if cs.Direct == nil || cs.Direct.Builtin != runtime.BuiltinNone || cs.Guard >= 0 || b.rt.Succ == int32(i) {
+				body = append(body, jen.Return(jen.Id("pc"), jen.Id("budget")))
+				break
+			}
+			// A direct call every lane makes: the callee's chain runs it (runtime.Warp.CallInline).
+			follows = true
+			term := jen.Op("&").Id(f.ident).Dot("Blocks").Index(jen.Lit(i)).Dot("Term")
+			body = append(body,
+				jen.If(jen.List(jen.Id("next"), jen.Id("budget")).Op("=").Id("w").Dot("CallInline").Call(jen.Id("pc"), term, jen.Id("m"), jen.Id("stop"), jen.Id("budget")),
+					jen.Id("next").Op("!=").Lit(int(b.rt.Succ))).Block(jen.Return(jen.Id("next"), jen.Id("budget"))),
+				jen.Id("pc").Op("=").Id("next"),
+				jen.Continue())
 		default:
 			body = append(body, jen.Return(jen.Id("pc"), jen.Id("budget")))
 		}

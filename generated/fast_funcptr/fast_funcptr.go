@@ -3467,7 +3467,11 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 3
 		case 3:
 			// b2, PTX line 267
-			return pc, budget
+			if next, budget = w.CallInline(pc, &funcptrTidFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX lines 302-305
 			funcptrTidBlock4(w, m, budget)

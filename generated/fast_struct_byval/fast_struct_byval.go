@@ -2518,7 +2518,11 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 3
 		case 3:
 			// b2, PTX line 139
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecOpsFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX lines 170-189; code before the call
 			vecOpsBlock4(w, m, budget)
@@ -2528,7 +2532,11 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 5
 		case 5:
 			// b3, PTX line 164
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecOpsFunc.Blocks[5].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 6:
 			// b4, PTX lines 197-204
 			vecOpsBlock6(w, m, budget)

@@ -4527,7 +4527,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 27
 		case 27:
 			// b26 ($L35), PTX line 350
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fibFunc.Blocks[27].Term, m, stop, budget); next != 46 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 28:
 			// b27 ($L41), PTX lines 365-366; ret
 			fibBlock28(w, m, budget)

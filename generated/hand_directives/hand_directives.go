@@ -958,7 +958,11 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 9
 		case 9:
 			// b8, PTX line 91
-			return pc, budget
+			if next, budget = w.CallInline(pc, &kTunedFunc.Blocks[9].Term, m, stop, budget); next != 10 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 10:
 			// b9, PTX line 97
 			next = 4

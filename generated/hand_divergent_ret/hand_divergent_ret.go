@@ -1416,7 +1416,11 @@ func divergentRetRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 1
 		case 1:
 			// b0, PTX line 77
-			return pc, budget
+			if next, budget = w.CallInline(pc, &divergentRetFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 90-92; code before the call
 			divergentRetBlock2(w, m, budget)
@@ -1426,7 +1430,11 @@ func divergentRetRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 3
 		case 3:
 			// b1, PTX line 89
-			return pc, budget
+			if next, budget = w.CallInline(pc, &divergentRetFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b2, PTX lines 94-99; ret
 			divergentRetBlock4(w, m, budget)

@@ -571,7 +571,11 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 1
 		case 1:
 			// b0, PTX line 34
-			return pc, budget
+			if next, budget = w.CallInline(pc, &twiceFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 43-44; ret
 			twiceBlock2(w, m, budget)
@@ -771,7 +775,11 @@ func exitInFuncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 2
 		case 2:
 			// b0, PTX line 51
-			return pc, budget
+			if next, budget = w.CallInline(pc, &exitInFuncFunc.Blocks[2].Term, m, stop, budget); next != 3 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 3:
 			// b1, PTX lines 72-74; bar.sync at line 75
 			exitInFuncBlock3(w, m, budget)

@@ -1508,7 +1508,11 @@ func initializersRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 6
 		case 6:
 			// b2, PTX line 202
-			return pc, budget
+			if next, budget = w.CallInline(pc, &initializersFunc.Blocks[6].Term, m, stop, budget); next != 7 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 7:
 			// b3, PTX lines 263-271; code before the call
 			initializersBlock7(w, m, budget)

@@ -515,7 +515,11 @@ func warpSzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 3
 		case 3:
 			// b2, PTX line 99
-			return pc, budget
+			if next, budget = w.CallInline(pc, &warpSzFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX lines 103-109; ret
 			warpSzBlock4(w, m, budget)

@@ -1979,7 +1979,11 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 2
 		case 2:
 			// b1 ($L__BB2_2), PTX line 139
-			return pc, budget
+			if next, budget = w.CallInline(pc, &classifySumFunc.Blocks[2].Term, m, stop, budget); next != 5 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 3:
 			// b2 ($L__BB2_4), PTX line 166; ret
 			next = 7

@@ -3459,7 +3459,11 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 2
 		case 2:
 			// b1 ($L__BB9_3), PTX line 286
-			return pc, budget
+			if next, budget = w.CallInline(pc, &funcptrTidFunc.Blocks[2].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 3:
 			// b2 ($L__BB9_4), PTX line 310; ret
 			next = 7

@@ -1146,7 +1146,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 3
 		case 3:
 			// b2 ($L__BB0_1), PTX line 31
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fibFunc.Blocks[3].Term, m, stop, budget); next != 5 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX line 24
 			next = 2
@@ -1159,7 +1163,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 6
 		case 6:
 			// b4, PTX line 38
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fibFunc.Blocks[6].Term, m, stop, budget); next != 7 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 7:
 			// b5, PTX lines 56-59; ret
 			fibBlock7(w, m, budget)
@@ -1625,7 +1633,11 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 3:
 			// b2 ($L__BB1_1), PTX line 82
-			return pc, budget
+			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[3].Term, m, stop, budget); next != 5 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX line 74
 			next = 2
@@ -1638,7 +1650,11 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 6
 		case 6:
 			// b4, PTX line 89
-			return pc, budget
+			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[6].Term, m, stop, budget); next != 7 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 7:
 			// b5, PTX lines 109-113; ret
 			treeDepthBlock7(w, m, budget)
@@ -2447,7 +2463,11 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 3:
 			// b2, PTX line 171
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX lines 187-196; code before the call
 			recursionBlock4(w, m, budget)
@@ -2457,7 +2477,11 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 5
 		case 5:
 			// b3, PTX line 182
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[5].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 6:
 			// b4, PTX lines 203-217; code before the call
 			recursionBlock6(w, m, budget)
@@ -2467,7 +2491,11 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 7
 		case 7:
 			// b4, PTX line 198
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[7].Term, m, stop, budget); next != 8 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 8:
 			// b5, PTX lines 225-229
 			recursionBlock8(w, m, budget)

@@ -2725,7 +2725,11 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 3
 		case 3:
 			// b2, PTX line 143
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecOpsFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX lines 169-186; code before the call
 			vecOpsBlock4(w, m, budget)
@@ -2735,7 +2739,11 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 5
 		case 5:
 			// b3, PTX line 163
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecOpsFunc.Blocks[5].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 6:
 			// b4, PTX lines 194-202
 			vecOpsBlock6(w, m, budget)

@@ -4403,7 +4403,11 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 5
 		case 5:
 			// b4 ($L__BB2_4), PTX line 241
-			return pc, budget
+			if next, budget = w.CallInline(pc, &classifySumFunc.Blocks[5].Term, m, stop, budget); next != 13 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 6:
 			// b5 ($L__BB2_5), PTX line 267
 			next = 9

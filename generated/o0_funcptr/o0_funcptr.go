@@ -6613,7 +6613,11 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 9
 		case 9:
 			// b8 ($L__BB9_8), PTX line 445
-			return pc, budget
+			if next, budget = w.CallInline(pc, &funcptrTidFunc.Blocks[9].Term, m, stop, budget); next != 14 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 10:
 			// b9 ($L__BB9_9), PTX line 477; ret
 			next = 15

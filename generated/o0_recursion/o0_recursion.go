@@ -1641,7 +1641,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 3
 		case 3:
 			// b2 ($L__BB0_2), PTX line 37
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fibFunc.Blocks[3].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3 ($L__BB0_3), PTX lines 68-69; ret
 			fibBlock4(w, m, budget)
@@ -1661,7 +1665,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 7
 		case 7:
 			// b5, PTX line 44
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fibFunc.Blocks[7].Term, m, stop, budget); next != 8 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 8:
 			// b6, PTX lines 62-65
 			fibBlock8(w, m, budget)
@@ -2459,7 +2467,11 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 3:
 			// b2 ($L__BB1_2), PTX line 97
-			return pc, budget
+			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[3].Term, m, stop, budget); next != 9 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3 ($L__BB1_3), PTX lines 133-134
 			treeDepthBlock4(w, m, budget)
@@ -2500,7 +2512,11 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 10
 		case 10:
 			// b8, PTX line 104
-			return pc, budget
+			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[10].Term, m, stop, budget); next != 11 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 11:
 			// b9, PTX lines 124-129; divergent, reconverges at block 6 (b5 ($L__BB1_5))
 			treeDepthBlock11(w, m, budget)
@@ -3595,7 +3611,11 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 3
 		case 3:
 			// b2 ($L__BB2_2), PTX line 178
-			return pc, budget
+			if next, budget = w.CallInline(pc, &gcdFunc.Blocks[3].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3 ($L__BB2_3), PTX lines 199-200; ret
 			gcdBlock4(w, m, budget)
@@ -4403,7 +4423,11 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 3:
 			// b2 ($L__BB3_2), PTX line 259
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[3].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3 ($L__BB3_3), PTX line 330; ret
 			next = 11
@@ -4419,7 +4443,11 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 7
 		case 7:
 			// b5, PTX line 269
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[7].Term, m, stop, budget); next != 8 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 8:
 			// b6, PTX lines 295-314; code before the call
 			recursionBlock8(w, m, budget)
@@ -4429,7 +4457,11 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 9
 		case 9:
 			// b6, PTX line 290
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[9].Term, m, stop, budget); next != 10 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 10:
 			// b7, PTX lines 322-328
 			recursionBlock10(w, m, budget)

@@ -4417,7 +4417,11 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 3
 		case 3:
 			// b2 ($L__BB3_2), PTX line 223
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecOpsFunc.Blocks[3].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3 ($L__BB3_3), PTX line 337; ret
 			next = 9
@@ -4433,7 +4437,11 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 7
 		case 7:
 			// b5, PTX line 262
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecOpsFunc.Blocks[7].Term, m, stop, budget); next != 8 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 8:
 			// b6, PTX lines 319-335
 			vecOpsBlock8(w, m, budget)

@@ -1500,7 +1500,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 2
 		case 2:
 			// b1 ($L__BB0_3), PTX line 35
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fibFunc.Blocks[2].Term, m, stop, budget); next != 9 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 3:
 			// b2 ($L__BB0_4), PTX lines 94-94; divergent, reconverges at block 6 (b4 ($L__BB0_7))
 			fibBlock3(w, m, budget)
@@ -1524,7 +1528,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 5
 		case 5:
 			// b3 ($L__BB0_6), PTX line 98
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fibFunc.Blocks[5].Term, m, stop, budget); next != 18 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 6:
 			// b4 ($L__BB0_7), PTX lines 119-120; ret
 			fibBlock6(w, m, budget)
@@ -1562,7 +1570,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 10
 		case 10:
 			// b7, PTX line 41
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fibFunc.Blocks[10].Term, m, stop, budget); next != 11 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 11:
 			// b8, PTX lines 59-65; code before the call
 			fibBlock11(w, m, budget)
@@ -1572,7 +1584,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 12
 		case 12:
 			// b8, PTX line 54
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fibFunc.Blocks[12].Term, m, stop, budget); next != 13 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 13:
 			// b9, PTX lines 72-79; code before the call
 			fibBlock13(w, m, budget)
@@ -1582,7 +1598,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 14
 		case 14:
 			// b9, PTX line 67
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fibFunc.Blocks[14].Term, m, stop, budget); next != 15 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 15:
 			// b10, PTX lines 86-91; divergent, reconverges at block 16 (b11)
 			fibBlock15(w, m, budget)
@@ -2676,7 +2696,11 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 2
 		case 2:
 			// b1 ($L__BB1_2), PTX line 138
-			return pc, budget
+			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[2].Term, m, stop, budget); next != 5 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 3:
 			// b2 ($L__BB1_1), PTX lines 167-167; ret
 			treeDepthBlock3(w, m, budget)
@@ -2696,7 +2720,11 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 6
 		case 6:
 			// b4, PTX line 144
-			return pc, budget
+			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[6].Term, m, stop, budget); next != 7 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 7:
 			// b5, PTX lines 162-165
 			treeDepthBlock7(w, m, budget)
@@ -3462,7 +3490,11 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 3:
 			// b2, PTX line 219
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX lines 243-250; code before the call
 			recursionBlock4(w, m, budget)
@@ -3472,7 +3504,11 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 5
 		case 5:
 			// b3, PTX line 238
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[5].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 6:
 			// b4, PTX lines 257-268; code before the call
 			recursionBlock6(w, m, budget)
@@ -3482,7 +3518,11 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 7
 		case 7:
 			// b4, PTX line 252
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[7].Term, m, stop, budget); next != 8 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 8:
 			// b5, PTX lines 276-279
 			recursionBlock8(w, m, budget)

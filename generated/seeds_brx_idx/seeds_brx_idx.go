@@ -623,7 +623,11 @@ func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 1
 		case 1:
 			// b0, PTX line 52
-			return pc, budget
+			if next, budget = w.CallInline(pc, &brxIdxFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 61-65; ret
 			brxIdxBlock2(w, m, budget)

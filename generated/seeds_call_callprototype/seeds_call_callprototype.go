@@ -683,7 +683,11 @@ func fsumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			next = 1
 		case 1:
 			// b0, PTX line 44
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fsumFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX line 50; ret
 			next = 3
@@ -818,7 +822,11 @@ func fxorRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			next = 1
 		case 1:
 			// b0, PTX line 55
-			return pc, budget
+			if next, budget = w.CallInline(pc, &fxorFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX line 61; ret
 			next = 3
@@ -1081,7 +1089,11 @@ func callCallprototypeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			next = 1
 		case 1:
 			// b0, PTX line 84
-			return pc, budget
+			if next, budget = w.CallInline(pc, &callCallprototypeFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 99-106; ret
 			callCallprototypeBlock2(w, m, budget)

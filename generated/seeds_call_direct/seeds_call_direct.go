@@ -832,10 +832,18 @@ func callDirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 1
 		case 1:
 			// b0, PTX line 67
-			return pc, budget
+			if next, budget = w.CallInline(pc, &callDirectFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX line 78
-			return pc, budget
+			if next, budget = w.CallInline(pc, &callDirectFunc.Blocks[2].Term, m, stop, budget); next != 3 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 3:
 			// b2, PTX line 79; divergent, reconverges at block 4 (b3)
 			return pc, budget

@@ -381,7 +381,11 @@ func depthSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 3:
 			// b2, PTX line 23
-			return pc, budget
+			if next, budget = w.CallInline(pc, &depthSumFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX lines 30-33; ret
 			depthSumBlock4(w, m, budget)
@@ -711,7 +715,11 @@ func crsRecursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 1
 		case 1:
 			// b0, PTX line 43
-			return pc, budget
+			if next, budget = w.CallInline(pc, &crsRecursionFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 57-63; ret
 			crsRecursionBlock2(w, m, budget)

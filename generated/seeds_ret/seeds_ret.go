@@ -376,7 +376,11 @@ func retKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 1
 		case 1:
 			// b0, PTX line 29
-			return pc, budget
+			if next, budget = w.CallInline(pc, &retKernelFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 38-42; ret
 			retKernelBlock2(w, m, budget)

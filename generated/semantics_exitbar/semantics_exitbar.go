@@ -710,7 +710,11 @@ func exitbarRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 2
 		case 2:
 			// b1 (WRITE), PTX line 57
-			return pc, budget
+			if next, budget = w.CallInline(pc, &exitbarFunc.Blocks[2].Term, m, stop, budget); next != 5 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 3:
 			// b2, PTX line 55; bar.sync at line 56
 			return pc, budget

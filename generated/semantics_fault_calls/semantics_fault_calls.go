@@ -1507,7 +1507,11 @@ func recRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 3
 		case 3:
 			// b2, PTX line 60
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX lines 67-69
 			recBlock4(w, m, budget)
@@ -2460,7 +2464,11 @@ func overflowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 1
 		case 1:
 			// b0, PTX line 154
-			return pc, budget
+			if next, budget = w.CallInline(pc, &overflowFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 172-178; ret
 			overflowBlock2(w, m, budget)

@@ -1294,7 +1294,11 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 1
 		case 1:
 			// b0, PTX line 59
-			return pc, budget
+			if next, budget = w.CallInline(pc, &predparamsFunc.Blocks[1].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1 (AFTER), PTX lines 94-99; code before the call
 			predparamsBlock2(w, m, budget)
@@ -1314,7 +1318,11 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 5
 		case 5:
 			// b2, PTX line 78
-			return pc, budget
+			if next, budget = w.CallInline(pc, &predparamsFunc.Blocks[5].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 6:
 			// b3, PTX lines 83-90; divergent, reconverges at block 2 (b1 (AFTER))
 			predparamsBlock6(w, m, budget)
@@ -1331,7 +1339,11 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 7:
 			// b4, PTX line 91
-			return pc, budget
+			if next, budget = w.CallInline(pc, &predparamsFunc.Blocks[7].Term, m, stop, budget); next != 8 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 8:
 			// b5, PTX line 92
 			next = 2
@@ -1344,7 +1356,11 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 10
 		case 10:
 			// b6, PTX line 100
-			return pc, budget
+			if next, budget = w.CallInline(pc, &predparamsFunc.Blocks[10].Term, m, stop, budget); next != 11 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 11:
 			// b7, PTX lines 105-111; code before the call
 			predparamsBlock11(w, m, budget)

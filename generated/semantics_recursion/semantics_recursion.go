@@ -480,7 +480,11 @@ func sumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 3
 		case 3:
 			// b2, PTX line 30
-			return pc, budget
+			if next, budget = w.CallInline(pc, &sumFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b3, PTX lines 42-48; ret
 			sumBlock4(w, m, budget)
@@ -1278,7 +1282,11 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 1
 		case 1:
 			// b0, PTX line 64
-			return pc, budget
+			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 88-95; ret
 			recursionBlock2(w, m, budget)

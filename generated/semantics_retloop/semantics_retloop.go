@@ -1472,7 +1472,11 @@ func retloopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 1
 		case 1:
 			// b0, PTX line 79
-			return pc, budget
+			if next, budget = w.CallInline(pc, &retloopFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 100-120; code before the call
 			retloopBlock2(w, m, budget)
@@ -1482,7 +1486,11 @@ func retloopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 3:
 			// b1, PTX line 99
-			return pc, budget
+			if next, budget = w.CallInline(pc, &retloopFunc.Blocks[3].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 4:
 			// b2, PTX lines 122-129; ret
 			retloopBlock4(w, m, budget)

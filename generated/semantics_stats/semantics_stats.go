@@ -3222,7 +3222,11 @@ func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			next = 1
 		case 1:
 			// b0, PTX line 160
-			return pc, budget
+			if next, budget = w.CallInline(pc, &f2Func.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 168-171; ret
 			f2Block2(w, m, budget)
@@ -3472,7 +3476,11 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			next = 1
 		case 1:
 			// b0, PTX line 176
-			return pc, budget
+			if next, budget = w.CallInline(pc, &f1Func.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 184-187; ret
 			f1Block2(w, m, budget)
@@ -4210,7 +4218,11 @@ func callsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 1
 		case 1:
 			// b0, PTX line 225
-			return pc, budget
+			if next, budget = w.CallInline(pc, &callsFunc.Blocks[1].Term, m, stop, budget); next != 2 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1, PTX lines 241-249; code before the call
 			callsBlock2(w, m, budget)

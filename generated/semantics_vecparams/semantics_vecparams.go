@@ -1227,7 +1227,11 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 1
 		case 1:
 			// b0, PTX line 67
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecparamsFunc.Blocks[1].Term, m, stop, budget); next != 4 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 2:
 			// b1 (AFTER), PTX lines 108-115; code before the call
 			vecparamsBlock2(w, m, budget)
@@ -1247,7 +1251,11 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 5
 		case 5:
 			// b2, PTX line 85
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecparamsFunc.Blocks[5].Term, m, stop, budget); next != 6 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 6:
 			// b3, PTX lines 90-93; code before the call
 			vecparamsBlock6(w, m, budget)
@@ -1257,7 +1265,11 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 7
 		case 7:
 			// b3, PTX line 89
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecparamsFunc.Blocks[7].Term, m, stop, budget); next != 8 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 8:
 			// b4, PTX lines 95-104; divergent, reconverges at block 2 (b1 (AFTER))
 			vecparamsBlock8(w, m, budget)
@@ -1274,7 +1286,11 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 9:
 			// b5, PTX line 105
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecparamsFunc.Blocks[9].Term, m, stop, budget); next != 10 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 10:
 			// b6, PTX line 106
 			next = 2
@@ -1297,7 +1313,11 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 14
 		case 14:
 			// b8, PTX line 122
-			return pc, budget
+			if next, budget = w.CallInline(pc, &vecparamsFunc.Blocks[14].Term, m, stop, budget); next != 15 {
+				return next, budget
+			}
+			pc = next
+			continue
 		case 15:
 			// b9, PTX lines 130-131; ret
 			vecparamsBlock15(w, m, budget)

@@ -1,0 +1,72 @@
+package ptx2go_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/generated/recursion"
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+// TestCallBudgetBothEngines checks that the Go source back end's calls run from its block chain
+// (runtime.Warp.CallInline) count basic blocks exactly as the runtime's loop does: with a
+// warp's block budget (MaxWarpBlocks) cut anywhere in a recursive kernel, both engines stop
+// with the same fault (kind, PTX line, CTA, thread) and the same memory written, and with
+// enough budget both give the recursion's results.
+func TestCallBudgetBothEngines(t *testing.T) {
+	gen, err := ptx2go.Load(recursion.Module)
+	require.NoError(t, err)
+	closure, err := ptx2go.CompileFile("testdata/ptx/recursion.ptx")
+	require.NoError(t, err)
+	const n = 64
+	in, in2 := make([]int32, n), make([]uint32, n)
+	for i := range in {
+		in[i] = int32(i * 5 % 13)
+		in2[i] = uint32(3*i + 1)
+	}
+	wf, wd, wg := make([]int32, n), make([]int32, n), make([]uint32, n)
+	benchFibGo(wf, wd, wg, in, in2)
+	type result struct {
+		err                string
+		fibs, depths, gcds []uint32
+	}
+	run := func(mod *ptx2go.Module, limit uint64) result {
+		k, err := mod.Kernel("recursion")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		pin, err := runtime.Upload(dev, in)
+		require.NoError(t, err)
+		pin2, err := runtime.Upload(dev, in2)
+		require.NoError(t, err)
+		var outs [3]runtime.Ptr
+		for i := range outs {
+			outs[i], err = dev.Malloc(4 * n)
+			require.NoError(t, err)
+		}
+		var r result
+		cfg := runtime.LaunchConfig{Grid: runtime.D1(2), Block: runtime.D1(n / 2), Workers: 1, MaxWarpBlocks: limit}
+		if err := k.LaunchConfig(context.Background(), dev, cfg, outs[0], outs[1], outs[2], pin, pin2, int32(n)); err != nil {
+			r.err = err.Error()
+		}
+		for i, dst := range []*[]uint32{&r.fibs, &r.depths, &r.gcds} {
+			*dst = make([]uint32, n)
+			require.NoError(t, runtime.Download(dev, *dst, outs[i]))
+		}
+		return r
+	}
+	for _, limit := range []uint64{1, 2, 3, 5, 8, 13, 40, 100, 333, 1000, 5000, 0} {
+		c, g := run(closure, limit), run(gen, limit)
+		require.Equal(t, c, g, "MaxWarpBlocks %d: the engines differ", limit)
+		if limit == 0 {
+			require.Empty(t, g.err)
+			for i := range wf {
+				require.Equal(t, []uint32{uint32(wf[i]), uint32(wd[i]), wg[i]}, []uint32{g.fibs[i], g.depths[i], g.gcds[i]}, "thread %d", i)
+			}
+		} else if limit < 100 {
+			require.Contains(t, g.err, "block budget exhausted", "MaxWarpBlocks %d", limit)
+		}
+	}
+}
