@@ -2,6 +2,7 @@ package ptx2go_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,4 +70,28 @@ func TestCallBudgetBothEngines(t *testing.T) {
 			require.Contains(t, g.err, "block budget exhausted", "MaxWarpBlocks %d", limit)
 		}
 	}
+}
+
+// TestDeepRecursionBothEngines runs recursion far deeper than the calls the Go source back end
+// nests on the Go stack (runtime.Warp.CallInline stops at a fixed depth and leaves deeper calls
+// to the runtime's loop): rec(n) = 1 + rec(n-1) to depth 300 gives 300 in every thread, and a
+// call depth limit below it is the same stack overflow fault on both engines.
+func TestDeepRecursionBothEngines(t *testing.T) {
+	onEngines(t, filepath.Join(semDir, "fault_calls.ptx"), func(t *testing.T) {
+		const grid, block, depth = 2, 64, 300
+		dev := runtime.NewDevice()
+		_, k := semKernel(t, "fault_calls.ptx", "overflow")
+		out := semFilled(t, dev, grid*block, semSentinel)
+		cfg := runtime.LaunchConfig{Grid: runtime.D1(grid), Block: runtime.D1(block), Workers: 1, MaxCallDepth: depth + 1}
+		require.NoError(t, k.LaunchConfig(context.Background(), dev, cfg, out, uint32(grid*block), uint32(depth)))
+		for i, v := range semDownload(t, dev, out, grid*block) {
+			require.Equal(t, uint32(depth), v, "out[%d]", i)
+		}
+		cfg.MaxCallDepth = depth
+		err := k.LaunchConfig(context.Background(), dev, cfg, out, uint32(grid*block), uint32(depth))
+		checkFault(t, err, faultWant{
+			kind: runtime.FaultStackOverflow, kernel: "overflow", fn: "rec", loc: faultLoc(t, "fault_calls.ptx", "overflow"),
+			cta: runtime.Dim3{}, thread: runtime.Dim3{},
+		})
+	})
 }

@@ -26,6 +26,7 @@ const timeSlice = 4096
 func (w *Warp) start(fn *Func) {
 	w.stack = w.stack[:0]
 	w.calls = w.calls[:0]
+	w.inlineCalls = 0 // a fault may have ended a launch inside calls
 	w.Exited = 0
 	w.LocalBase = w.CTA.L.Mod.LocalSize
 	w.waiting = false
@@ -464,16 +465,19 @@ func (w *Warp) resolveCallee(t *Term, addr uint64, lane int) *Func {
 // the callee returned with every lane of m and the caller may go on there (not its stop, the
 // running entry's reconvergence point, nor the time slice's end); RunDone when it stopped
 // elsewhere, having set the SIMT entries for the runtime's loop; and pc itself, with nothing
-// done, for a call it leaves to the runtime (indirect, guarded, to a builtin, or with one
-// block of budget left).
+// done, for a call it leaves to the runtime (indirect, guarded, to a builtin, with one block
+// of budget left, or maxInlineCalls deep in such calls, which bounds the Go stack whatever the
+// PTX recursion's depth: the runtime's loop then makes the call, from the bottom of the stack).
 func (w *Warp) CallInline(pc int32, t *Term, m uint32, stop int32, budget int) (int32, int) {
 	cs := t.Call
 	callee := cs.Direct
-	if budget <= 1 || callee == nil || callee.Run == nil || callee.Builtin != BuiltinNone || cs.Guard >= 0 {
+	if budget <= 1 || callee == nil || callee.Run == nil || callee.Builtin != BuiltinNone || cs.Guard >= 0 || w.inlineCalls >= maxInlineCalls {
 		return pc, budget
 	}
 	w.enterCall(t, callee, m)
+	w.inlineCalls++
 	end, left := callee.Run(w, 0, m, -1, budget-1)
+	w.inlineCalls--
 	if end == RunDone {
 		return RunDone, left
 	}
@@ -488,6 +492,9 @@ func (w *Warp) CallInline(pc int32, t *Term, m uint32, stop int32, budget int) (
 	}
 	return t.Succ, left - 1
 }
+
+// maxInlineCalls is how many calls CallInline runs inside one another.
+const maxInlineCalls = 64
 
 // enterCall pushes a call-return record and a base SIMT entry for callee with lanes m.
 func (w *Warp) enterCall(t *Term, callee *Func, m uint32) {

@@ -17,10 +17,13 @@ type Warp struct {
 	// Tid is each lane's %tid.
 	Tid [3][32]uint32
 
-	Fn    *Func
-	R     []uint64
-	P     []uint32
-	Param []byte // the current frame's per-lane .param area: lane l at [l*Fn.ParamSize:]
+	Fn *Func
+	R  []uint64
+	P  []uint32
+	// inlineCalls counts the calls generated code is running inside one another on the Go
+	// stack (CallInline), at most maxInlineCalls.
+	inlineCalls int
+	Param       []byte // the current frame's per-lane .param area: lane l at [l*Fn.ParamSize:]
 	// Local is the per-lane local memory, lane l at [l*LocalStride:(l+1)*LocalStride];
 	// LocalBase is where the current frame's .local area starts in it.
 	Local       []byte
