@@ -82,6 +82,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_immediates"
 	"github.com/ptx2go/ptx2go/generated/hand_initializers"
 	"github.com/ptx2go/ptx2go/generated/hand_legacy_warp"
+	"github.com/ptx2go/ptx2go/generated/hand_region_multi"
 	"github.com/ptx2go/ptx2go/generated/hand_region_park"
 	"github.com/ptx2go/ptx2go/generated/hand_scopes"
 	"github.com/ptx2go/ptx2go/generated/hand_setp_two_dest"
@@ -346,6 +347,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/directives":              hand_directives.Module,
 	"hand/divergent_ret":           hand_divergent_ret.Module,
 	"hand/fma_chain":               hand_fma_chain.Module,
+	"hand/region_multi":            hand_region_multi.Module,
 	"hand/region_park":             hand_region_park.Module,
 	"hand/exit_in_func":            hand_exit_in_func.Module,
 	"hand/immediates":              hand_immediates.Module,
