@@ -194,6 +194,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/seeds_shared_lock_predicated"
 	"github.com/ptx2go/ptx2go/generated/semantics_brauni"
 	"github.com/ptx2go/ptx2go/generated/semantics_brx"
+	"github.com/ptx2go/ptx2go/generated/semantics_carry_uniform"
 	"github.com/ptx2go/ptx2go/generated/semantics_exitbar"
 	"github.com/ptx2go/ptx2go/generated/semantics_fault_calls"
 	"github.com/ptx2go/ptx2go/generated/semantics_fault_misc"
@@ -416,6 +417,7 @@ var generatedModules = map[string]*runtime.Module{
 	"seeds/setp_predication":       seeds_setp_predication.Module,
 	"seeds/shared_lock_predicated": seeds_shared_lock_predicated.Module,
 	"semantics/brauni":             semantics_brauni.Module,
+	"semantics/carry_uniform":      semantics_carry_uniform.Module,
 	"semantics/brx":                semantics_brx.Module,
 	"semantics/exitbar":            semantics_exitbar.Module,
 	"semantics/fault_calls":        semantics_fault_calls.Module,
