@@ -904,58 +904,18 @@ func TestConfAtomQualifiers(t *testing.T) {
 	require.Equal(t, []uint32{in[vec+7], in[vec+6], in[vec+5], in[vec+4]}, got[vec+4:vec+8])
 }
 
-// TestConfAtomIsspacep checks isspacep on generic addresses of every space and cvta both ways.
+// TestConfAtomIsspacep checks isspacep on generic addresses of every space and cvta both ways
+// (testdata/ptx/hand/isspacep.ptx), on both engines.
 func TestConfAtomIsspacep(t *testing.T) {
-	src := `.version 8.0
-.target sm_90
-.address_size 64
-.const .align 8 .b8 cv[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-.global .align 8 .b8 gv[16];
-.visible .entry s(.param .u64 out, .param .u64 buf)
-{
-	.reg .pred %p<8>;
-	.reg .b32 %r<8>;
-	.reg .b64 %rd<16>;
-	.local .align 8 .b8 lv[16];
-	.shared .align 8 .b8 sv[16];
-	ld.param.u64 %rd0, [out];
-	ld.param.u64 %rd1, [buf];
-	mov.u64 %rd2, gv;
-	cvta.global.u64 %rd3, %rd2;
-	mov.u64 %rd4, cv;
-	cvta.const.u64 %rd5, %rd4;
-	mov.u64 %rd6, sv;
-	cvta.shared.u64 %rd7, %rd6;
-	mov.u64 %rd8, lv;
-	cvta.local.u64 %rd9, %rd8;
-	cvta.to.shared.u64 %rd10, %rd7;
-	cvta.to.local.u64 %rd11, %rd9;
-	cvta.to.global.u64 %rd12, %rd3;
-	cvta.to.const.u64 %rd13, %rd5;
-	add.u64 %rd14, %rd5, 15;
-` + func() string {
-		var b strings.Builder
-		addrs := []string{"%rd1", "%rd3", "%rd5", "%rd7", "%rd9", "%rd14"}
-		spaces := []string{"global", "const", "shared", "shared::cta", "shared::cluster", "local", "param", "param::entry"}
-		k := 0
-		for _, a := range addrs {
-			for _, s := range spaces {
-				fmt.Fprintf(&b, "\tisspacep.%s %%p1, %s;\n\tselp.u32 %%r1, 1, 0, %%p1;\n\tst.global.u32 [%%rd0+%d], %%r1;\n", s, a, 4*k)
-				k++
-			}
-		}
-		// The 32-bit form on the shared window's address, and the round trips of cvta.
-		b.WriteString("\tcvt.u32.u64 %r2, %rd7;\n\tisspacep.shared %p2, %r2;\n\tselp.u32 %r1, 1, 0, %p2;\n")
-		fmt.Fprintf(&b, "\tst.global.u32 [%%rd0+%d], %%r1;\n", 4*k)
-		b.WriteString("\tsetp.eq.u64 %p3, %rd10, %rd6;\n\tsetp.eq.u64 %p4, %rd11, %rd8;\n\tsetp.eq.u64 %p5, %rd12, %rd2;\n\tsetp.eq.u64 %p6, %rd13, %rd4;\n")
-		b.WriteString("\tand.pred %p3, %p3, %p4;\n\tand.pred %p3, %p3, %p5;\n\tand.pred %p3, %p3, %p6;\n\tselp.u32 %r1, 1, 0, %p3;\n")
-		fmt.Fprintf(&b, "\tst.global.u32 [%%rd0+%d], %%r1;\n", 4*k+4)
-		b.WriteString("\tld.u32 %r3, [%rd14+-3];\n")
-		fmt.Fprintf(&b, "\tst.global.u32 [%%rd0+%d], %%r3;\n", 4*k+8)
-		return b.String()
-	}() + "\tret;\n}\n"
-	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "space.ptx"})
-	require.NoError(t, err, src)
+	const path = "testdata/ptx/hand/isspacep.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		testIsspacep(t, path)
+	})
+}
+
+func testIsspacep(t *testing.T, path string) {
+	mod, err := loadModule(t, path)
+	require.NoError(t, err)
 	ks, err := mod.Kernel("s")
 	require.NoError(t, err)
 	dev := runtime.NewDevice()

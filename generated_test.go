@@ -81,6 +81,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_fma_chain"
 	"github.com/ptx2go/ptx2go/generated/hand_immediates"
 	"github.com/ptx2go/ptx2go/generated/hand_initializers"
+	"github.com/ptx2go/ptx2go/generated/hand_isspacep"
 	"github.com/ptx2go/ptx2go/generated/hand_legacy_warp"
 	"github.com/ptx2go/ptx2go/generated/hand_region_multi"
 	"github.com/ptx2go/ptx2go/generated/hand_region_park"
@@ -352,6 +353,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/region_park":             hand_region_park.Module,
 	"hand/exit_in_func":            hand_exit_in_func.Module,
 	"hand/immediates":              hand_immediates.Module,
+	"hand/isspacep":                hand_isspacep.Module,
 	"hand/initializers":            hand_initializers.Module,
 	"hand/legacy_warp":             hand_legacy_warp.Module,
 	"hand/scopes":                  hand_scopes.Module,

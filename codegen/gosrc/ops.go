@@ -509,6 +509,8 @@ func (c ctx) predValue(in *ssa.Instr, n string) []jen.Code {
 		return c.setp(in, n)
 	case frontend.OpTestp:
 		return c.testp(in, n)
+	case frontend.OpIsspacep:
+		return c.isspacep(in, n)
 	case frontend.OpMov:
 		if len(in.Args) == 1 {
 			return define(n, c.pred(in.Args[0]))
