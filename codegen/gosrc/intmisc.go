@@ -54,6 +54,8 @@ func (c ctx) valueExt(in *ssa.Instr, n string) (code []jen.Code, ok bool) {
 		return nil, false
 	case in.Op == frontend.OpSelp:
 		return nil, false
+	case in.Op == frontend.OpSet:
+		return c.set(in, n), true // before isHalf: set.f16.f16 compares, it is no half arithmetic
 	case in.Op == frontend.OpCvt:
 		if isNarrowCvt(in) {
 			return c.cvtNarrow(in, n), true
@@ -419,6 +421,9 @@ func (c ctx) set(in *ssa.Instr, n string) []jen.Code {
 		return nil
 	}
 	dt, st := ts[0], ts[1]
+	if isHalf(st) {
+		return c.halfSet(in, n, dt, st)
+	}
 	one := uint64(0xffffffff)
 	switch dt {
 	case frontend.U32, frontend.S32:
@@ -434,6 +439,41 @@ func (c ctx) set(in *ssa.Instr, n string) []jen.Code {
 	return append(stmts,
 		jen.Var().Id(n).Uint64(),
 		jen.If(jen.Id(n+"t")).Block(jen.Id(n).Op("=").Id(c.e.imm(one))))
+}
+
+// halfSet lowers set with a 16-bit float stype, as codegen/closure's halfSet: for .f16 and
+// .bf16, d is 1.0 in dtype (.f16, .bf16) or all ones (.u16, .s16, .u32, .s32) where
+// (a CmpOp b) BoolOp c holds, else 0; for .f16x2 and .bf16x2 each half of d is 1.0 in its half
+// of dtype (.f16x2, .bf16x2) or 0xffff (.u32, .s32) where its halves compare so.
+func (c ctx) halfSet(in *ssa.Instr, n string, dt, st frontend.Type) []jen.Code {
+	var one uint64
+	packed := isHalfPacked(st)
+	switch {
+	case dt == frontend.F16 && !packed, dt == frontend.F16x2 && packed:
+		one = 0x3c00
+	case dt == frontend.BF16 && !packed, dt == frontend.BF16x2 && packed:
+		one = 0x3f80
+	case (dt == frontend.U16 || dt == frontend.S16) && !packed:
+		one = 0xffff
+	case dt == frontend.U32 || dt == frontend.S32:
+		one = 0xffffffff
+		if packed {
+			one = 0xffff
+		}
+	default:
+		return nil
+	}
+	stmts := c.halfCompare(in, n+"h", st)
+	if stmts == nil {
+		return nil
+	}
+	stmts = append(stmts,
+		jen.Var().Id(n).Uint64(),
+		jen.If(jen.Id(n+"h")).Block(jen.Id(n).Op("=").Id(c.e.imm(one))))
+	if packed {
+		stmts = append(stmts, jen.If(jen.Id(n+"hq")).Block(jen.Id(n).Op("|=").Id(c.e.imm(one<<16))))
+	}
+	return stmts
 }
 
 // compare returns statements defining n+"t" as (a CmpOp b) BoolOp c for set and testp-free
