@@ -181,3 +181,49 @@ func TestRegionMulti(t *testing.T) {
 		}
 	})
 }
+
+// halfExact is the binary16 encoding of v, a value it represents exactly as a normal number
+// or zero.
+func halfExact(v float64) uint16 {
+	var sign uint16
+	if v < 0 {
+		sign, v = 0x8000, -v
+	}
+	if v == 0 {
+		return sign
+	}
+	frac, exp := math.Frexp(v) // v = frac * 2^exp, frac in [0.5, 1)
+	return sign | uint16(exp-1+15)<<10 | uint16(frac*2048)&0x3ff
+}
+
+// TestHalfChunks runs hand/half_chunks.ptx, __hdiv's sequence (cvt.f32.f16, rcp.approx, mul,
+// cvt back) that the Go source back end splits into two chunks for a full warp, on quotients
+// that are exact: a = k, b = 2^j - 1, out = k / 2^j. The array carrying the first chunk's
+// cvt result had the name cvt's lowering gives its source operand, so the package did not
+// build.
+func TestHalfChunks(t *testing.T) {
+	const path = "testdata/ptx/hand/half_chunks.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("half_div")
+		require.NoError(t, err)
+		for _, threads := range []int{64, 45} {
+			dev := runtime.NewDevice()
+			r := rand.New(rand.NewPCG(15, uint64(threads)))
+			a, b := make([]uint16, threads), make([]uint16, threads)
+			want := make([]uint16, threads)
+			for i := range a {
+				num, j := r.IntN(2001)-1000, r.IntN(5)
+				a[i], b[i] = halfExact(float64(num)), halfExact(float64(int(1)<<j-1))
+				want[i] = halfExact(float64(num) / float64(int(1)<<j))
+			}
+			out, err := dev.Malloc(2 * threads)
+			require.NoError(t, err)
+			require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(uint32(threads)), out, benchUpload(t, dev, a), benchUpload(t, dev, b)))
+			got := make([]uint16, threads)
+			require.NoError(t, runtime.Download(dev, got, out))
+			require.Equal(t, want, got, "%d threads", threads)
+		}
+	})
+}

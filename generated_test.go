@@ -79,6 +79,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_divergent_ret"
 	"github.com/ptx2go/ptx2go/generated/hand_exit_in_func"
 	"github.com/ptx2go/ptx2go/generated/hand_fma_chain"
+	"github.com/ptx2go/ptx2go/generated/hand_half_chunks"
 	"github.com/ptx2go/ptx2go/generated/hand_half_set"
 	"github.com/ptx2go/ptx2go/generated/hand_immediates"
 	"github.com/ptx2go/ptx2go/generated/hand_initializers"
@@ -350,6 +351,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/directives":              hand_directives.Module,
 	"hand/divergent_ret":           hand_divergent_ret.Module,
 	"hand/fma_chain":               hand_fma_chain.Module,
+	"hand/half_chunks":             hand_half_chunks.Module,
 	"hand/half_set":                hand_half_set.Module,
 	"hand/region_multi":            hand_region_multi.Module,
 	"hand/region_park":             hand_region_park.Module,
