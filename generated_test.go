@@ -75,6 +75,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_calltable"
 	"github.com/ptx2go/ptx2go/generated/hand_calltargets"
 	"github.com/ptx2go/ptx2go/generated/hand_const_store"
+	"github.com/ptx2go/ptx2go/generated/hand_cvt_sat_int"
 	"github.com/ptx2go/ptx2go/generated/hand_directives"
 	"github.com/ptx2go/ptx2go/generated/hand_divergent_ret"
 	"github.com/ptx2go/ptx2go/generated/hand_exit_in_func"
@@ -348,6 +349,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/calltable":               hand_calltable.Module,
 	"hand/calltargets":             hand_calltargets.Module,
 	"hand/const_store":             hand_const_store.Module,
+	"hand/cvt_sat_int":             hand_cvt_sat_int.Module,
 	"hand/directives":              hand_directives.Module,
 	"hand/divergent_ret":           hand_divergent_ret.Module,
 	"hand/fma_chain":               hand_fma_chain.Module,
