@@ -942,3 +942,33 @@ func testIsspacep(t *testing.T, path string) {
 	require.Equal(t, uint32(1), got[49], "cvta round trips")
 	require.Equal(t, uint32(0x100f0e0d), got[50], "load through a generic const address")
 }
+
+// TestHints runs testdata/ptx/hand/hints.ptx, whose prefetch, prefetchu, nanosleep and pmevent
+// (one prefetch of an address nothing is allocated at) only hint the hardware, on both engines:
+// the arithmetic around them must be all that shows, on full and partial warps.
+func TestHints(t *testing.T) {
+	const path = "testdata/ptx/hand/hints.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("hints")
+		require.NoError(t, err)
+		for _, n := range []int{64, 40} {
+			in := make([]uint32, n)
+			for i := range in {
+				in[i] = uint32(i*2654435761) ^ 0x9e37
+			}
+			dev := runtime.NewDevice()
+			pin, err := runtime.Upload(dev, in)
+			require.NoError(t, err)
+			out, err := dev.Malloc(4 * n)
+			require.NoError(t, err)
+			require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(uint32(n)), out, pin))
+			got := make([]uint32, n)
+			require.NoError(t, runtime.Download(dev, got, out))
+			for i, x := range in {
+				require.Equal(t, x*3+1, got[i], "%d threads: out[%d]", n, i)
+			}
+		}
+	})
+}

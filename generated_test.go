@@ -82,6 +82,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_fma_chain"
 	"github.com/ptx2go/ptx2go/generated/hand_half_chunks"
 	"github.com/ptx2go/ptx2go/generated/hand_half_set"
+	"github.com/ptx2go/ptx2go/generated/hand_hints"
 	"github.com/ptx2go/ptx2go/generated/hand_immediates"
 	"github.com/ptx2go/ptx2go/generated/hand_initializers"
 	"github.com/ptx2go/ptx2go/generated/hand_isspacep"
@@ -355,6 +356,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/fma_chain":               hand_fma_chain.Module,
 	"hand/half_chunks":             hand_half_chunks.Module,
 	"hand/half_set":                hand_half_set.Module,
+	"hand/hints":                   hand_hints.Module,
 	"hand/region_multi":            hand_region_multi.Module,
 	"hand/region_park":             hand_region_park.Module,
 	"hand/exit_in_func":            hand_exit_in_func.Module,

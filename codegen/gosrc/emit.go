@@ -338,6 +338,9 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 	switch in.Op {
 	case frontend.OpMembar, frontend.OpFence:
 		return // CTAs share memory through Go atomics; program order gives the ordering.
+	case frontend.OpPrefetch, frontend.OpPrefetchu, frontend.OpNanosleep, frontend.OpPmevent:
+		e.hint(in)
+		return
 	case frontend.OpLd, frontend.OpLdu:
 		if e.laneMemOK(in) {
 			e.laneMem(in)
