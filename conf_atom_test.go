@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -880,28 +881,36 @@ func TestConfAtomQualifiers(t *testing.T) {
 	prefetchu.L1 [%rd1];
 	prefetch.global.L2 [0];
 ` + body.String() + "\tret;\n}\n"
-	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "qual.ptx"})
-	require.NoError(t, err, src)
-	kq, err := mod.Kernel("q")
+	// The kernel is also testdata/ptx/hand/mem_qualifiers.ptx, so that the Go source back end
+	// runs it too (generated/hand_mem_qualifiers).
+	const path = "testdata/ptx/hand/mem_qualifiers.ptx"
+	file, err := os.ReadFile(path)
 	require.NoError(t, err)
-	dev := runtime.NewDevice()
-	words := vec + 8
-	in := make([]uint32, words)
-	for i := range in {
-		in[i] = uint32(i*0x01010101 + 7)
-	}
-	pin, err := runtime.Upload(dev, in)
-	require.NoError(t, err)
-	pout, err := runtime.Upload(dev, make([]uint32, words))
-	require.NoError(t, err)
-	require.NoError(t, kq.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), pin, pout))
-	got := make([]uint32, words)
-	require.NoError(t, runtime.Download(dev, got, pout))
-	for i := range steps {
-		require.Equal(t, in[i]+uint32(i), got[i], "step %d", i)
-	}
-	require.Equal(t, []uint32{in[vec+1], in[vec]}, got[vec:vec+2])
-	require.Equal(t, []uint32{in[vec+7], in[vec+6], in[vec+5], in[vec+4]}, got[vec+4:vec+8])
+	require.True(t, strings.HasSuffix(string(file), src), "%s is not the kernel this test writes:\n%s", path, src)
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		kq, err := mod.Kernel("q")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		words := vec + 8
+		in := make([]uint32, words)
+		for i := range in {
+			in[i] = uint32(i*0x01010101 + 7)
+		}
+		pin, err := runtime.Upload(dev, in)
+		require.NoError(t, err)
+		pout, err := runtime.Upload(dev, make([]uint32, words))
+		require.NoError(t, err)
+		require.NoError(t, kq.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), pin, pout))
+		got := make([]uint32, words)
+		require.NoError(t, runtime.Download(dev, got, pout))
+		for i := range steps {
+			require.Equal(t, in[i]+uint32(i), got[i], "step %d", i)
+		}
+		require.Equal(t, []uint32{in[vec+1], in[vec]}, got[vec:vec+2])
+		require.Equal(t, []uint32{in[vec+7], in[vec+6], in[vec+5], in[vec+4]}, got[vec+4:vec+8])
+	})
 }
 
 // TestConfAtomIsspacep checks isspacep on generic addresses of every space and cvta both ways

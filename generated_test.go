@@ -87,6 +87,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_initializers"
 	"github.com/ptx2go/ptx2go/generated/hand_isspacep"
 	"github.com/ptx2go/ptx2go/generated/hand_legacy_warp"
+	"github.com/ptx2go/ptx2go/generated/hand_mem_qualifiers"
 	"github.com/ptx2go/ptx2go/generated/hand_region_multi"
 	"github.com/ptx2go/ptx2go/generated/hand_region_park"
 	"github.com/ptx2go/ptx2go/generated/hand_scopes"
@@ -364,6 +365,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/isspacep":                hand_isspacep.Module,
 	"hand/initializers":            hand_initializers.Module,
 	"hand/legacy_warp":             hand_legacy_warp.Module,
+	"hand/mem_qualifiers":          hand_mem_qualifiers.Module,
 	"hand/scopes":                  hand_scopes.Module,
 	"hand/setp_two_dest":           hand_setp_two_dest.Module,
 	"hand/sink_vector":             hand_sink_vector.Module,

@@ -361,7 +361,7 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		}
 		e.flush()
 		e.stmts = append(e.stmts, e.countWarp(in))
-		if len(in.Args) == 2 && in.Args[1].Kind == ssa.ArgVector {
+		if len(memArgs(in)) == 2 && memArgs(in)[1].Kind == ssa.ArgVector {
 			e.storeVector(in)
 		} else {
 			e.store(in)
