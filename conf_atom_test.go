@@ -954,7 +954,8 @@ func testIsspacep(t *testing.T, path string) {
 
 // TestHints runs testdata/ptx/hand/hints.ptx, whose prefetch, prefetchu, nanosleep and pmevent
 // (one prefetch of an address nothing is allocated at) only hint the hardware, on both engines:
-// the arithmetic around them must be all that shows, on full and partial warps.
+// the arithmetic around them must be all that shows, on full and partial warps; and its brk,
+// whose guarded brkpt must stop the launch with a breakpoint fault at the first lane.
 func TestHints(t *testing.T) {
 	const path = "testdata/ptx/hand/hints.ptx"
 	onEngines(t, path, func(t *testing.T) {
@@ -979,5 +980,13 @@ func TestHints(t *testing.T) {
 				require.Equal(t, x*3+1, got[i], "%d threads: out[%d]", n, i)
 			}
 		}
+		kb, err := mod.Kernel("brk")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		out, err := dev.Malloc(4 * 32)
+		require.NoError(t, err)
+		err = kb.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), out)
+		checkFault(t, err, faultWant{kind: runtime.FaultBreakpoint, kernel: "brk", loc: faultLocIn(t, path, "brkpt"),
+			thread: runtime.Dim3{X: 9}})
 	})
 }

@@ -338,7 +338,7 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 	switch in.Op {
 	case frontend.OpMembar, frontend.OpFence:
 		return // CTAs share memory through Go atomics; program order gives the ordering.
-	case frontend.OpPrefetch, frontend.OpPrefetchu, frontend.OpNanosleep, frontend.OpPmevent:
+	case frontend.OpPrefetch, frontend.OpPrefetchu, frontend.OpNanosleep, frontend.OpPmevent, frontend.OpBrkpt:
 		e.hint(in)
 		return
 	case frontend.OpLd, frontend.OpLdu:

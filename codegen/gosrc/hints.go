@@ -2,6 +2,7 @@ package gosrc
 
 import (
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -10,7 +11,8 @@ import (
 // and pmevent: prefetch{.global,.local}.{L1,L2}, prefetch.global.L2::evict_{last,normal} and
 // prefetchu.L1 warm caches (a prefetch of an invalid address is no fault on a GPU), pmevent
 // signals performance-monitor events there are no counters for, and nanosleep yields the
-// goroutine, so that a kernel spinning on memory another CTA writes lets it run.
+// goroutine, so that a kernel spinning on memory another CTA writes lets it run. brkpt, a
+// debugger's breakpoint, stops the launch with a breakpoint fault at its first executing lane.
 
 // hintMod looks up a modifier the frontend knows.
 func hintMod(name string) frontend.Mod {
@@ -29,7 +31,7 @@ var (
 	modMask     = hintMod(".mask")
 )
 
-// hint lowers prefetch, prefetchu, nanosleep and pmevent, or reports a form codegen/closure
+// hint lowers prefetch, prefetchu, nanosleep, pmevent and brkpt, or reports a form codegen/closure
 // rejects.
 func (e *blockEmit) hint(in *ssa.Instr) {
 	switch in.Op {
@@ -78,6 +80,16 @@ func (e *blockEmit) hint(in *ssa.Instr) {
 		if in.Args[0].Imm > limit {
 			e.errorf(in, "pmevent operand %d is out of range 0..%d", in.Args[0].Imm, limit)
 		}
+	case frontend.OpBrkpt:
+		if len(in.Mods) != 0 || len(in.Args) != 0 {
+			e.unsupported(in)
+			return
+		}
+		e.flush()
+		e.guarded(in, func(mask string) []jen.Code {
+			return []jen.Code{jen.Id("w").Dot("Fault").Call(jen.Qual(rtPath, "FaultBreakpoint"), jen.Lit(layout.Loc(in.Pos)),
+				jen.Qual("math/bits", "TrailingZeros32").Call(jen.Id(mask)), jen.Lit(""))}
+		})
 	default:
 		e.unsupported(in)
 	}

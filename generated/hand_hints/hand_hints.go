@@ -17,13 +17,13 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/hints.ptx",
-	NumWindows: 2,
+	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
 }
 
 var (
-	// hintsFunc is PTX kernel hints (testdata/ptx/hand/hints.ptx:8).
+	// hintsFunc is PTX kernel hints (testdata/ptx/hand/hints.ptx:9).
 	hintsFunc = &runtime.Func{
 		Exit:   1,
 		Index:  0,
@@ -44,7 +44,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/ptx/hand/hints.ptx:8",
+		Loc:          "testdata/ptx/hand/hints.ptx:9",
 		LocalSize:    16,
 		Name:         "hints",
 		NumPreds:     0,
@@ -52,24 +52,42 @@ var (
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   16,
 	}
+	// brkFunc is PTX kernel brk (testdata/ptx/hand/hints.ptx:42).
+	brkFunc = &runtime.Func{
+		Exit:   1,
+		Index:  1,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 8,
+		Loc:          "testdata/ptx/hand/hints.ptx:42",
+		Name:         "brk",
+		NumPreds:     1,
+		NumRegs:      5,
+		Sig:          "()(.param 8)",
+		StackBytes:   0,
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{hintsFunc}
+	Module.Funcs = []*runtime.Func{hintsFunc, brkFunc}
 	hintsFunc.Blocks = make([]runtime.Block, 2)
-	// b0, PTX lines 14-35; ret
+	// b0, PTX lines 15-36; ret
 	hintsFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			hintsRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/hints.ptx:14",
+		Loc:       "testdata/ptx/hand/hints.ptx:15",
 		PTXInstrs: 23,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/hints.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  14,
-			}, {
 				Count: 1,
 				Line:  15,
 			}, {
@@ -135,11 +153,14 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/hints.ptx:36",
+			Loc:     "testdata/ptx/hand/hints.ptx:37",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
@@ -151,14 +172,77 @@ func init() {
 		Reconv: -1,
 	}}
 	hintsFunc.Run = hintsRun
+	brkFunc.Blocks = make([]runtime.Block, 2)
+	// b0, PTX lines 48-56; ret
+	brkFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brkRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/hints.ptx:48",
+		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/hints.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/hints.ptx:57",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	brkFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	brkFunc.Run = brkRun
 }
 
-// Hints launches PTX kernel hints (testdata/ptx/hand/hints.ptx:8) on dev with the launch configuration cfg. Parameters: out is out, in is in.
+// Hints launches PTX kernel hints (testdata/ptx/hand/hints.ptx:9) on dev with the launch configuration cfg. Parameters: out is out, in is in.
 func Hints(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, in runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(out))
 	binary.LittleEndian.PutUint64(p[8:], uint64(in))
 	return dev.Launch(ctx, Module, hintsFunc, cfg, p[:])
+}
+
+// Brk launches PTX kernel brk (testdata/ptx/hand/hints.ptx:42) on dev with the launch configuration cfg. Parameters: out is out.
+func Brk(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr) error {
+	var p [8]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	return dev.Launch(ctx, Module, brkFunc, cfg, p[:])
 }
 
 // hintsRun runs blocks of kernel hints for the lanes m from block pc, following jumps and branches all of them take
@@ -168,7 +252,7 @@ func hintsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 14-35; ret
+			// b0, PTX lines 15-36; ret
 			hintsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -185,7 +269,7 @@ func hintsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 }
 
 // hintsBlock0 runs block 0 of kernel hints for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 14-35; ret
+// b0, PTX lines 15-36; ret
 func hintsBlock0(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
@@ -205,12 +289,12 @@ func hintsBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 14: ld.param.u64
+	// PTX line 15: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/hints.ptx:14")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/hints.ptx:15")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -221,47 +305,47 @@ func hintsBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 15: ld.param.u64
+	// PTX line 16: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/hints.ptx:15")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/hints.ptx:16")
 	}
-	// PTX lines 16, 17, 18: lane-local, one loop over the lanes
+	// PTX lines 17, 18, 19: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 16: mov.u32
+				// 17: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 17: mul.wide.u32
+				// 18: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
 				r3[l] = v4
-				// 18: add.s64
+				// 19: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r4[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 16: mov.u32
+				// 17: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 17: mul.wide.u32
+				// 18: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
 				r3[l] = v4
-				// 18: add.s64
+				// 19: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r4[l] = v5
 			}
 		}
 	}
-	// PTX line 26: mov.u64, warp-uniform
+	// PTX line 27: mov.u64, warp-uniform
 	u6 := uint64(k1)
 	runtime.Broadcast(r5, m, u6)
-	// PTX lines 30: lane-local, one loop over the lanes
+	// PTX lines 31: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -276,7 +360,7 @@ func hintsBlock0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 30: ld.global.u32
+				// 31: ld.global.u32
 				v7a := uint64(r4[l]) + 0x0
 				var v7 uint64
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
@@ -285,7 +369,7 @@ func hintsBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/hand/hints.ptx:30")
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/hand/hints.ptx:31")
 							continue
 						}
 						v7 = v7x
@@ -296,7 +380,7 @@ func hintsBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 30: ld.global.u32
+				// 31: ld.global.u32
 				v7a := uint64(r4[l]) + 0x0
 				var v7 uint64
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
@@ -305,7 +389,7 @@ func hintsBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/hand/hints.ptx:30")
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/hand/hints.ptx:31")
 							continue
 						}
 						v7 = v7x
@@ -318,7 +402,7 @@ func hintsBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 	runtime1.Gosched()
 	runtime1.Gosched()
-	// PTX lines 33, 34, 35: lane-local, one loop over the lanes
+	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -332,40 +416,205 @@ func hintsBlock0(w *runtime.Warp, m uint32, budget int) {
 		s10w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 33: mad.lo.u32
+				// 34: mad.lo.u32
 				v8 := uint64(uint32(uint32(r6[l])*uint32(k2) + uint32(k3)))
-				// 34: add.s64
+				// 35: add.s64
 				v9 := uint64(uint64(u1) + uint64(r3[l]))
-				// 35: st.global.u32
+				// 36: st.global.u32
 				s10 := uint64(v9) + 0x0
 				s10v := uint64(v8)
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/hints.ptx:35")
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/hints.ptx:36")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 33: mad.lo.u32
+				// 34: mad.lo.u32
 				v8 := uint64(uint32(uint32(r6[l])*uint32(k2) + uint32(k3)))
-				// 34: add.s64
+				// 35: add.s64
 				v9 := uint64(uint64(u1) + uint64(r3[l]))
-				// 35: st.global.u32
+				// 36: st.global.u32
 				s10 := uint64(v9) + 0x0
 				s10v := uint64(v8)
 				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
 					runtime.Store32(s10w.Ptr, s10o, s10v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/hints.ptx:35")
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/hints.ptx:36")
 					}
 				}
 			}
 		}
 	}
 	_ = u6
+}
+
+// brkRun runs blocks of kernel brk for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func brkRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 48-56; ret
+			brkBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// brkBlock0 runs block 0 of kernel brk for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 48-56; ret
+func brkBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0x9)
+	k3 := uint64(0xc)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 48: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/hints.ptx:48")
+	}
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+				// 50: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 51: add.s64
+				v4 := uint64(uint64(u1) + uint64(v3))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+				// 50: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 51: add.s64
+				v4 := uint64(uint64(u1) + uint64(v3))
+				r3[l] = v4
+			}
+		}
+	}
+	// PTX line 52: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.u32
+				s6 := uint64(r3[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/hints.ptx:53")
+					}
+				}
+				// 54: setp.eq.u32
+				c7t := uint32(r1[l]) == uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+				// 55: setp.eq.or.u32
+				c8t := uint32(r1[l]) == uint32(k3)
+				c8c := c7
+				c8 := c8t || c8c
+				c8q := !c8t || c8c
+				_ = c8q
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.u32
+				s6 := uint64(r3[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/hints.ptx:53")
+					}
+				}
+				// 54: setp.eq.u32
+				c7t := uint32(r1[l]) == uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+				// 55: setp.eq.or.u32
+				c8t := uint32(r1[l]) == uint32(k3)
+				c8c := c7
+				c8 := c8t || c8c
+				c8q := !c8t || c8c
+				_ = c8q
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	m9 := m & w.P[0]
+	if m9 != 0 {
+		w.Fault(runtime.FaultBreakpoint, "testdata/ptx/hand/hints.ptx:56", bits.TrailingZeros32(m9), "")
+	}
 }
