@@ -16,6 +16,7 @@ import (
 	goruntime "runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/ptx2go/ptx2go/cmd/ptx2go/runner"
 	"github.com/ptx2go/ptx2go/codegen/gosrc"
@@ -236,19 +237,47 @@ func quoteModPath(dir string) string {
 }
 
 // ptx2goVersion is the running ptx2go's version for the cache key: the module version, with
-// the VCS revision when the binary records one.
+// the VCS revision when the binary records one. A binary built from a modified checkout, or
+// without VCS information, adds the SHA-256 of its own executable: the revision does not tell
+// apart two builds with different uncommitted changes to the generator or the runtime, and a
+// program cached by one would be run by the other.
 func ptx2goVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	v := moduleVersion(info, ok)
+	clean := false
 	if ok {
 		for _, s := range info.Settings {
 			if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
 				v += " " + s.Value
 			}
+			if s.Key == "vcs.modified" && s.Value == "false" {
+				clean = true
+			}
 		}
+	}
+	if !clean {
+		v += " " + executableHash()
 	}
 	return v
 }
+
+// executableHash is the hex SHA-256 of the running executable, or "" when it cannot be read.
+var executableHash = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})
 
 // moduleDir finds the source directory of the ptx2go module the program builds against: the
 // directory this file was compiled from when it is still there (a checkout, or the module
