@@ -145,9 +145,9 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round dev
 	fast/local_array fast/matmul_2d fast/recursion fast/reduce_shared fast/saxpy_math \
 	fast/struct_byval fast/switch_dense fast/vecadd fast/vector_types fast/warp_ops fast/warp_sync \
 	fast/warp_width gcc/acc_vecadd gcc/funcs gcc/funcs_sm80 hand/brx_idx hand/callprototype \
-	hand/calltable hand/calltargets hand/const_store hand/directives hand/divergent_ret \
-	hand/fma_chain hand/region_park \
-	hand/exit_in_func hand/immediates hand/initializers hand/legacy_warp hand/scopes \
+	hand/calltable hand/calltargets hand/const_store hand/cvt_sat_int hand/directives hand/divergent_ret \
+	hand/fma_chain hand/half_chunks hand/half_set hand/hints hand/region_multi hand/region_park \
+	hand/exit_in_func hand/immediates hand/isspacep hand/initializers hand/legacy_warp hand/mem_qualifiers hand/scopes \
 	hand/setp_two_dest hand/sink_vector hand/warp_guarded hand/warp_sz nvcc/atomics \
 	nvcc/barrier_exit nvcc/bf16 nvcc/bitops nvcc/cg_tiles nvcc/constant_data nvcc/convert \
 	nvcc/cvt_round nvcc/device_assert nvcc/device_malloc nvcc/device_printf nvcc/divergent_loop \
@@ -159,7 +159,7 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round dev
 	seeds/call_direct seeds/call_jmptbl seeds/call_jmptbl_addr32 seeds/crs_recursion seeds/exit \
 	seeds/exit_barrier seeds/group_scope seeds/min_max_abs seeds/pred_manip seeds/predicated_div \
 	seeds/ret seeds/selp seeds/setp_branch seeds/setp_comparisons seeds/setp_predication \
-	seeds/shared_lock_predicated semantics/brauni semantics/brx semantics/exitbar \
+	seeds/shared_lock_predicated semantics/brauni semantics/brx semantics/carry_uniform semantics/exitbar \
 	semantics/fault_calls semantics/fault_misc semantics/fault_oob semantics/fault_sync \
 	semantics/fused semantics/guarded semantics/indirect semantics/loops semantics/nested \
 	semantics/partial semantics/predication semantics/predparams semantics/recursion \

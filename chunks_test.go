@@ -114,3 +114,116 @@ func TestRegionPark(t *testing.T) {
 		}
 	})
 }
+
+// regionMultiGo is the Go reference of hand/region_multi.ptx's region_multi for x = in[i]:
+// {a, b, c, d}. A subtraction's carry is the carry-out of a + ^b + 1, as the GPU's.
+func regionMultiGo(x uint32, i int) [4]uint32 {
+	if x&1 == 0 {
+		cf := uint32(0)
+		if x >= 0x12345678 {
+			cf = 1
+		}
+		return [4]uint32{x - 0x12345678, 0xffffffff + cf, x, 7}
+	}
+	var a, b, c, d uint32
+	q := x > 0x80000000
+	v := uint64(x)
+	for k := uint32(0); k <= x>>1&7; k++ {
+		v *= 0x9E3779B97F4A7C15
+		lo, hi := uint32(v), uint32(v>>32)
+		s := uint64(a) + uint64(lo)
+		a = uint32(s)
+		s = uint64(b) + uint64(hi) + s>>32
+		b = uint32(s)
+		d += uint32(s >> 32)
+		c ^= lo ^ hi // lop3 0x96: a ^ b ^ c
+		if c != 0 || q {
+			d += 256
+		}
+	}
+	r := (v ^ (uint64(a) | uint64(b)<<32)) + uint64(i)*4
+	return [4]uint32{uint32(r), uint32(r >> 32), c, d}
+}
+
+// TestRegionMulti runs hand/region_multi.ptx, whose divergent branch starts a per-lane region
+// (codegen/gosrc/region.go) holding mov unpacks, mov.b128, carry chains and lop3 with a
+// predicate result: the Go source back end wrote their results to the register file's
+// arrays, which a region's code does not declare (it keeps a lane's registers in locals), so
+// the generated package did not build.
+func TestRegionMulti(t *testing.T) {
+	const path = "testdata/ptx/hand/region_multi.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("region_multi")
+		require.NoError(t, err)
+		for _, threads := range []int{64, 45} {
+			dev := runtime.NewDevice()
+			r := rand.New(rand.NewPCG(11, uint64(threads)))
+			in := make([]uint32, threads)
+			for i := range in {
+				in[i] = r.Uint32()
+			}
+			in[2] = 0x12345676 // even paths with and without a borrow
+			in[4] = 0x12345678
+			in[5] = 0x7ffffff1 // q false on odd lanes
+			in[7] = 1
+			out, err := dev.Malloc(16 * threads)
+			require.NoError(t, err)
+			require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(uint32(threads)), out, benchUpload(t, dev, in)))
+			got := semDownload(t, dev, out, 4*threads)
+			for i, x := range in {
+				want := regionMultiGo(x, i)
+				if [4]uint32(got[4*i:4*i+4]) != want {
+					t.Errorf("%d threads: thread %d (x=%#x): %#x, want %#x", threads, i, x, got[4*i:4*i+4], want)
+				}
+			}
+		}
+	})
+}
+
+// halfExact is the binary16 encoding of v, a value it represents exactly as a normal number
+// or zero.
+func halfExact(v float64) uint16 {
+	var sign uint16
+	if v < 0 {
+		sign, v = 0x8000, -v
+	}
+	if v == 0 {
+		return sign
+	}
+	frac, exp := math.Frexp(v) // v = frac * 2^exp, frac in [0.5, 1)
+	return sign | uint16(exp-1+15)<<10 | uint16(frac*2048)&0x3ff
+}
+
+// TestHalfChunks runs hand/half_chunks.ptx, __hdiv's sequence (cvt.f32.f16, rcp.approx, mul,
+// cvt back) that the Go source back end splits into two chunks for a full warp, on quotients
+// that are exact: a = k, b = 2^j - 1, out = k / 2^j. The array carrying the first chunk's
+// cvt result had the name cvt's lowering gives its source operand, so the package did not
+// build.
+func TestHalfChunks(t *testing.T) {
+	const path = "testdata/ptx/hand/half_chunks.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("half_div")
+		require.NoError(t, err)
+		for _, threads := range []int{64, 45} {
+			dev := runtime.NewDevice()
+			r := rand.New(rand.NewPCG(15, uint64(threads)))
+			a, b := make([]uint16, threads), make([]uint16, threads)
+			want := make([]uint16, threads)
+			for i := range a {
+				num, j := r.IntN(2001)-1000, r.IntN(5)
+				a[i], b[i] = halfExact(float64(num)), halfExact(float64(int(1)<<j-1))
+				want[i] = halfExact(float64(num) / float64(int(1)<<j))
+			}
+			out, err := dev.Malloc(2 * threads)
+			require.NoError(t, err)
+			require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(uint32(threads)), out, benchUpload(t, dev, a), benchUpload(t, dev, b)))
+			got := make([]uint16, threads)
+			require.NoError(t, runtime.Download(dev, got, out))
+			require.Equal(t, want, got, "%d threads", threads)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -880,82 +881,50 @@ func TestConfAtomQualifiers(t *testing.T) {
 	prefetchu.L1 [%rd1];
 	prefetch.global.L2 [0];
 ` + body.String() + "\tret;\n}\n"
-	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "qual.ptx"})
-	require.NoError(t, err, src)
-	kq, err := mod.Kernel("q")
+	// The kernel is also testdata/ptx/hand/mem_qualifiers.ptx, so that the Go source back end
+	// runs it too (generated/hand_mem_qualifiers).
+	const path = "testdata/ptx/hand/mem_qualifiers.ptx"
+	file, err := os.ReadFile(path)
 	require.NoError(t, err)
-	dev := runtime.NewDevice()
-	words := vec + 8
-	in := make([]uint32, words)
-	for i := range in {
-		in[i] = uint32(i*0x01010101 + 7)
-	}
-	pin, err := runtime.Upload(dev, in)
-	require.NoError(t, err)
-	pout, err := runtime.Upload(dev, make([]uint32, words))
-	require.NoError(t, err)
-	require.NoError(t, kq.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), pin, pout))
-	got := make([]uint32, words)
-	require.NoError(t, runtime.Download(dev, got, pout))
-	for i := range steps {
-		require.Equal(t, in[i]+uint32(i), got[i], "step %d", i)
-	}
-	require.Equal(t, []uint32{in[vec+1], in[vec]}, got[vec:vec+2])
-	require.Equal(t, []uint32{in[vec+7], in[vec+6], in[vec+5], in[vec+4]}, got[vec+4:vec+8])
+	require.True(t, strings.HasSuffix(string(file), src), "%s is not the kernel this test writes:\n%s", path, src)
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		kq, err := mod.Kernel("q")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		words := vec + 8
+		in := make([]uint32, words)
+		for i := range in {
+			in[i] = uint32(i*0x01010101 + 7)
+		}
+		pin, err := runtime.Upload(dev, in)
+		require.NoError(t, err)
+		pout, err := runtime.Upload(dev, make([]uint32, words))
+		require.NoError(t, err)
+		require.NoError(t, kq.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), pin, pout))
+		got := make([]uint32, words)
+		require.NoError(t, runtime.Download(dev, got, pout))
+		for i := range steps {
+			require.Equal(t, in[i]+uint32(i), got[i], "step %d", i)
+		}
+		require.Equal(t, []uint32{in[vec+1], in[vec]}, got[vec:vec+2])
+		require.Equal(t, []uint32{in[vec+7], in[vec+6], in[vec+5], in[vec+4]}, got[vec+4:vec+8])
+	})
 }
 
-// TestConfAtomIsspacep checks isspacep on generic addresses of every space and cvta both ways.
+// TestConfAtomIsspacep checks isspacep on generic addresses of every space and cvta both ways
+// (testdata/ptx/hand/isspacep.ptx), on both engines.
 func TestConfAtomIsspacep(t *testing.T) {
-	src := `.version 8.0
-.target sm_90
-.address_size 64
-.const .align 8 .b8 cv[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-.global .align 8 .b8 gv[16];
-.visible .entry s(.param .u64 out, .param .u64 buf)
-{
-	.reg .pred %p<8>;
-	.reg .b32 %r<8>;
-	.reg .b64 %rd<16>;
-	.local .align 8 .b8 lv[16];
-	.shared .align 8 .b8 sv[16];
-	ld.param.u64 %rd0, [out];
-	ld.param.u64 %rd1, [buf];
-	mov.u64 %rd2, gv;
-	cvta.global.u64 %rd3, %rd2;
-	mov.u64 %rd4, cv;
-	cvta.const.u64 %rd5, %rd4;
-	mov.u64 %rd6, sv;
-	cvta.shared.u64 %rd7, %rd6;
-	mov.u64 %rd8, lv;
-	cvta.local.u64 %rd9, %rd8;
-	cvta.to.shared.u64 %rd10, %rd7;
-	cvta.to.local.u64 %rd11, %rd9;
-	cvta.to.global.u64 %rd12, %rd3;
-	cvta.to.const.u64 %rd13, %rd5;
-	add.u64 %rd14, %rd5, 15;
-` + func() string {
-		var b strings.Builder
-		addrs := []string{"%rd1", "%rd3", "%rd5", "%rd7", "%rd9", "%rd14"}
-		spaces := []string{"global", "const", "shared", "shared::cta", "shared::cluster", "local", "param", "param::entry"}
-		k := 0
-		for _, a := range addrs {
-			for _, s := range spaces {
-				fmt.Fprintf(&b, "\tisspacep.%s %%p1, %s;\n\tselp.u32 %%r1, 1, 0, %%p1;\n\tst.global.u32 [%%rd0+%d], %%r1;\n", s, a, 4*k)
-				k++
-			}
-		}
-		// The 32-bit form on the shared window's address, and the round trips of cvta.
-		b.WriteString("\tcvt.u32.u64 %r2, %rd7;\n\tisspacep.shared %p2, %r2;\n\tselp.u32 %r1, 1, 0, %p2;\n")
-		fmt.Fprintf(&b, "\tst.global.u32 [%%rd0+%d], %%r1;\n", 4*k)
-		b.WriteString("\tsetp.eq.u64 %p3, %rd10, %rd6;\n\tsetp.eq.u64 %p4, %rd11, %rd8;\n\tsetp.eq.u64 %p5, %rd12, %rd2;\n\tsetp.eq.u64 %p6, %rd13, %rd4;\n")
-		b.WriteString("\tand.pred %p3, %p3, %p4;\n\tand.pred %p3, %p3, %p5;\n\tand.pred %p3, %p3, %p6;\n\tselp.u32 %r1, 1, 0, %p3;\n")
-		fmt.Fprintf(&b, "\tst.global.u32 [%%rd0+%d], %%r1;\n", 4*k+4)
-		b.WriteString("\tld.u32 %r3, [%rd14+-3];\n")
-		fmt.Fprintf(&b, "\tst.global.u32 [%%rd0+%d], %%r3;\n", 4*k+8)
-		return b.String()
-	}() + "\tret;\n}\n"
-	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "space.ptx"})
-	require.NoError(t, err, src)
+	const path = "testdata/ptx/hand/isspacep.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		testIsspacep(t, path)
+	})
+}
+
+func testIsspacep(t *testing.T, path string) {
+	mod, err := loadModule(t, path)
+	require.NoError(t, err)
 	ks, err := mod.Kernel("s")
 	require.NoError(t, err)
 	dev := runtime.NewDevice()
@@ -981,4 +950,43 @@ func TestConfAtomIsspacep(t *testing.T) {
 	require.Equal(t, uint32(1), got[48], "isspacep.shared on a 32-bit register")
 	require.Equal(t, uint32(1), got[49], "cvta round trips")
 	require.Equal(t, uint32(0x100f0e0d), got[50], "load through a generic const address")
+}
+
+// TestHints runs testdata/ptx/hand/hints.ptx, whose prefetch, prefetchu, nanosleep and pmevent
+// (one prefetch of an address nothing is allocated at) only hint the hardware, on both engines:
+// the arithmetic around them must be all that shows, on full and partial warps; and its brk,
+// whose guarded brkpt must stop the launch with a breakpoint fault at the first lane.
+func TestHints(t *testing.T) {
+	const path = "testdata/ptx/hand/hints.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("hints")
+		require.NoError(t, err)
+		for _, n := range []int{64, 40} {
+			in := make([]uint32, n)
+			for i := range in {
+				in[i] = uint32(i*2654435761) ^ 0x9e37
+			}
+			dev := runtime.NewDevice()
+			pin, err := runtime.Upload(dev, in)
+			require.NoError(t, err)
+			out, err := dev.Malloc(4 * n)
+			require.NoError(t, err)
+			require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(uint32(n)), out, pin))
+			got := make([]uint32, n)
+			require.NoError(t, runtime.Download(dev, got, out))
+			for i, x := range in {
+				require.Equal(t, x*3+1, got[i], "%d threads: out[%d]", n, i)
+			}
+		}
+		kb, err := mod.Kernel("brk")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		out, err := dev.Malloc(4 * 32)
+		require.NoError(t, err)
+		err = kb.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), out)
+		checkFault(t, err, faultWant{kind: runtime.FaultBreakpoint, kernel: "brk", loc: faultLocIn(t, path, "brkpt"),
+			thread: runtime.Dim3{X: 9}})
+	})
 }

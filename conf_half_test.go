@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/runtime"
 )
 
 // Conformance tests of the half-precision forms (.f16, .bf16, .f16x2, .bf16x2, .tf32 and
@@ -1380,4 +1381,99 @@ func TestConfHalfMixed(t *testing.T) {
 				})
 		}
 	}
+}
+
+// halfSetF16 is the value of the IEEE binary16 bits h; ftz reads a subnormal as zero.
+func halfSetF16(h uint16, ftz bool) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	e, m := int(h>>10&0x1f), float64(h&0x3ff)
+	switch {
+	case e == 0x1f && m != 0:
+		return math.NaN()
+	case e == 0x1f:
+		return sign * math.Inf(1)
+	case e == 0 && ftz:
+		return sign * 0
+	case e == 0:
+		return sign * math.Ldexp(m, -24)
+	}
+	return sign * math.Ldexp(1024+m, e-25)
+}
+
+// halfSetBF16 is the value of the bfloat16 bits h.
+func halfSetBF16(h uint16) float64 { return float64(math.Float32frombits(uint32(h) << 16)) }
+
+// TestHalfSet runs testdata/ptx/hand/half_set.ptx: set.CmpOp{.BoolOp}{.ftz}.dtype.stype with
+// .f16, .bf16, .f16x2 and .bf16x2 sources, whose result is 1.0 in a 16-bit float dtype or all
+// ones in an integer one (0xffff per half for a packed source), against a Go model. Both
+// engines rejected the form, which nvcc's cuda_fp16.h emits in hexp and hlog.
+func TestHalfSet(t *testing.T) {
+	const path = "testdata/ptx/hand/half_set.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("half_set")
+		require.NoError(t, err)
+		const n = 64
+		r := rand.New(rand.NewPCG(13, 14))
+		special := []uint16{0, 0x8000, 0x7c00, 0xfc00, 0x0001, 0x8001, 0x3c00, 0x7e00, 0x7fff, 0x7f80, 0xff81}
+		half := func() uint32 {
+			if r.IntN(3) == 0 {
+				return uint32(special[r.IntN(len(special))])
+			}
+			return uint32(r.Uint32() & 0xffff)
+		}
+		a, b := make([]uint32, n), make([]uint32, n)
+		for i := range a {
+			a[i], b[i] = half()|half()<<16, half()|half()<<16
+			if i%5 == 0 {
+				b[i] = a[i]
+			}
+		}
+		dev := runtime.NewDevice()
+		out, err := dev.Malloc(32 * n)
+		require.NoError(t, err)
+		require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(n), out, benchUpload(t, dev, a), benchUpload(t, dev, b)))
+		got := semDownload(t, dev, out, 8*n)
+		nan := func(x, y float64) bool { return x != x || y != y }
+		bit := func(ok bool, one uint32) uint32 {
+			if ok {
+				return one
+			}
+			return 0
+		}
+		for i := range n {
+			c := i&1 == 1
+			x, y := a[i], b[i]
+			lo := func(v uint32) uint16 { return uint16(v) }
+			hi := func(v uint32) uint16 { return uint16(v >> 16) }
+			f := func(h func(uint32) uint16, ftz bool) (float64, float64) {
+				return halfSetF16(h(x), ftz), halfSetF16(h(y), ftz)
+			}
+			bf := func(h func(uint32) uint16) (float64, float64) { return halfSetBF16(h(x)), halfSetBF16(h(y)) }
+			var want [8]uint32
+			p, q := f(lo, false)
+			want[0] = bit(p < q, 0x3c00)
+			p, q = f(hi, true)
+			want[1] = bit(p == q, 0xffffffff)
+			p, q = f(lo, false)
+			p2, q2 := f(hi, false)
+			want[2] = bit(p >= q || c, 0x3c00) | bit(p2 >= q2 || c, 0x3c00)<<16
+			want[3] = bit(nan(p, q) || p != q, 0xffff) | bit(nan(p2, q2) || p2 != q2, 0xffff)<<16
+			p, q = bf(lo)
+			p2, q2 = bf(hi)
+			want[4] = bit(nan(p, q) || p > q, 0x3f80)
+			want[5] = bit(p <= q && !c, 0xffff) | bit(p2 <= q2 && !c, 0xffff)<<16
+			p, q = f(hi, false)
+			want[6] = bit(nan(p, q), 0xffff)
+			p, q = bf(lo)
+			want[7] = bit(!nan(p, q) != c, 0x3f80) | bit(!nan(p2, q2) != c, 0x3f80)<<16
+			if [8]uint32(got[8*i:8*i+8]) != want {
+				t.Errorf("thread %d (a=%#08x, b=%#08x): %#x, want %#x", i, x, y, got[8*i:8*i+8], want)
+			}
+		}
+	})
 }

@@ -75,13 +75,20 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_calltable"
 	"github.com/ptx2go/ptx2go/generated/hand_calltargets"
 	"github.com/ptx2go/ptx2go/generated/hand_const_store"
+	"github.com/ptx2go/ptx2go/generated/hand_cvt_sat_int"
 	"github.com/ptx2go/ptx2go/generated/hand_directives"
 	"github.com/ptx2go/ptx2go/generated/hand_divergent_ret"
 	"github.com/ptx2go/ptx2go/generated/hand_exit_in_func"
 	"github.com/ptx2go/ptx2go/generated/hand_fma_chain"
+	"github.com/ptx2go/ptx2go/generated/hand_half_chunks"
+	"github.com/ptx2go/ptx2go/generated/hand_half_set"
+	"github.com/ptx2go/ptx2go/generated/hand_hints"
 	"github.com/ptx2go/ptx2go/generated/hand_immediates"
 	"github.com/ptx2go/ptx2go/generated/hand_initializers"
+	"github.com/ptx2go/ptx2go/generated/hand_isspacep"
 	"github.com/ptx2go/ptx2go/generated/hand_legacy_warp"
+	"github.com/ptx2go/ptx2go/generated/hand_mem_qualifiers"
+	"github.com/ptx2go/ptx2go/generated/hand_region_multi"
 	"github.com/ptx2go/ptx2go/generated/hand_region_park"
 	"github.com/ptx2go/ptx2go/generated/hand_scopes"
 	"github.com/ptx2go/ptx2go/generated/hand_setp_two_dest"
@@ -193,6 +200,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/seeds_shared_lock_predicated"
 	"github.com/ptx2go/ptx2go/generated/semantics_brauni"
 	"github.com/ptx2go/ptx2go/generated/semantics_brx"
+	"github.com/ptx2go/ptx2go/generated/semantics_carry_uniform"
 	"github.com/ptx2go/ptx2go/generated/semantics_exitbar"
 	"github.com/ptx2go/ptx2go/generated/semantics_fault_calls"
 	"github.com/ptx2go/ptx2go/generated/semantics_fault_misc"
@@ -343,14 +351,21 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/calltable":               hand_calltable.Module,
 	"hand/calltargets":             hand_calltargets.Module,
 	"hand/const_store":             hand_const_store.Module,
+	"hand/cvt_sat_int":             hand_cvt_sat_int.Module,
 	"hand/directives":              hand_directives.Module,
 	"hand/divergent_ret":           hand_divergent_ret.Module,
 	"hand/fma_chain":               hand_fma_chain.Module,
+	"hand/half_chunks":             hand_half_chunks.Module,
+	"hand/half_set":                hand_half_set.Module,
+	"hand/hints":                   hand_hints.Module,
+	"hand/region_multi":            hand_region_multi.Module,
 	"hand/region_park":             hand_region_park.Module,
 	"hand/exit_in_func":            hand_exit_in_func.Module,
 	"hand/immediates":              hand_immediates.Module,
+	"hand/isspacep":                hand_isspacep.Module,
 	"hand/initializers":            hand_initializers.Module,
 	"hand/legacy_warp":             hand_legacy_warp.Module,
+	"hand/mem_qualifiers":          hand_mem_qualifiers.Module,
 	"hand/scopes":                  hand_scopes.Module,
 	"hand/setp_two_dest":           hand_setp_two_dest.Module,
 	"hand/sink_vector":             hand_sink_vector.Module,
@@ -414,6 +429,7 @@ var generatedModules = map[string]*runtime.Module{
 	"seeds/setp_predication":       seeds_setp_predication.Module,
 	"seeds/shared_lock_predicated": seeds_shared_lock_predicated.Module,
 	"semantics/brauni":             semantics_brauni.Module,
+	"semantics/carry_uniform":      semantics_carry_uniform.Module,
 	"semantics/brx":                semantics_brx.Module,
 	"semantics/exitbar":            semantics_exitbar.Module,
 	"semantics/fault_calls":        semantics_fault_calls.Module,

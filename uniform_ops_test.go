@@ -85,3 +85,52 @@ func TestUniformOperands(t *testing.T) {
 		}
 	})
 }
+
+// TestCarryUniform runs testdata/ptx/semantics/carry_uniform.ptx, whose addc, subc and madc
+// take operands that are the same in every lane but read the carry flag a per-lane add.cc,
+// sub.cc or mad.cc set: their results, the selp and the branch computed from them must follow
+// each lane's own carry. The uniformity analysis took them as warp-uniform, and the closure
+// engine compared lane 0's carry for the whole warp (nvcc's inlined 128-bit division went off
+// by up to 2).
+func TestCarryUniform(t *testing.T) {
+	path := filepath.Join(semDir, "carry_uniform.ptx")
+	onEngines(t, path, func(t *testing.T) {
+		_, k := semKernel(t, "carry_uniform.ptx", "carry_uniform")
+		const n = 100 // a partial last warp
+		r := rand.New(rand.NewPCG(5, 6))
+		in := make([]uint32, 2*n)
+		for i := range in {
+			in[i] = r.Uint32()
+		}
+		in[0], in[1] = 0xffffffff, 1 // a carry in lane 0 only...
+		in[2], in[3] = 1, 1          // ...and none in lane 1
+		in[4], in[5] = 7, 7          // x == y: no borrow
+		dev := runtime.NewDevice()
+		pin, err := runtime.Upload(dev, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := semFilled(t, dev, 4*n, semSentinel)
+		if err := k.Launch(context.Background(), dev, runtime.D1(1), runtime.D1(n), out, pin); err != nil {
+			t.Fatal(err)
+		}
+		got := semDownload(t, dev, out, 4*n)
+		for i := range n {
+			x, y := uint64(in[2*i]), uint64(in[2*i+1])
+			c := uint32((x + y) >> 32)
+			sel := uint32(10 + 100)
+			if c != 0 {
+				sel = 20 + 200
+			}
+			borrow := uint32(0)
+			if x < y {
+				borrow = 0xffffffff
+			}
+			m := uint32((x*y&0xffffffff + x) >> 32)
+			want := [4]uint32{sel, c, borrow, m}
+			if [4]uint32(got[4*i:4*i+4]) != want {
+				t.Errorf("thread %d (x=%#x, y=%#x): %#x, want %#x", i, x, y, got[4*i:4*i+4], want)
+			}
+		}
+	})
+}

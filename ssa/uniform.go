@@ -10,8 +10,8 @@ import (
 // terminators at which a warp's lanes may split. It starts optimistic (everything uniform) and
 // propagates divergence to a fixed point:
 //   - per-lane sources (%tid, %laneid, loads from memory other than kernel parameters and
-//     constants, shuffles, atomics, device-function parameters, call results, undefined values)
-//     are divergent;
+//     constants, shuffles, atomics, device-function parameters, call results, undefined values,
+//     and the carry flag that addc, subc and madc read) are divergent;
 //   - an instruction with a divergent operand, guard or previous value defines divergent values;
 //   - a branch on a divergent condition (not .uni) diverges; then every phi between it and its
 //     reconvergence block, and in that block, is divergent, and so is every value defined in that
@@ -240,6 +240,12 @@ func instrUniform(fn *Function, in *Instr) bool {
 		}
 	case frontend.OpAtom, frontend.OpShfl, frontend.OpMatch, frontend.OpTex, frontend.OpTld4, frontend.OpSuld,
 		frontend.OpAlloca, frontend.OpStacksave, frontend.OpMbarrier, frontend.OpElect:
+		return false
+	case frontend.OpAddc, frontend.OpSubc, frontend.OpMadc:
+		// They read the carry flag CC.CF, a per-lane register the IR does not track: the
+		// carry-out of a lane's previous add.cc, sub.cc or mad.cc, which differs between
+		// lanes even when the instructions' operands do not (add.cc of per-lane values, then
+		// addc.u32 d, 0, 0).
 		return false
 	}
 	for i := range in.Args {

@@ -236,11 +236,12 @@ func quoteModPath(dir string) string {
 	return dir
 }
 
-// ptx2goVersion is the running ptx2go's version for the cache keys: the module version, with
+// ptx2goVersion is the running ptx2go's version for the cache key: the module version, with
 // the VCS revision when the binary records one. A binary built from a modified checkout, or
-// with no revision, adds a hash of its own executable, so that a rebuilt ptx2go (one whose
-// code generator or runtime changed) never reuses a build made by another.
-var ptx2goVersion = sync.OnceValue(func() string {
+// without VCS information, adds the SHA-256 of its own executable: the revision does not tell
+// apart two builds with different uncommitted changes to the generator or the runtime, and a
+// program cached by one would be run by the other.
+func ptx2goVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	v := moduleVersion(info, ok)
 	clean := false
@@ -249,13 +250,8 @@ var ptx2goVersion = sync.OnceValue(func() string {
 			if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
 				v += " " + s.Value
 			}
-			if s.Key == "vcs.revision" {
+			if s.Key == "vcs.modified" && s.Value == "false" {
 				clean = true
-			}
-		}
-		for _, s := range info.Settings {
-			if s.Key == "vcs.modified" && s.Value == "true" {
-				clean = false
 			}
 		}
 	}
@@ -263,10 +259,10 @@ var ptx2goVersion = sync.OnceValue(func() string {
 		v += " " + executableHash()
 	}
 	return v
-})
+}
 
-// executableHash is a hash of the running program's file, or "" when it cannot be read.
-func executableHash() string {
+// executableHash is the hex SHA-256 of the running executable, or "" when it cannot be read.
+var executableHash = sync.OnceValue(func() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
@@ -281,7 +277,7 @@ func executableHash() string {
 		return ""
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
+})
 
 // moduleDir finds the source directory of the ptx2go module the program builds against: the
 // directory this file was compiled from when it is still there (a checkout, or the module

@@ -226,12 +226,45 @@ func (e *emitter) halfMixed(t frontend.Type) runtime.Instr {
 func (e *emitter) halfSetp() runtime.Instr {
 	in := e.in
 	t := e.typ()
+	packed := isHalfPacked(t)
+	if len(e.types()) != 1 {
+		return e.unsupported()
+	}
+	cmp := e.halfCompare(t)
+	if cmp == nil {
+		return e.unsupported()
+	}
+	p, q := -1, -1
+	switch d := in.Dsts[0]; {
+	case packed && d.Kind != ssa.ArgPair:
+		return e.errorf("setp%s needs a predicate pair destination p|q", t)
+	case !packed && d.Kind == ssa.ArgPair:
+		return e.errorf("setp%s takes one predicate destination, not p|q", t)
+	case packed:
+		p, q = e.predDst(d.Elems[0]), e.predDst(d.Elems[1])
+	default:
+		p = e.predDst(d)
+	}
+	return func(w *runtime.Warp, m uint32) {
+		lo, hi := cmp(w, m)
+		writePred(w, p, m, lo)
+		if q >= 0 {
+			writePred(w, q, m, hi)
+		}
+	}
+}
+
+// halfCompare returns, for setp and set on the 16-bit float type t, the function giving the
+// lanes of m where (a CmpOp b) BoolOp c holds on the low halves (lo) and, for a packed type,
+// on the high halves (hi); nil (reported by the caller) for a form the ISA does not define.
+func (e *emitter) halfCompare(t frontend.Type) func(w *runtime.Warp, m uint32) (lo, hi uint32) {
+	in := e.in
 	bf, packed := isBF16(t), isHalfPacked(t)
 	ftz := e.has(frontend.ModFtz)
 	test := comparison(e.compare(), frontend.F64)
-	if test == nil || bf && ftz || len(e.types()) != 1 ||
+	if test == nil || bf && ftz || len(in.Args) < 2 ||
 		!e.halfModsOnly(e.compare(), frontend.ModFtz, frontend.ModAnd, frontend.ModOr, frontend.ModXor) {
-		return e.unsupported()
+		return nil
 	}
 	widen := isa.F16ToF64
 	if bf {
@@ -244,25 +277,16 @@ func (e *emitter) halfSetp() runtime.Instr {
 		return widen(h)
 	}
 	a, b := e.halfSrc(in.Args[0], t), e.halfSrc(in.Args[1], t)
-	p, q := -1, -1
-	switch d := in.Dsts[0]; {
-	case packed && d.Kind != ssa.ArgPair:
-		return e.errorf("setp%s needs a predicate pair destination p|q", t)
-	case !packed && d.Kind == ssa.ArgPair:
-		return e.errorf("setp%s takes one predicate destination, not p|q", t)
-	case packed:
-		p, q = e.predDst(d.Elems[0]), e.predDst(d.Elems[1])
-	default:
-		p = e.predDst(d)
-	}
 	bop := e.combineOp()
 	c, cneg := -1, false
 	if bop != 0 {
+		if len(in.Args) != 3 {
+			return nil
+		}
 		c, cneg = e.pred(in.Args[2])
 	}
-	return func(w *runtime.Warp, m uint32) {
+	return func(w *runtime.Warp, m uint32) (lo, hi uint32) {
 		A, B := regs(w, a), regs(w, b)
-		var lo, hi uint32
 		for mm := m; mm != 0; mm &= mm - 1 {
 			l := bits.TrailingZeros32(mm) & (ws - 1)
 			x, y := A[l], B[l]
@@ -280,9 +304,47 @@ func (e *emitter) halfSetp() runtime.Instr {
 				cv = ^cv
 			}
 		}
-		writePred(w, p, m, combine(bop, lo, cv))
-		if q >= 0 {
-			writePred(w, q, m, combine(bop, hi, cv))
+		return combine(bop, lo, cv), combine(bop, hi, cv)
+	}
+}
+
+// halfSet lowers set.CmpOp{.BoolOp}{.ftz}.dtype.stype with a 16-bit float stype: for .f16
+// and .bf16, d is 1.0 in dtype (.f16, .bf16) or all ones (.u16, .s16, .u32, .s32) where
+// (a CmpOp b) BoolOp c holds, else 0; for .f16x2 and .bf16x2 each half of d is 1.0 in its
+// half of dtype (.f16x2, .bf16x2) or 0xffff (.u32, .s32) where its halves compare so.
+func (e *emitter) halfSet(dt, st frontend.Type) runtime.Instr {
+	var one uint64
+	packed := isHalfPacked(st)
+	switch {
+	case dt == frontend.F16 && !packed, dt == frontend.F16x2 && packed:
+		one = 0x3c00
+	case dt == frontend.BF16 && !packed, dt == frontend.BF16x2 && packed:
+		one = 0x3f80
+	case (dt == frontend.U16 || dt == frontend.S16) && !packed:
+		one = 0xffff
+	case dt == frontend.U32 || dt == frontend.S32:
+		one = 0xffffffff
+		if packed {
+			one = 0xffff
+		}
+	default:
+		return e.unsupported()
+	}
+	cmp := e.halfCompare(st)
+	if cmp == nil {
+		return e.unsupported()
+	}
+	d := e.dst(e.in.Dsts[0])
+	return func(w *runtime.Warp, m uint32) {
+		lo, hi := cmp(w, m)
+		D := regs(w, d)
+		for mm := m; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros32(mm) & (ws - 1)
+			v := one & -uint64(lo>>l&1)
+			if packed {
+				v |= (one & -uint64(hi>>l&1)) << 16
+			}
+			D[l] = v
 		}
 	}
 }

@@ -338,7 +338,7 @@ func (e *emitter) lop3() runtime.Instr {
 func boolBitInt(b bool) int { return int(boolBit(b)) }
 
 // set lowers set.CmpOp{.BoolOp}{.ftz}.dtype.stype: d is all ones (1.0f for .f32) when
-// (a CmpOp b) BoolOp c holds, else 0.
+// (a CmpOp b) BoolOp c holds, else 0; halfSet lowers a 16-bit float stype.
 func (e *emitter) set() runtime.Instr {
 	in := e.in
 	ts := e.types()
@@ -346,6 +346,9 @@ func (e *emitter) set() runtime.Instr {
 		return e.unsupported()
 	}
 	dt, st := ts[0], ts[1]
+	if isHalf(st) {
+		return e.halfSet(dt, st)
+	}
 	var one uint64
 	switch dt {
 	case frontend.U32, frontend.S32:

@@ -74,7 +74,6 @@ func (e *blockEmit) b128Dst(a ssa.Arg) (lo, hi jen.Code, ok bool) {
 // movB128 returns one lane's statements of mov.b128 and the slots they write.
 func (e *blockEmit) movB128(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	d, a := in.Dsts[0], in.Args[0]
-	l := jen.Id("l")
 	slot := func(x ssa.Arg) int { return e.f.Regs[x.Value.Reg.ID] }
 	half := func(x ssa.Arg) bool { return !anyB128(x) }
 	n := e.fresh("q")
@@ -87,16 +86,16 @@ func (e *blockEmit) movB128(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 			return nil, nil
 		}
 		s := slot(a)
-		code := []jen.Code{jen.List(jen.Id(n+"0"), jen.Id(n+"1")).Op(":=").List(jen.Id(e.reg(s)).Index(l), jen.Id(e.reg(s+1)).Index(l.Clone()))}
+		code := []jen.Code{jen.List(jen.Id(n+"0"), jen.Id(n+"1")).Op(":=").List(e.laneReg(s), e.laneReg(s+1))}
 		var slots []int
 		for i, x := range d.Elems {
-			v := jen.Id(n + string(rune('0'+i)))
+			v := n + string(rune('0'+i))
 			switch x.Kind {
 			case ssa.ArgValue:
-				code = append(code, jen.Id(e.reg(slot(x))).Index(jen.Id("l")).Op("=").Add(v))
+				code = append(code, e.setLaneReg(slot(x), v))
 				slots = append(slots, slot(x))
 			case ssa.ArgSink:
-				code = append(code, jen.Id("_").Op("=").Add(v))
+				code = append(code, jen.Id("_").Op("=").Id(v))
 			default:
 				return nil, nil
 			}
@@ -110,15 +109,17 @@ func (e *blockEmit) movB128(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 		s := slot(d)
 		return []jen.Code{
 			jen.List(jen.Id(n+"0"), jen.Id(n+"1")).Op(":=").List(c.src(in, a.Elems[0], frontend.B64), c.src(in, a.Elems[1], frontend.B64)),
-			jen.List(jen.Id(e.reg(s)).Index(jen.Id("l")), jen.Id(e.reg(s+1)).Index(jen.Id("l"))).Op("=").List(jen.Id(n+"0"), jen.Id(n+"1")),
+			e.setLaneReg(s, n+"0"), e.setLaneReg(s+1, n+"1"),
 		}, []int{s, s + 1}
 	}
 	if !isB128(a) || d.Kind != ssa.ArgValue || !isB128(d) {
 		return nil, nil
 	}
 	s, ds := slot(a), slot(d)
+	n0, n1 := n+"0", n+"1"
 	return []jen.Code{
-		jen.List(jen.Id(e.reg(ds)).Index(jen.Id("l")), jen.Id(e.reg(ds+1)).Index(jen.Id("l"))).Op("=").List(jen.Id(e.reg(s)).Index(jen.Id("l")), jen.Id(e.reg(s+1)).Index(jen.Id("l"))),
+		jen.List(jen.Id(n0), jen.Id(n1)).Op(":=").List(e.laneReg(s), e.laneReg(s+1)),
+		e.setLaneReg(ds, n0), e.setLaneReg(ds+1, n1),
 	}, []int{ds, ds + 1}
 }
 

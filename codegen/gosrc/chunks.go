@@ -143,7 +143,7 @@ func (s *segment) fullWarp(g *gen) jen.Code {
 		case strings.HasSuffix(n, "F"):
 			t = jen.Float32()
 		}
-		out = append(out, jen.Var().Id(n+"s").Index(jen.Lit(32)).Add(t))
+		out = append(out, jen.Var().Id(chunkArray(n)).Index(jen.Lit(32)).Add(t))
 	}
 	for c, start := range starts {
 		end := len(s.groups)
@@ -152,13 +152,13 @@ func (s *segment) fullWarp(g *gen) jen.Code {
 		}
 		var body []jen.Code
 		for _, n := range reads[c] {
-			body = append(body, jen.Id(n).Op(":=").Id(n+"s").Index(jen.Id("l")))
+			body = append(body, jen.Id(n).Op(":=").Id(chunkArray(n)).Index(jen.Id("l")))
 		}
 		for _, g := range s.groups[start:end] {
 			body = append(body, g...)
 		}
 		for _, n := range stored[c] {
-			body = append(body, jen.Id(n+"s").Index(jen.Id("l")).Op("=").Id(n))
+			body = append(body, jen.Id(chunkArray(n)).Index(jen.Id("l")).Op("=").Id(n))
 		}
 		var slows []slowPath
 		for _, sp := range s.slows {
@@ -184,3 +184,9 @@ func (s *segment) fullWarp(g *gen) jen.Code {
 	}
 	return jen.Block(out...)
 }
+
+// chunkArray names the array that carries the lane local n from one chunk to the next: n and
+// "_s", a suffix no instruction's lowering gives the names it derives from its result's (n+"x",
+// n+"s", ...; multi.go's n_0, n_1 end in digits), which would shadow the array in the chunk
+// that defines n.
+func chunkArray(n string) string { return n + "_s" }

@@ -338,6 +338,9 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 	switch in.Op {
 	case frontend.OpMembar, frontend.OpFence:
 		return // CTAs share memory through Go atomics; program order gives the ordering.
+	case frontend.OpPrefetch, frontend.OpPrefetchu, frontend.OpNanosleep, frontend.OpPmevent, frontend.OpBrkpt:
+		e.hint(in)
+		return
 	case frontend.OpLd, frontend.OpLdu:
 		if e.laneMemOK(in) {
 			e.laneMem(in)
@@ -358,7 +361,7 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		}
 		e.flush()
 		e.stmts = append(e.stmts, e.countWarp(in))
-		if len(in.Args) == 2 && in.Args[1].Kind == ssa.ArgVector {
+		if len(memArgs(in)) == 2 && memArgs(in)[1].Kind == ssa.ArgVector {
 			e.storeVector(in)
 		} else {
 			e.store(in)

@@ -242,13 +242,23 @@ func halfPair(in *ssa.Instr) bool { return in.Op == frontend.OpSetp && isHalfPac
 // .f16x2/.bf16x2 operands, each combined with the optional predicate c by .and/.or/.xor.
 func (c ctx) halfSetp(in *ssa.Instr, n string) []jen.Code {
 	t := typeOf(in)
+	if len(types(in)) != 1 {
+		return nil
+	}
+	if d := in.Dsts[0]; isHalfPacked(t) != (d.Kind == ssa.ArgPair) {
+		return nil
+	}
+	return c.halfCompare(in, n, t)
+}
+
+// halfCompare returns statements defining n as (a CmpOp b) BoolOp c on the low halves of the
+// 16-bit float type t and, for a packed t, n+"q" as the same on the high halves, for setp and
+// set; nil for a form codegen/closure rejects.
+func (c ctx) halfCompare(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 	bf, packed := isBF16(t), isHalfPacked(t)
 	ftz := has(in, frontend.ModFtz)
 	cmp := compareMod(in)
-	if bf && ftz || len(types(in)) != 1 || !onlyMods(in, cmp, frontend.ModFtz, frontend.ModAnd, frontend.ModOr, frontend.ModXor) {
-		return nil
-	}
-	if d := in.Dsts[0]; packed != (d.Kind == ssa.ArgPair) {
+	if bf && ftz || !onlyMods(in, cmp, frontend.ModFtz, frontend.ModAnd, frontend.ModOr, frontend.ModXor) {
 		return nil
 	}
 	if len(in.Args) < 2 {
@@ -286,7 +296,12 @@ func (c ctx) halfSetp(in *ssa.Instr, n string) []jen.Code {
 	if packed {
 		hi = test(n+"u", true)
 	}
-	op := pairComb(in)
+	op := "" // pairComb, for set too
+	for _, m := range []frontend.Mod{frontend.ModAnd, frontend.ModOr, frontend.ModXor} {
+		if has(in, m) {
+			op = m.String()
+		}
+	}
 	var cv jen.Code
 	if op != "" {
 		if len(in.Args) != 3 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
@@ -13,7 +14,7 @@ import (
 // intsimd.go, float.go and half.go do: the integer instructions with their semantics in
 // runtime/isa (mul24, sad, bfind, fns, szext, bmsk, dp4a, dp2a, prmt, lop3, shf, bfi, the
 // video instructions, slct, cnot, the saturating and .relu forms), the packed-integer forms,
-// testp, copysign, min/max .xorsign.abs, the half-precision instructions (half.go) and mov
+// testp, isspacep, copysign, min/max .xorsign.abs, the half-precision instructions (half.go) and mov
 // packing registers into a wide value.
 
 // laneLocalExt reports whether an opcode this file lowers computes only on its own lane.
@@ -23,7 +24,7 @@ func laneLocalExt(op frontend.Opcode) bool {
 		frontend.OpBmsk, frontend.OpDp4a, frontend.OpDp2a, frontend.OpPrmt, frontend.OpLop3, frontend.OpShf,
 		frontend.OpBfi, frontend.OpVadd, frontend.OpVsub, frontend.OpVabsdiff, frontend.OpVmin, frontend.OpVmax,
 		frontend.OpSlct, frontend.OpCnot, frontend.OpTestp, frontend.OpCopysign, frontend.OpSet,
-		frontend.OpAddc, frontend.OpSubc, frontend.OpMadc:
+		frontend.OpAddc, frontend.OpSubc, frontend.OpMadc, frontend.OpIsspacep:
 		return true
 	}
 	return false
@@ -53,6 +54,8 @@ func (c ctx) valueExt(in *ssa.Instr, n string) (code []jen.Code, ok bool) {
 		return nil, false
 	case in.Op == frontend.OpSelp:
 		return nil, false
+	case in.Op == frontend.OpSet:
+		return c.set(in, n), true // before isHalf: set.f16.f16 compares, it is no half arithmetic
 	case in.Op == frontend.OpCvt:
 		if isNarrowCvt(in) {
 			return c.cvtNarrow(in, n), true
@@ -418,6 +421,9 @@ func (c ctx) set(in *ssa.Instr, n string) []jen.Code {
 		return nil
 	}
 	dt, st := ts[0], ts[1]
+	if isHalf(st) {
+		return c.halfSet(in, n, dt, st)
+	}
 	one := uint64(0xffffffff)
 	switch dt {
 	case frontend.U32, frontend.S32:
@@ -433,6 +439,41 @@ func (c ctx) set(in *ssa.Instr, n string) []jen.Code {
 	return append(stmts,
 		jen.Var().Id(n).Uint64(),
 		jen.If(jen.Id(n+"t")).Block(jen.Id(n).Op("=").Id(c.e.imm(one))))
+}
+
+// halfSet lowers set with a 16-bit float stype, as codegen/closure's halfSet: for .f16 and
+// .bf16, d is 1.0 in dtype (.f16, .bf16) or all ones (.u16, .s16, .u32, .s32) where
+// (a CmpOp b) BoolOp c holds, else 0; for .f16x2 and .bf16x2 each half of d is 1.0 in its half
+// of dtype (.f16x2, .bf16x2) or 0xffff (.u32, .s32) where its halves compare so.
+func (c ctx) halfSet(in *ssa.Instr, n string, dt, st frontend.Type) []jen.Code {
+	var one uint64
+	packed := isHalfPacked(st)
+	switch {
+	case dt == frontend.F16 && !packed, dt == frontend.F16x2 && packed:
+		one = 0x3c00
+	case dt == frontend.BF16 && !packed, dt == frontend.BF16x2 && packed:
+		one = 0x3f80
+	case (dt == frontend.U16 || dt == frontend.S16) && !packed:
+		one = 0xffff
+	case dt == frontend.U32 || dt == frontend.S32:
+		one = 0xffffffff
+		if packed {
+			one = 0xffff
+		}
+	default:
+		return nil
+	}
+	stmts := c.halfCompare(in, n+"h", st)
+	if stmts == nil {
+		return nil
+	}
+	stmts = append(stmts,
+		jen.Var().Id(n).Uint64(),
+		jen.If(jen.Id(n+"h")).Block(jen.Id(n).Op("=").Id(c.e.imm(one))))
+	if packed {
+		stmts = append(stmts, jen.If(jen.Id(n+"hq")).Block(jen.Id(n).Op("|=").Id(c.e.imm(one<<16))))
+	}
+	return stmts
 }
 
 // compare returns statements defining n+"t" as (a CmpOp b) BoolOp c for set and testp-free
@@ -538,6 +579,63 @@ func (c ctx) testp(in *ssa.Instr, n string) []jen.Code {
 		return define(n, isaFn("TestpF32", jen.Qual(isaPath, class), conv("uint32", c.src(in, in.Args[0], t))))
 	}
 	return define(n, isaFn("TestpF64", jen.Qual(isaPath, class), c.src(in, in.Args[0], t)))
+}
+
+// isspacep lowers isspacep.space p, a, as codegen/closure's isspacep: whether the generic
+// address a (a 32-bit register is zero-extended) lies in the window of the CTA's shared memory
+// or the thread's local memory, in a .const variable of the module, or, for .global, in none
+// of those nor among the function addresses. No generic address is in .param space.
+func (c ctx) isspacep(in *ssa.Instr, n string) []jen.Code {
+	if len(in.Mods) != 1 || len(in.Args) != 1 {
+		return nil
+	}
+	sp, _ := in.Mods[0].Space()
+	a := in.Args[0]
+	var addr jen.Code
+	if a.Kind != ssa.ArgValue || a.Value.Reg.Type.Bits() == 64 {
+		addr = c.src(in, a, frontend.U64)
+	} else {
+		addr = u64(conv("uint32", c.src(in, a, frontend.U32)))
+	}
+	x := n + "a"
+	code := append(define(x, addr), jen.Id("_").Op("=").Id(x)) // .param does not read it
+	in_ := func(base jen.Code, size uint64) jen.Code {
+		return jen.Id(x).Op("-").Add(base).Op("<").Lit(size)
+	}
+	isConst := func() jen.Code {
+		var cond jen.Code = jen.False()
+		first := true
+		for i, g := range c.e.f.g.Mod.Globals {
+			if !g.ReadOnly {
+				continue
+			}
+			t := jen.Parens(in_(jen.Id("w").Dot("GlobalVar").Call(jen.Lit(i)), uint64(g.Size)))
+			if first {
+				cond, first = t, false
+			} else {
+				cond = jen.Add(cond).Op("||").Add(t)
+			}
+		}
+		return cond
+	}
+	var test jen.Code
+	switch sp {
+	case frontend.SpaceShared:
+		test = in_(jen.Uint64().Call(jen.Qual(rtPath, "SharedWindow")), runtime.WindowSize)
+	case frontend.SpaceLocal:
+		test = in_(jen.Uint64().Call(jen.Qual(rtPath, "LocalWindow")), runtime.WindowSize)
+	case frontend.SpaceConst:
+		test = isConst()
+	case frontend.SpaceGlobal:
+		test = jen.Qual(rtPath, "IsGlobalGeneric").Call(jen.Id(x)).Op("&&").
+			Id(x).Op("-").Uint64().Call(jen.Qual(rtPath, "FuncWindow")).Op(">=").Lit(uint64(runtime.WindowSize)).
+			Op("&&").Op("!").Parens(isConst())
+	case frontend.SpaceParam:
+		test = jen.False()
+	default:
+		return nil
+	}
+	return append(code, jen.Id(n).Op(":=").Add(test))
 }
 
 // barRed fills in bar.red's kind, destination and source predicate (as codegen/closure's

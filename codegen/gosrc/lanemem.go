@@ -31,18 +31,18 @@ const (
 // laneMemOK reports whether a scalar ld/ldu/st can run inside a lane loop.
 func (e *blockEmit) laneMemOK(in *ssa.Instr) bool {
 	t := typeOf(in)
-	if t.Bits() > 64 || t.Bits() == 0 || t == frontend.Pred || len(in.Args) == 0 || isHalf(t) {
+	if t.Bits() > 64 || t.Bits() == 0 || t == frontend.Pred || len(memArgs(in)) == 0 || isHalf(t) {
 		return false
 	}
-	ad := e.memOperand(in, in.Args[0])
+	ad := e.memOperand(in, memArgs(in)[0])
 	if ad == nil || ad.base < 0 && ad.shared {
 		return false // a uniform load: once per warp
 	}
 	if in.Op == frontend.OpSt {
-		if len(in.Args) != 2 {
+		if len(memArgs(in)) != 2 {
 			return false
 		}
-		switch src := in.Args[1]; src.Kind {
+		switch src := memArgs(in)[1]; src.Kind {
 		case ssa.ArgValue:
 			return src.Value.Reg.Type != frontend.Pred
 		case ssa.ArgImm, ssa.ArgFloat:
@@ -51,7 +51,7 @@ func (e *blockEmit) laneMemOK(in *ssa.Instr) bool {
 		return false
 	}
 	d := firstDst(in)
-	return len(in.Args) == 1 && d.Kind == ssa.ArgValue && d.Value.Reg.Type != frontend.Pred
+	return len(memArgs(in)) == 1 && d.Kind == ssa.ArgValue && d.Value.Reg.Type != frontend.Pred
 }
 
 // laneMem adds a scalar load or store to the current lane loop, starting a new loop where
@@ -77,7 +77,7 @@ func (c ctx) accessAddr(in *ssa.Instr, ad *memAddr) jen.Code {
 	if ad.base < 0 {
 		return u64(ad.addr)
 	}
-	base := in.Args[0].Value
+	base := memArgs(in)[0].Value
 	x := c.src(in, ssa.Arg{Kind: ssa.ArgValue, Value: base}, base.Reg.Type)
 	if ad.amask == 0xffffffff {
 		x = u64(conv("uint32", x))
@@ -154,7 +154,7 @@ var storeFn = map[int]string{1: "Store8", 2: "Store16", 4: "Store32", 8: "Store6
 func (c ctx) load(in *ssa.Instr, n string) []jen.Code {
 	e := c.e
 	t := typeOf(in)
-	ad := e.memOperand(in, in.Args[0])
+	ad := e.memOperand(in, memArgs(in)[0])
 	es := t.Bytes()
 	width := firstDst(in).Value.Reg.Type.Bits()
 	a := n + "a"
@@ -193,7 +193,7 @@ func (c ctx) load(in *ssa.Instr, n string) []jen.Code {
 func (c ctx) store(in *ssa.Instr) []jen.Code {
 	e := c.e
 	t := typeOf(in)
-	ad := e.memOperand(in, in.Args[0])
+	ad := e.memOperand(in, memArgs(in)[0])
 	es := t.Bytes()
 	a := e.fresh("s")
 	v := a + "v"
@@ -202,7 +202,7 @@ func (c ctx) store(in *ssa.Instr) []jen.Code {
 	return []jen.Code{
 		jen.Id(a).Op(":=").Add(c.accessAddr(in, ad)),
 		e.countLane(in, a),
-		jen.Id(v).Op(":=").Add(u64(c.src(in, in.Args[1], t))),
+		jen.Id(v).Op(":=").Add(u64(c.src(in, memArgs(in)[1], t))),
 		c.access(ad, a, es, func(mem, o jen.Code, private bool) jen.Code {
 			if private {
 				return storeLE(mem, o, es, jen.Id(v))

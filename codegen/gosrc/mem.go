@@ -123,11 +123,11 @@ func (e *blockEmit) guarded(in *ssa.Instr, body func(mask string) []jen.Code) {
 func (e *blockEmit) load(in *ssa.Instr) {
 	t := typeOf(in)
 	d := firstDst(in)
-	if t.Bits() > 64 || t == frontend.Pred || d.Kind != ssa.ArgValue || len(in.Args) != 1 || d.Value.Reg.Type == frontend.Pred {
+	if t.Bits() > 64 || t == frontend.Pred || d.Kind != ssa.ArgValue || len(memArgs(in)) != 1 || d.Value.Reg.Type == frontend.Pred {
 		e.unsupported(in)
 		return
 	}
-	ad := e.memOperand(in, in.Args[0])
+	ad := e.memOperand(in, memArgs(in)[0])
 	if ad == nil {
 		e.unsupported(in)
 		return
@@ -183,16 +183,16 @@ func (e *blockEmit) load(in *ssa.Instr) {
 
 func (e *blockEmit) store(in *ssa.Instr) {
 	t := typeOf(in)
-	if t.Bits() > 64 || t == frontend.Pred || len(in.Args) != 2 {
+	if t.Bits() > 64 || t == frontend.Pred || len(memArgs(in)) != 2 {
 		e.unsupported(in)
 		return
 	}
-	ad := e.memOperand(in, in.Args[0])
+	ad := e.memOperand(in, memArgs(in)[0])
 	if ad == nil {
 		e.unsupported(in)
 		return
 	}
-	src := in.Args[1]
+	src := memArgs(in)[1]
 	var slot int
 	switch src.Kind {
 	case ssa.ArgValue:
@@ -224,11 +224,11 @@ func (e *blockEmit) store(in *ssa.Instr) {
 func (e *blockEmit) loadVector(in *ssa.Instr) {
 	t := typeOf(in)
 	d := firstDst(in)
-	if t.Bits() > 64 || t == frontend.Pred || len(in.Args) != 1 {
+	if t.Bits() > 64 || t == frontend.Pred || len(memArgs(in)) != 1 {
 		e.unsupported(in)
 		return
 	}
-	ad := e.memOperand(in, in.Args[0])
+	ad := e.memOperand(in, memArgs(in)[0])
 	if ad == nil {
 		e.unsupported(in)
 		return
@@ -264,17 +264,17 @@ func (e *blockEmit) loadVector(in *ssa.Instr) {
 // stored.
 func (e *blockEmit) storeVector(in *ssa.Instr) {
 	t := typeOf(in)
-	if t.Bits() > 64 || t == frontend.Pred || len(in.Args) != 2 {
+	if t.Bits() > 64 || t == frontend.Pred || len(memArgs(in)) != 2 {
 		e.unsupported(in)
 		return
 	}
-	ad := e.memOperand(in, in.Args[0])
+	ad := e.memOperand(in, memArgs(in)[0])
 	if ad == nil {
 		e.unsupported(in)
 		return
 	}
 	var S []jen.Code
-	for _, x := range in.Args[1].Elems {
+	for _, x := range memArgs(in)[1].Elems {
 		if x.Kind == ssa.ArgSink {
 			S = append(S, jen.Nil())
 			continue
@@ -305,4 +305,14 @@ func (e *blockEmit) memVector(in *ssa.Instr, ad *memAddr, fn string, regs, tail 
 		args = append(args, jen.Id(mask), lc)
 		return []jen.Code{jen.Id("w").Dot(fn).Call(args...)}
 	})
+}
+
+// memArgs is the operands of ld, ldu or st without the cache-policy operand of
+// .L2::cache_hint: a hint to the L2 cache, with no effect on what the access reads or writes
+// (codegen/closure checks it is a .b64 and ignores it too).
+func memArgs(in *ssa.Instr) []ssa.Arg {
+	if has(in, modCacheHint) && len(in.Args) > 0 {
+		return in.Args[:len(in.Args)-1]
+	}
+	return in.Args
 }

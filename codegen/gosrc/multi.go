@@ -67,7 +67,7 @@ func (e *blockEmit) laneMulti(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 			return
 		}
 		s := e.f.Regs[x.Value.Reg.ID]
-		code = append(code, jen.Id(e.reg(s)).Index(jen.Id("l")).Op("=").Id(v))
+		code = append(code, e.setLaneReg(s, v))
 		slots = append(slots, s)
 	}
 	if a.Kind == ssa.ArgVector {
@@ -139,7 +139,7 @@ func (e *blockEmit) carry(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	var cin jen.Code = jen.Lit(0)
 	switch {
 	case readCF:
-		cin = jen.Id(e.reg(cf)).Index(jen.Id("l")).Op("&").Lit(1)
+		cin = jen.Add(e.laneReg(cf)).Op("&").Lit(1)
 	case op == frontend.OpSub:
 		cin = jen.Lit(1)
 	}
@@ -150,10 +150,10 @@ func (e *blockEmit) carry(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	r, cout := jen.Id(n+"r"), jen.Id(n+"c")
 	d := e.f.Regs[in.Dsts[0].Value.Reg.ID]
 	code = append(code, jen.List(r, cout).Op(":=").Add(isaFn(fn, x, y, jen.Uint64().Call(cin), jen.Lit(bits))))
-	code = append(code, jen.Id(e.reg(d)).Index(jen.Id("l")).Op("=").Add(r))
+	code = append(code, e.setLaneReg(d, n+"r"))
 	slots := []int{d}
 	if writeCF {
-		code = append(code, jen.Id(e.reg(cf)).Index(jen.Id("l")).Op("=").Add(cout))
+		code = append(code, e.setLaneReg(cf, n+"c"))
 		slots = append(slots, cf)
 	} else {
 		code = append(code, jen.Id("_").Op("=").Add(cout))
@@ -194,12 +194,17 @@ func (e *blockEmit) lop3Pair(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	s := e.seg
 	s.preds[p], s.wpreds[p], s.inPlace[p] = true, true, true
 	q := c.pred(in.Args[4])
-	code := []jen.Code{
-		jen.Id(n).Op(":=").Add(u64(isaFn("Lop3", arg(0), arg(1), arg(2), jen.Lit(int(lut.Imm))))),
-		jen.Id(n + "b").Op(":=").Uint32().Call(jen.Lit(0)),
-		jen.If(jen.Parens(jen.Id(n).Op("!=").Lit(0)).Op(op).Parens(q)).Block(jen.Id(n + "b").Op("=").Lit(1)),
-		jen.Id(e.reg(slot)).Index(jen.Id("l")).Op("=").Id(n),
-		jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(n + "b").Op("<<").Id("l"),
+	code := []jen.Code{jen.Id(n).Op(":=").Add(u64(isaFn("Lop3", arg(0), arg(1), arg(2), jen.Lit(int(lut.Imm)))))}
+	cond := jen.Parens(jen.Id(n).Op("!=").Lit(0)).Op(op).Parens(q)
+	if e.lane {
+		// A per-lane region (region.go) keeps the lane's predicate bit in a bool.
+		code = append(code, e.setLaneReg(slot, n), jen.Id(laneBool(p)).Op("=").Add(cond))
+	} else {
+		code = append(code,
+			jen.Id(n+"b").Op(":=").Uint32().Call(jen.Lit(0)),
+			jen.If(cond).Block(jen.Id(n+"b").Op("=").Lit(1)),
+			e.setLaneReg(slot, n),
+			jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(n+"b").Op("<<").Id("l"))
 	}
 	delete(s.plocal, p)
 	return code, []int{slot}

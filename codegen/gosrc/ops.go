@@ -416,7 +416,7 @@ func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 	}
 	switch {
 	case !dt.IsFloat() && !st.IsFloat():
-		if sat || ftz || rounding(in) != 0 {
+		if ftz || rounding(in) != 0 {
 			return nil
 		}
 		// Read the source as its type, convert to the destination type, and keep a signed
@@ -427,10 +427,36 @@ func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 		} else {
 			v = conv(utype(st.Bits()), a)
 		}
-		if dt.IsSigned() && regBits > dn {
-			return define(n, u64(conv(utype(regBits), conv(stype(regBits), conv(stype(dn), v)))))
+		var code []jen.Code
+		if sat {
+			// .sat clamps the source's value to the destination type's range, as
+			// codegen/closure's clampSigned and clampUnsigned.
+			x := c.e.fresh("cs")
+			switch {
+			case st.IsSigned() && dt.IsSigned():
+				code = define(x, jen.Int64().Call(v))
+				if dn < 64 {
+					code = append(code, jen.Id(x).Op("=").Min(jen.Max(jen.Id(x), jen.Lit(-int64(1)<<(dn-1))), jen.Lit(int64(1)<<(dn-1)-1)))
+				}
+			case st.IsSigned():
+				code = define(x, jen.Uint64().Call(jen.Max(jen.Int64().Call(v), jen.Lit(int64(0)))))
+				if dn < 64 {
+					code = append(code, jen.Id(x).Op("=").Min(jen.Id(x), jen.Lit(uint64(1)<<dn-1)))
+				}
+			case dt.IsSigned():
+				code = define(x, jen.Min(jen.Uint64().Call(v), jen.Lit(uint64(1)<<(dn-1)-1)))
+			default:
+				code = define(x, jen.Uint64().Call(v))
+				if dn < 64 {
+					code = append(code, jen.Id(x).Op("=").Min(jen.Id(x), jen.Lit(uint64(1)<<dn-1)))
+				}
+			}
+			v = jen.Id(x)
 		}
-		return define(n, u64(conv(utype(dn), v)))
+		if dt.IsSigned() && regBits > dn {
+			return append(code, define(n, u64(conv(utype(regBits), conv(stype(regBits), conv(stype(dn), v)))))...)
+		}
+		return append(code, define(n, u64(conv(utype(dn), v)))...)
 	case !dt.IsFloat():
 		// float → integer: round to an integer, then saturate; NaN becomes 0.
 		r, ok := intRoundingName[rounding(in)]
@@ -509,6 +535,8 @@ func (c ctx) predValue(in *ssa.Instr, n string) []jen.Code {
 		return c.setp(in, n)
 	case frontend.OpTestp:
 		return c.testp(in, n)
+	case frontend.OpIsspacep:
+		return c.isspacep(in, n)
 	case frontend.OpMov:
 		if len(in.Args) == 1 {
 			return define(n, c.pred(in.Args[0]))

@@ -1963,8 +1963,8 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v5Fs [32]float32
-				var v7Fs [32]float32
+				var v5F_s [32]float32
+				var v7F_s [32]float32
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -1995,7 +1995,7 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v5 := uint64(math.Float32bits(v5F))
 						_ = v5F
 						_ = v5
-						v5Fs[l] = v5F
+						v5F_s[l] = v5F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -2034,13 +2034,13 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v5 := uint64(math.Float32bits(v5F))
 						_ = v5F
 						_ = v5
-						v5Fs[l] = v5F
+						v5F_s[l] = v5F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v5F := v5Fs[l]
+						v5F := v5F_s[l]
 						// 119: ld.shared.f32
 						v6a := uint64(r13[l]) + 0x8
 						var v6 uint64
@@ -2057,11 +2057,11 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v7 := uint64(math.Float32bits(v7F))
 						_ = v7F
 						_ = v7
-						v7Fs[l] = v7F
+						v7F_s[l] = v7F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v5F := v5Fs[l]
+						v5F := v5F_s[l]
 						// 119: ld.shared.f32
 						v6a := uint64(r13[l]) + 0x8
 						var v6 uint64
@@ -2082,11 +2082,11 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v7 := uint64(math.Float32bits(v7F))
 						_ = v7F
 						_ = v7
-						v7Fs[l] = v7F
+						v7F_s[l] = v7F
 					}
 				}
 				for l := range 32 {
-					v7F := v7Fs[l]
+					v7F := v7F_s[l]
 					// 121: div.rn.f32
 					v8 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v7F))), uint32(k0), isa.RN))
 					r28[l] = v8

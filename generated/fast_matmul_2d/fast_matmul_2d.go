@@ -1796,7 +1796,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v5Fs [32]float32
+				var v5F_s [32]float32
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -1840,7 +1840,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v5F
 						_ = v5
-						v5Fs[l] = v5F
+						v5F_s[l] = v5F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -1892,11 +1892,11 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v5F
 						_ = v5
-						v5Fs[l] = v5F
+						v5F_s[l] = v5F
 					}
 				}
 				for l := range 32 {
-					v5F := v5Fs[l]
+					v5F := v5F_s[l]
 					// 75: ld.global.f32
 					v6a := uint64(r24[l]) + 0x0
 					var v6 uint64
@@ -3482,9 +3482,9 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 		p9n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v3Fs [32]float32
-				var v6Fs [32]float32
-				var v9Fs [32]float32
+				var v3F_s [32]float32
+				var v6F_s [32]float32
+				var v9F_s [32]float32
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -3524,7 +3524,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v3F
 						_ = v3
-						v3Fs[l] = v3F
+						v3F_s[l] = v3F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -3572,13 +3572,13 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v3F
 						_ = v3
-						v3Fs[l] = v3F
+						v3F_s[l] = v3F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v3F := v3Fs[l]
+						v3F := v3F_s[l]
 						// 221: ld.shared.f32
 						v4a := uint64(r44[l]) + 0xfffffffffffffffc
 						var v4 uint64
@@ -3615,11 +3615,11 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v6F
 						_ = v6
-						v6Fs[l] = v6F
+						v6F_s[l] = v6F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v3F := v3Fs[l]
+						v3F := v3F_s[l]
 						// 221: ld.shared.f32
 						v4a := uint64(r44[l]) + 0xfffffffffffffffc
 						var v4 uint64
@@ -3664,13 +3664,13 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v6F
 						_ = v6
-						v6Fs[l] = v6F
+						v6F_s[l] = v6F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v6F := v6Fs[l]
+						v6F := v6F_s[l]
 						// 224: ld.shared.f32
 						v7a := uint64(r44[l]) + 0x0
 						var v7 uint64
@@ -3707,11 +3707,11 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v9F
 						_ = v9
-						v9Fs[l] = v9F
+						v9F_s[l] = v9F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v6F := v6Fs[l]
+						v6F := v6F_s[l]
 						// 224: ld.shared.f32
 						v7a := uint64(r44[l]) + 0x0
 						var v7 uint64
@@ -3756,11 +3756,11 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v9F
 						_ = v9
-						v9Fs[l] = v9F
+						v9F_s[l] = v9F
 					}
 				}
 				for l := range 32 {
-					v9F := v9Fs[l]
+					v9F := v9F_s[l]
 					// 227: ld.shared.f32
 					v10a := uint64(r44[l]) + 0x4
 					var v10 uint64

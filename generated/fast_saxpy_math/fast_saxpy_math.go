@@ -1201,10 +1201,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		s21w := w.Window(5)
 		if m == 0xffffffff {
 			{
-				var v22s [32]uint64
-				var v23s [32]uint64
-				var v24Fs [32]float32
-				var v25s [32]uint64
+				var v22_s [32]uint64
+				var v23_s [32]uint64
+				var v24F_s [32]float32
+				var v25_s [32]uint64
 				for l := range 32 {
 					// 93: st.global.f32
 					s21 := uint64(r24[l]) + 0x0
@@ -1234,20 +1234,20 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 					_ = v24F
 					_ = v24
-					v23s[l] = v23
-					v24Fs[l] = v24F
-					v22s[l] = v22
+					v23_s[l] = v23
+					v24F_s[l] = v24F
+					v22_s[l] = v22
 				}
 				for l := range 32 {
-					v23 := v23s[l]
-					v24F := v24Fs[l]
+					v23 := v23_s[l]
+					v24F := v24F_s[l]
 					// 97: div.rn.f32
 					v25 := uint64(isa.DivF32(uint32(v23), uint32(uint64(math.Float32bits(v24F))), isa.RN))
-					v25s[l] = v25
+					v25_s[l] = v25
 				}
 				for l := range 32 {
-					v22 := v22s[l]
-					v25 := v25s[l]
+					v22 := v22_s[l]
+					v25 := v25_s[l]
 					// 98: sub.f32
 					v26F := isa.CanonF32(math.Float32frombits(uint32(v22)) - math.Float32frombits(uint32(v25)))
 					v26 := uint64(math.Float32bits(v26F))
@@ -1316,7 +1316,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		s28w := w.Window(6)
 		if m == 0xffffffff {
 			{
-				var v29Fs [32]float32
+				var v29F_s [32]float32
 				for l := range 32 {
 					// 100: st.global.f32
 					s28 := uint64(r30[l]) + 0x0
@@ -1333,10 +1333,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v29 := uint64(math.Float32bits(v29F))
 					_ = v29F
 					_ = v29
-					v29Fs[l] = v29F
+					v29F_s[l] = v29F
 				}
 				for l := range 32 {
-					v29F := v29Fs[l]
+					v29F := v29F_s[l]
 					// 102: mul.f32
 					v30F := isa.CanonF32(v29F * math.Float32frombits(uint32(k2)))
 					v30 := uint64(math.Float32bits(v30F))

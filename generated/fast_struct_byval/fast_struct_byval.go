@@ -1113,10 +1113,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v1s [32]uint64
-				var v2s [32]uint64
-				var v5Fs [32]float32
-				var v6Fs [32]float32
+				var v1_s [32]uint64
+				var v2_s [32]uint64
+				var v5F_s [32]float32
+				var v6F_s [32]float32
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -1169,9 +1169,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v5 := uint64(math.Float32bits(v5F))
 						_ = v5F
 						_ = v5
-						v1s[l] = v1
-						v2s[l] = v2
-						v5Fs[l] = v5F
+						v1_s[l] = v1
+						v2_s[l] = v2
+						v5F_s[l] = v5F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -1240,17 +1240,17 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v5 := uint64(math.Float32bits(v5F))
 						_ = v5F
 						_ = v5
-						v1s[l] = v1
-						v2s[l] = v2
-						v5Fs[l] = v5F
+						v1_s[l] = v1
+						v2_s[l] = v2
+						v5F_s[l] = v5F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v1 := v1s[l]
-						v2 := v2s[l]
-						v5F := v5Fs[l]
+						v1 := v1_s[l]
+						v2 := v2_s[l]
+						v5F := v5F_s[l]
 						// 24: fma.rn.f32
 						var v6 uint64
 						var v6F float32
@@ -1265,13 +1265,13 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v6F
 						_ = v6
-						v6Fs[l] = v6F
+						v6F_s[l] = v6F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v1 := v1s[l]
-						v2 := v2s[l]
-						v5F := v5Fs[l]
+						v1 := v1_s[l]
+						v2 := v2_s[l]
+						v5F := v5F_s[l]
 						// 24: fma.rn.f32
 						var v6 uint64
 						var v6F float32
@@ -1286,11 +1286,11 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v6F
 						_ = v6
-						v6Fs[l] = v6F
+						v6F_s[l] = v6F
 					}
 				}
 				for l := range 32 {
-					v6F := v6Fs[l]
+					v6F := v6F_s[l]
 					// 25: ld.param.f32
 					v7a := uint64(0x8)
 					var v7 uint64

@@ -880,9 +880,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v12s [32]uint64
-				var v13s [32]uint64
-				var v9s [32]uint64
+				var v12_s [32]uint64
+				var v13_s [32]uint64
+				var v9_s [32]uint64
 				for l := range 32 {
 					// 38: mul.wide.s32
 					v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
@@ -924,18 +924,18 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 					r15[l] = v11
 					// 43: mul.f64
 					v12 := isa.MulF64RN(v11, v11)
-					v12s[l] = v12
-					v9s[l] = v9
+					v12_s[l] = v12
+					v9_s[l] = v9
 				}
 				for l := range 32 {
-					v12 := v12s[l]
-					v9 := v9s[l]
+					v12 := v12_s[l]
+					v9 := v9_s[l]
 					// 44: fma.rn.f64
 					v13 := isa.FmaF64RN(v9, v9, v12)
-					v13s[l] = v13
+					v13_s[l] = v13
 				}
 				for l := range 32 {
-					v13 := v13s[l]
+					v13 := v13_s[l]
 					// 45: sqrt.rn.f64
 					v14 := isa.SqrtF64(v13, isa.RN)
 					r18[l] = v14
@@ -1327,87 +1327,87 @@ func newtonSqrtBlock1(w *runtime.Warp, m uint32, budget int) {
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v1s [32]uint64
-				var v10s [32]uint64
-				var v11s [32]uint64
-				var v2s [32]uint64
-				var v3s [32]uint64
-				var v4s [32]uint64
-				var v5s [32]uint64
-				var v6s [32]uint64
-				var v7s [32]uint64
-				var v8s [32]uint64
-				var v9s [32]uint64
+				var v1_s [32]uint64
+				var v10_s [32]uint64
+				var v11_s [32]uint64
+				var v2_s [32]uint64
+				var v3_s [32]uint64
+				var v4_s [32]uint64
+				var v5_s [32]uint64
+				var v6_s [32]uint64
+				var v7_s [32]uint64
+				var v8_s [32]uint64
+				var v9_s [32]uint64
 				for l := range 32 {
 					// 102: div.rn.f64
 					v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-					v1s[l] = v1
+					v1_s[l] = v1
 				}
 				for l := range 32 {
-					v1 := v1s[l]
+					v1 := v1_s[l]
 					// 103: add.f64
 					v2 := isa.AddF64RN(r14[l], v1)
-					v2s[l] = v2
+					v2_s[l] = v2
 				}
 				for l := range 32 {
-					v2 := v2s[l]
+					v2 := v2_s[l]
 					// 104: mul.f64
 					v3 := isa.MulF64RN(v2, k0)
-					v3s[l] = v3
+					v3_s[l] = v3
 				}
 				for l := range 32 {
-					v3 := v3s[l]
+					v3 := v3_s[l]
 					// 105: div.rn.f64
 					v4 := isa.DivF64(r13[l], v3, isa.RN)
-					v4s[l] = v4
+					v4_s[l] = v4
 				}
 				for l := range 32 {
-					v2 := v2s[l]
-					v4 := v4s[l]
+					v2 := v2_s[l]
+					v4 := v4_s[l]
 					// 106: fma.rn.f64
 					v5 := isa.FmaF64RN(v2, k0, v4)
-					v5s[l] = v5
+					v5_s[l] = v5
 				}
 				for l := range 32 {
-					v5 := v5s[l]
+					v5 := v5_s[l]
 					// 107: mul.f64
 					v6 := isa.MulF64RN(v5, k0)
-					v6s[l] = v6
+					v6_s[l] = v6
 				}
 				for l := range 32 {
-					v6 := v6s[l]
+					v6 := v6_s[l]
 					// 108: div.rn.f64
 					v7 := isa.DivF64(r13[l], v6, isa.RN)
-					v7s[l] = v7
+					v7_s[l] = v7
 				}
 				for l := range 32 {
-					v5 := v5s[l]
-					v7 := v7s[l]
+					v5 := v5_s[l]
+					v7 := v7_s[l]
 					// 109: fma.rn.f64
 					v8 := isa.FmaF64RN(v5, k0, v7)
-					v8s[l] = v8
+					v8_s[l] = v8
 				}
 				for l := range 32 {
-					v8 := v8s[l]
+					v8 := v8_s[l]
 					// 110: mul.f64
 					v9 := isa.MulF64RN(v8, k0)
-					v9s[l] = v9
+					v9_s[l] = v9
 				}
 				for l := range 32 {
-					v9 := v9s[l]
+					v9 := v9_s[l]
 					// 111: div.rn.f64
 					v10 := isa.DivF64(r13[l], v9, isa.RN)
-					v10s[l] = v10
+					v10_s[l] = v10
 				}
 				for l := range 32 {
-					v10 := v10s[l]
-					v8 := v8s[l]
+					v10 := v10_s[l]
+					v8 := v8_s[l]
 					// 112: fma.rn.f64
 					v11 := isa.FmaF64RN(v8, k0, v10)
-					v11s[l] = v11
+					v11_s[l] = v11
 				}
 				for l := range 32 {
-					v11 := v11s[l]
+					v11 := v11_s[l]
 					// 113: mul.f64
 					v12 := isa.MulF64RN(v11, k0)
 					r14[l] = v12
@@ -1521,21 +1521,21 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v1s [32]uint64
-				var v2s [32]uint64
+				var v1_s [32]uint64
+				var v2_s [32]uint64
 				for l := range 32 {
 					// 123: div.rn.f64
 					v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-					v1s[l] = v1
+					v1_s[l] = v1
 				}
 				for l := range 32 {
-					v1 := v1s[l]
+					v1 := v1_s[l]
 					// 124: add.f64
 					v2 := isa.AddF64RN(r14[l], v1)
-					v2s[l] = v2
+					v2_s[l] = v2
 				}
 				for l := range 32 {
-					v2 := v2s[l]
+					v2 := v2_s[l]
 					// 125: mul.f64
 					v3 := isa.MulF64RN(v2, k0)
 					r14[l] = v3

@@ -6869,9 +6869,9 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v2s [32]uint64
-				var v3Fs [32]float32
-				var v4Fs [32]float32
+				var v2_s [32]uint64
+				var v3F_s [32]float32
+				var v4F_s [32]float32
 				for l := range 32 {
 					// 420: ld.param.f32
 					v1a := uint64(0x0)
@@ -6905,14 +6905,14 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					}
 					_ = v3F
 					_ = v3
-					v2s[l] = v2
-					v3Fs[l] = v3F
+					v2_s[l] = v2
+					v3F_s[l] = v3F
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v2 := v2s[l]
-						v3F := v3Fs[l]
+						v2 := v2_s[l]
+						v3F := v3F_s[l]
 						// 430: fma.rn.f32
 						var v4 uint64
 						var v4F float32
@@ -6927,12 +6927,12 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v4F
 						_ = v4
-						v4Fs[l] = v4F
+						v4F_s[l] = v4F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v2 := v2s[l]
-						v3F := v3Fs[l]
+						v2 := v2_s[l]
+						v3F := v3F_s[l]
 						// 430: fma.rn.f32
 						var v4 uint64
 						var v4F float32
@@ -6947,12 +6947,12 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v4F
 						_ = v4
-						v4Fs[l] = v4F
+						v4F_s[l] = v4F
 					}
 				}
 				for l := range 32 {
-					v2 := v2s[l]
-					v4F := v4Fs[l]
+					v2 := v2_s[l]
+					v4F := v4F_s[l]
 					// 431: fma.rn.f32
 					var v5 uint64
 					var v5F float32
@@ -7120,8 +7120,8 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 	{
 		if m == 0xffffffff {
 			{
-				var v1s [32]uint64
-				var v2Fs [32]float32
+				var v1_s [32]uint64
+				var v2F_s [32]float32
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -7141,8 +7141,8 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v2F
 						_ = v2
-						v1s[l] = v1
-						v2Fs[l] = v2F
+						v1_s[l] = v1
+						v2F_s[l] = v2F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -7162,13 +7162,13 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v2F
 						_ = v2
-						v1s[l] = v1
-						v2Fs[l] = v2F
+						v1_s[l] = v1
+						v2F_s[l] = v2F
 					}
 				}
 				for l := range 32 {
-					v1 := v1s[l]
-					v2F := v2Fs[l]
+					v1 := v1_s[l]
+					v2F := v2F_s[l]
 					// 436: div.rn.f32
 					v3 := uint64(isa.DivF32(uint32(v1), uint32(uint64(math.Float32bits(v2F))), isa.RN))
 					r6[l] = v3

@@ -379,15 +379,15 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var c14s [32]bool
-				var v10s [32]uint64
-				var v11s [32]uint64
-				var v13Fs [32]float32
-				var v17Fs [32]float32
-				var v20Fs [32]float32
-				var v23Fs [32]float32
-				var v7s [32]uint64
-				var v9s [32]uint64
+				var c14_s [32]bool
+				var v10_s [32]uint64
+				var v11_s [32]uint64
+				var v13F_s [32]float32
+				var v17F_s [32]float32
+				var v20F_s [32]float32
+				var v23F_s [32]float32
+				var v7_s [32]uint64
+				var v9_s [32]uint64
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -426,11 +426,11 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						v13 := uint64(math.Float32bits(v13F))
 						_ = v13F
 						_ = v13
-						v13Fs[l] = v13F
-						v9s[l] = v9
-						v10s[l] = v10
-						v11s[l] = v11
-						v7s[l] = v7
+						v13F_s[l] = v13F
+						v9_s[l] = v9
+						v10_s[l] = v10
+						v11_s[l] = v11
+						v7_s[l] = v7
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -477,19 +477,19 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						v13 := uint64(math.Float32bits(v13F))
 						_ = v13F
 						_ = v13
-						v13Fs[l] = v13F
-						v9s[l] = v9
-						v10s[l] = v10
-						v11s[l] = v11
-						v7s[l] = v7
+						v13F_s[l] = v13F
+						v9_s[l] = v9
+						v10_s[l] = v10
+						v11_s[l] = v11
+						v7_s[l] = v7
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v13F := v13Fs[l]
-						v9 := v9s[l]
-						v10 := v10s[l]
+						v13F := v13F_s[l]
+						v9 := v9_s[l]
+						v10 := v10_s[l]
 						// 36: setp.gt.f32
 						c14x, c14y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v13F))))), float64(math.Float32frombits(uint32(k1)))
 						c14t := c14x > c14y
@@ -535,14 +535,14 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v17F
 						_ = v17
-						v17Fs[l] = v17F
-						c14s[l] = c14
+						v17F_s[l] = v17F
+						c14_s[l] = c14
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v13F := v13Fs[l]
-						v9 := v9s[l]
-						v10 := v10s[l]
+						v13F := v13F_s[l]
+						v9 := v9_s[l]
+						v10 := v10_s[l]
 						// 36: setp.gt.f32
 						c14x, c14y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v13F))))), float64(math.Float32frombits(uint32(k1)))
 						c14t := c14x > c14y
@@ -596,16 +596,16 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v17F
 						_ = v17
-						v17Fs[l] = v17F
-						c14s[l] = c14
+						v17F_s[l] = v17F
+						c14_s[l] = c14
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v9 := v9s[l]
-						v10 := v10s[l]
-						v17F := v17Fs[l]
+						v9 := v9_s[l]
+						v10 := v10_s[l]
+						v17F := v17F_s[l]
 						// 40: ld.global.f32
 						v18a := uint64(v9) + 0x8
 						var v18 uint64
@@ -642,13 +642,13 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v20F
 						_ = v20
-						v20Fs[l] = v20F
+						v20F_s[l] = v20F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v9 := v9s[l]
-						v10 := v10s[l]
-						v17F := v17Fs[l]
+						v9 := v9_s[l]
+						v10 := v10_s[l]
+						v17F := v17F_s[l]
 						// 40: ld.global.f32
 						v18a := uint64(v9) + 0x8
 						var v18 uint64
@@ -693,15 +693,15 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v20F
 						_ = v20
-						v20Fs[l] = v20F
+						v20F_s[l] = v20F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v9 := v9s[l]
-						v10 := v10s[l]
-						v20F := v20Fs[l]
+						v9 := v9_s[l]
+						v10 := v10_s[l]
+						v20F := v20F_s[l]
 						// 43: ld.global.f32
 						v21a := uint64(v9) + 0xc
 						var v21 uint64
@@ -738,13 +738,13 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v23F
 						_ = v23
-						v23Fs[l] = v23F
+						v23F_s[l] = v23F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v9 := v9s[l]
-						v10 := v10s[l]
-						v20F := v20Fs[l]
+						v9 := v9_s[l]
+						v10 := v10_s[l]
+						v20F := v20F_s[l]
 						// 43: ld.global.f32
 						v21a := uint64(v9) + 0xc
 						var v21 uint64
@@ -789,15 +789,15 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v23F
 						_ = v23
-						v23Fs[l] = v23F
+						v23F_s[l] = v23F
 					}
 				}
 				for l := range 32 {
-					v13F := v13Fs[l]
-					v23F := v23Fs[l]
-					c14 := c14s[l]
-					v11 := v11s[l]
-					v7 := v7s[l]
+					v13F := v13F_s[l]
+					v23F := v23F_s[l]
+					c14 := c14_s[l]
+					v11 := v11_s[l]
+					v7 := v7_s[l]
 					// 46: add.rn.f32
 					v24F := isa.CanonF32(v23F + v13F)
 					v24 := uint64(math.Float32bits(v24F))

@@ -1091,7 +1091,7 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 		s35w := w.Window(12)
 		if m == 0xffffffff {
 			{
-				var v37s [32]uint64
+				var v37_s [32]uint64
 				for l := range 32 {
 					// 88: st.global.f32
 					s35 := uint64(r10[l]) + 0x30
@@ -1107,10 +1107,10 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 					v36 := math.Float64bits(float64(uint32(r4[l])))
 					// 90: add.f64
 					v37 := isa.AddF64RN(v36, k14)
-					v37s[l] = v37
+					v37_s[l] = v37
 				}
 				for l := range 32 {
-					v37 := v37s[l]
+					v37 := v37_s[l]
 					// 91: mul.f64
 					v38 := isa.MulF64RN(v37, k15)
 					// 92: cvt.rzi.u32.f64

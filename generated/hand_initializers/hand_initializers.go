@@ -2161,27 +2161,27 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		s37w := w.Window(9)
 		if m == 0xffffffff {
 			{
-				var v34Fs [32]float32
-				var v35Fs [32]float32
+				var v34F_s [32]float32
+				var v35F_s [32]float32
 				for l := range 32 {
 					// 164: add.f32
 					v34F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
 					v34 := uint64(math.Float32bits(v34F))
 					_ = v34F
 					_ = v34
-					v34Fs[l] = v34F
+					v34F_s[l] = v34F
 				}
 				for l := range 32 {
-					v34F := v34Fs[l]
+					v34F := v34F_s[l]
 					// 165: add.f32
 					v35F := isa.CanonF32(v34F + math.Float32frombits(uint32(r25[l])))
 					v35 := uint64(math.Float32bits(v35F))
 					_ = v35F
 					_ = v35
-					v35Fs[l] = v35F
+					v35F_s[l] = v35F
 				}
 				for l := range 32 {
-					v35F := v35Fs[l]
+					v35F := v35F_s[l]
 					// 166: add.f32
 					v36F := isa.CanonF32(v35F + math.Float32frombits(uint32(r26[l])))
 					v36 := uint64(math.Float32bits(v36F))

@@ -1895,8 +1895,8 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v3Fs [32]float32
-				var v5Fs [32]float32
+				var v3F_s [32]float32
+				var v5F_s [32]float32
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -1927,7 +1927,7 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v3 := uint64(math.Float32bits(v3F))
 						_ = v3F
 						_ = v3
-						v3Fs[l] = v3F
+						v3F_s[l] = v3F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -1966,13 +1966,13 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v3 := uint64(math.Float32bits(v3F))
 						_ = v3F
 						_ = v3
-						v3Fs[l] = v3F
+						v3F_s[l] = v3F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v3F := v3Fs[l]
+						v3F := v3F_s[l]
 						// 122: ld.shared.f32
 						v4a := uint64(uint64(uint32(r13[l]))) + 0x8
 						var v4 uint64
@@ -1989,11 +1989,11 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v5 := uint64(math.Float32bits(v5F))
 						_ = v5F
 						_ = v5
-						v5Fs[l] = v5F
+						v5F_s[l] = v5F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v3F := v3Fs[l]
+						v3F := v3F_s[l]
 						// 122: ld.shared.f32
 						v4a := uint64(uint64(uint32(r13[l]))) + 0x8
 						var v4 uint64
@@ -2014,11 +2014,11 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 						v5 := uint64(math.Float32bits(v5F))
 						_ = v5F
 						_ = v5
-						v5Fs[l] = v5F
+						v5F_s[l] = v5F
 					}
 				}
 				for l := range 32 {
-					v5F := v5Fs[l]
+					v5F := v5F_s[l]
 					// 124: div.rn.f32
 					v6 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v5F))), uint32(k0), isa.RN))
 					r23[l] = v6

@@ -883,9 +883,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v6s [32]uint64
-				var v8s [32]uint64
-				var v9s [32]uint64
+				var v6_s [32]uint64
+				var v8_s [32]uint64
+				var v9_s [32]uint64
 				for l := range 32 {
 					// 39: cvta.to.global.u64
 					v1 := uint64(r1[l])
@@ -931,18 +931,18 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 					r14[l] = v7
 					// 46: mul.f64
 					v8 := isa.MulF64RN(v7, v7)
-					v6s[l] = v6
-					v8s[l] = v8
+					v6_s[l] = v6
+					v8_s[l] = v8
 				}
 				for l := range 32 {
-					v6 := v6s[l]
-					v8 := v8s[l]
+					v6 := v6_s[l]
+					v8 := v8_s[l]
 					// 47: fma.rn.f64
 					v9 := isa.FmaF64RN(v6, v6, v8)
-					v9s[l] = v9
+					v9_s[l] = v9
 				}
 				for l := range 32 {
-					v9 := v9s[l]
+					v9 := v9_s[l]
 					// 48: sqrt.rn.f64
 					v10 := isa.SqrtF64(v9, isa.RN)
 					r17[l] = v10
@@ -1403,87 +1403,87 @@ func newtonSqrtBlock1(w *runtime.Warp, m uint32, budget int) {
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v1s [32]uint64
-				var v10s [32]uint64
-				var v11s [32]uint64
-				var v2s [32]uint64
-				var v3s [32]uint64
-				var v4s [32]uint64
-				var v5s [32]uint64
-				var v6s [32]uint64
-				var v7s [32]uint64
-				var v8s [32]uint64
-				var v9s [32]uint64
+				var v1_s [32]uint64
+				var v10_s [32]uint64
+				var v11_s [32]uint64
+				var v2_s [32]uint64
+				var v3_s [32]uint64
+				var v4_s [32]uint64
+				var v5_s [32]uint64
+				var v6_s [32]uint64
+				var v7_s [32]uint64
+				var v8_s [32]uint64
+				var v9_s [32]uint64
 				for l := range 32 {
 					// 109: div.rn.f64
 					v1 := isa.DivF64(r12[l], r13[l], isa.RN)
-					v1s[l] = v1
+					v1_s[l] = v1
 				}
 				for l := range 32 {
-					v1 := v1s[l]
+					v1 := v1_s[l]
 					// 110: add.f64
 					v2 := isa.AddF64RN(r13[l], v1)
-					v2s[l] = v2
+					v2_s[l] = v2
 				}
 				for l := range 32 {
-					v2 := v2s[l]
+					v2 := v2_s[l]
 					// 111: mul.f64
 					v3 := isa.MulF64RN(v2, k0)
-					v3s[l] = v3
+					v3_s[l] = v3
 				}
 				for l := range 32 {
-					v3 := v3s[l]
+					v3 := v3_s[l]
 					// 112: div.rn.f64
 					v4 := isa.DivF64(r12[l], v3, isa.RN)
-					v4s[l] = v4
+					v4_s[l] = v4
 				}
 				for l := range 32 {
-					v3 := v3s[l]
-					v4 := v4s[l]
+					v3 := v3_s[l]
+					v4 := v4_s[l]
 					// 113: add.f64
 					v5 := isa.AddF64RN(v3, v4)
-					v5s[l] = v5
+					v5_s[l] = v5
 				}
 				for l := range 32 {
-					v5 := v5s[l]
+					v5 := v5_s[l]
 					// 114: mul.f64
 					v6 := isa.MulF64RN(v5, k0)
-					v6s[l] = v6
+					v6_s[l] = v6
 				}
 				for l := range 32 {
-					v6 := v6s[l]
+					v6 := v6_s[l]
 					// 115: div.rn.f64
 					v7 := isa.DivF64(r12[l], v6, isa.RN)
-					v7s[l] = v7
+					v7_s[l] = v7
 				}
 				for l := range 32 {
-					v6 := v6s[l]
-					v7 := v7s[l]
+					v6 := v6_s[l]
+					v7 := v7_s[l]
 					// 116: add.f64
 					v8 := isa.AddF64RN(v6, v7)
-					v8s[l] = v8
+					v8_s[l] = v8
 				}
 				for l := range 32 {
-					v8 := v8s[l]
+					v8 := v8_s[l]
 					// 117: mul.f64
 					v9 := isa.MulF64RN(v8, k0)
-					v9s[l] = v9
+					v9_s[l] = v9
 				}
 				for l := range 32 {
-					v9 := v9s[l]
+					v9 := v9_s[l]
 					// 118: div.rn.f64
 					v10 := isa.DivF64(r12[l], v9, isa.RN)
-					v10s[l] = v10
+					v10_s[l] = v10
 				}
 				for l := range 32 {
-					v10 := v10s[l]
-					v9 := v9s[l]
+					v10 := v10_s[l]
+					v9 := v9_s[l]
 					// 119: add.f64
 					v11 := isa.AddF64RN(v9, v10)
-					v11s[l] = v11
+					v11_s[l] = v11
 				}
 				for l := range 32 {
-					v11 := v11s[l]
+					v11 := v11_s[l]
 					// 120: mul.f64
 					v12 := isa.MulF64RN(v11, k0)
 					r13[l] = v12
@@ -1597,21 +1597,21 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v1s [32]uint64
-				var v2s [32]uint64
+				var v1_s [32]uint64
+				var v2_s [32]uint64
 				for l := range 32 {
 					// 131: div.rn.f64
 					v1 := isa.DivF64(r12[l], r13[l], isa.RN)
-					v1s[l] = v1
+					v1_s[l] = v1
 				}
 				for l := range 32 {
-					v1 := v1s[l]
+					v1 := v1_s[l]
 					// 132: add.f64
 					v2 := isa.AddF64RN(r13[l], v1)
-					v2s[l] = v2
+					v2_s[l] = v2
 				}
 				for l := range 32 {
-					v2 := v2s[l]
+					v2 := v2_s[l]
 					// 133: mul.f64
 					v3 := isa.MulF64RN(v2, k0)
 					r13[l] = v3

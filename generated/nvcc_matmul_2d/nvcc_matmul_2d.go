@@ -1924,11 +1924,11 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v11Fs [32]float32
-				var v3Fs [32]float32
-				var v4s [32]uint64
-				var v7Fs [32]float32
-				var v8s [32]uint64
+				var v11F_s [32]float32
+				var v3F_s [32]float32
+				var v4_s [32]uint64
+				var v7F_s [32]float32
+				var v8_s [32]uint64
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -1968,7 +1968,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v3F
 						_ = v3
-						v3Fs[l] = v3F
+						v3F_s[l] = v3F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -2016,13 +2016,13 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v3F
 						_ = v3
-						v3Fs[l] = v3F
+						v3F_s[l] = v3F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v3F := v3Fs[l]
+						v3F := v3F_s[l]
 						// 77: add.s64
 						v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
 						// 78: ld.global.f32
@@ -2061,12 +2061,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v7F
 						_ = v7
-						v4s[l] = v4
-						v7Fs[l] = v7F
+						v4_s[l] = v4
+						v7F_s[l] = v7F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v3F := v3Fs[l]
+						v3F := v3F_s[l]
 						// 77: add.s64
 						v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
 						// 78: ld.global.f32
@@ -2113,15 +2113,15 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v7F
 						_ = v7
-						v4s[l] = v4
-						v7Fs[l] = v7F
+						v4_s[l] = v4
+						v7F_s[l] = v7F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v4 := v4s[l]
-						v7F := v7Fs[l]
+						v4 := v4_s[l]
+						v7F := v7F_s[l]
 						// 81: add.s64
 						v8 := uint64(uint64(v4) + uint64(r27[l]))
 						// 82: ld.global.f32
@@ -2160,13 +2160,13 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v11F
 						_ = v11
-						v8s[l] = v8
-						v11Fs[l] = v11F
+						v8_s[l] = v8
+						v11F_s[l] = v11F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v4 := v4s[l]
-						v7F := v7Fs[l]
+						v4 := v4_s[l]
+						v7F := v7F_s[l]
 						// 81: add.s64
 						v8 := uint64(uint64(v4) + uint64(r27[l]))
 						// 82: ld.global.f32
@@ -2213,13 +2213,13 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v11F
 						_ = v11
-						v8s[l] = v8
-						v11Fs[l] = v11F
+						v8_s[l] = v8
+						v11F_s[l] = v11F
 					}
 				}
 				for l := range 32 {
-					v8 := v8s[l]
-					v11F := v11Fs[l]
+					v8 := v8_s[l]
+					v11F := v11F_s[l]
 					// 85: add.s64
 					v12 := uint64(uint64(v8) + uint64(r27[l]))
 					// 86: add.s64
@@ -3873,9 +3873,9 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 		p9n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var v3Fs [32]float32
-				var v6Fs [32]float32
-				var v9Fs [32]float32
+				var v3F_s [32]float32
+				var v6F_s [32]float32
+				var v9F_s [32]float32
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -3915,7 +3915,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v3F
 						_ = v3
-						v3Fs[l] = v3F
+						v3F_s[l] = v3F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -3963,13 +3963,13 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v3F
 						_ = v3
-						v3Fs[l] = v3F
+						v3F_s[l] = v3F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v3F := v3Fs[l]
+						v3F := v3F_s[l]
 						// 236: ld.shared.f32
 						v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
 						var v4 uint64
@@ -4006,11 +4006,11 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v6F
 						_ = v6
-						v6Fs[l] = v6F
+						v6F_s[l] = v6F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v3F := v3Fs[l]
+						v3F := v3F_s[l]
 						// 236: ld.shared.f32
 						v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
 						var v4 uint64
@@ -4055,13 +4055,13 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v6F
 						_ = v6
-						v6Fs[l] = v6F
+						v6F_s[l] = v6F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v6F := v6Fs[l]
+						v6F := v6F_s[l]
 						// 239: ld.shared.f32
 						v7a := uint64(uint64(uint32(r51[l]))) + 0x0
 						var v7 uint64
@@ -4098,11 +4098,11 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v9F
 						_ = v9
-						v9Fs[l] = v9F
+						v9F_s[l] = v9F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v6F := v6Fs[l]
+						v6F := v6F_s[l]
 						// 239: ld.shared.f32
 						v7a := uint64(uint64(uint32(r51[l]))) + 0x0
 						var v7 uint64
@@ -4147,11 +4147,11 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v9F
 						_ = v9
-						v9Fs[l] = v9F
+						v9F_s[l] = v9F
 					}
 				}
 				for l := range 32 {
-					v9F := v9Fs[l]
+					v9F := v9F_s[l]
 					// 242: ld.shared.f32
 					v10a := uint64(uint64(uint32(r51[l]))) + 0x40
 					var v10 uint64

@@ -1333,15 +1333,15 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		s21w := w.Window(6)
 		if m == 0xffffffff {
 			{
-				var v17s [32]uint64
-				var v22Fs [32]float32
+				var v17_s [32]uint64
+				var v22F_s [32]float32
 				for l := range 32 {
 					// 100: div.rn.f32
 					v17 := uint64(isa.DivF32(uint32(r23[l]), uint32(r24[l]), isa.RN))
-					v17s[l] = v17
+					v17_s[l] = v17
 				}
 				for l := range 32 {
-					v17 := v17s[l]
+					v17 := v17_s[l]
 					// 101: sub.f32
 					v18F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) - math.Float32frombits(uint32(v17)))
 					v18 := uint64(math.Float32bits(v18F))
@@ -1366,10 +1366,10 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					v22 := uint64(math.Float32bits(v22F))
 					_ = v22F
 					_ = v22
-					v22Fs[l] = v22F
+					v22F_s[l] = v22F
 				}
 				for l := range 32 {
-					v22F := v22Fs[l]
+					v22F := v22F_s[l]
 					// 106: mul.f32
 					v23F := isa.CanonF32(v22F * math.Float32frombits(uint32(k2)))
 					v23 := uint64(math.Float32bits(v23F))

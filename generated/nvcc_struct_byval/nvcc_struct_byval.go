@@ -1136,12 +1136,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v1s [32]uint64
-				var v2s [32]uint64
-				var v3s [32]uint64
-				var v4s [32]uint64
-				var v7Fs [32]float32
-				var v8Fs [32]float32
+				var v1_s [32]uint64
+				var v2_s [32]uint64
+				var v3_s [32]uint64
+				var v4_s [32]uint64
+				var v7F_s [32]float32
+				var v8F_s [32]float32
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -1216,11 +1216,11 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v7 := uint64(math.Float32bits(v7F))
 						_ = v7F
 						_ = v7
-						v3s[l] = v3
-						v4s[l] = v4
-						v7Fs[l] = v7F
-						v1s[l] = v1
-						v2s[l] = v2
+						v3_s[l] = v3
+						v4_s[l] = v4
+						v7F_s[l] = v7F
+						v1_s[l] = v1
+						v2_s[l] = v2
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -1319,19 +1319,19 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v7 := uint64(math.Float32bits(v7F))
 						_ = v7F
 						_ = v7
-						v3s[l] = v3
-						v4s[l] = v4
-						v7Fs[l] = v7F
-						v1s[l] = v1
-						v2s[l] = v2
+						v3_s[l] = v3
+						v4_s[l] = v4
+						v7F_s[l] = v7F
+						v1_s[l] = v1
+						v2_s[l] = v2
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v3 := v3s[l]
-						v4 := v4s[l]
-						v7F := v7Fs[l]
+						v3 := v3_s[l]
+						v4 := v4_s[l]
+						v7F := v7F_s[l]
 						// 29: fma.rn.f32
 						var v8 uint64
 						var v8F float32
@@ -1346,13 +1346,13 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v8F
 						_ = v8
-						v8Fs[l] = v8F
+						v8F_s[l] = v8F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v3 := v3s[l]
-						v4 := v4s[l]
-						v7F := v7Fs[l]
+						v3 := v3_s[l]
+						v4 := v4_s[l]
+						v7F := v7F_s[l]
 						// 29: fma.rn.f32
 						var v8 uint64
 						var v8F float32
@@ -1367,13 +1367,13 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v8F
 						_ = v8
-						v8Fs[l] = v8F
+						v8F_s[l] = v8F
 					}
 				}
 				for l := range 32 {
-					v1 := v1s[l]
-					v2 := v2s[l]
-					v8F := v8Fs[l]
+					v1 := v1_s[l]
+					v2 := v2_s[l]
+					v8F := v8F_s[l]
 					// 30: fma.rn.f32
 					var v9 uint64
 					var v9F float32
@@ -1656,12 +1656,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v10Fs [32]float32
-				var v11Fs [32]float32
-				var v12Fs [32]float32
-				var v7Fs [32]float32
-				var v8Fs [32]float32
-				var v9Fs [32]float32
+				var v10F_s [32]float32
+				var v11F_s [32]float32
+				var v12F_s [32]float32
+				var v7F_s [32]float32
+				var v8F_s [32]float32
+				var v9F_s [32]float32
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -1761,12 +1761,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 						v12 := uint64(math.Float32bits(v12F))
 						_ = v12F
 						_ = v12
-						v11Fs[l] = v11F
-						v12Fs[l] = v12F
-						v10Fs[l] = v10F
-						v9Fs[l] = v9F
-						v7Fs[l] = v7F
-						v8Fs[l] = v8F
+						v11F_s[l] = v11F
+						v12F_s[l] = v12F
+						v10F_s[l] = v10F
+						v9F_s[l] = v9F
+						v7F_s[l] = v7F
+						v8F_s[l] = v8F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -1890,21 +1890,21 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 						v12 := uint64(math.Float32bits(v12F))
 						_ = v12F
 						_ = v12
-						v11Fs[l] = v11F
-						v12Fs[l] = v12F
-						v10Fs[l] = v10F
-						v9Fs[l] = v9F
-						v7Fs[l] = v7F
-						v8Fs[l] = v8F
+						v11F_s[l] = v11F
+						v12F_s[l] = v12F
+						v10F_s[l] = v10F
+						v9F_s[l] = v9F
+						v7F_s[l] = v7F
+						v8F_s[l] = v8F
 					}
 				}
 				for l := range 32 {
-					v11F := v11Fs[l]
-					v12F := v12Fs[l]
-					v10F := v10Fs[l]
-					v9F := v9Fs[l]
-					v7F := v7Fs[l]
-					v8F := v8Fs[l]
+					v11F := v11F_s[l]
+					v12F := v12F_s[l]
+					v10F := v10F_s[l]
+					v9F := v9F_s[l]
+					v7F := v7F_s[l]
+					v8F := v8F_s[l]
 					// 55: sub.f32
 					v13F := isa.CanonF32(v11F - v12F)
 					v13 := uint64(math.Float32bits(v13F))

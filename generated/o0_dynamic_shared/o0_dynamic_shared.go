@@ -4314,9 +4314,9 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v4s [32]uint64
-				var v7Fs [32]float32
-				var v9Fs [32]float32
+				var v4_s [32]uint64
+				var v7F_s [32]float32
+				var v9F_s [32]float32
 				for l := range 32 {
 					// 219: ld.u64
 					v1a := uint64(r0[l]) + 0x18
@@ -4400,12 +4400,12 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					v7 := uint64(math.Float32bits(v7F))
 					_ = v7F
 					_ = v7
-					v4s[l] = v4
-					v7Fs[l] = v7F
+					v4_s[l] = v4
+					v7F_s[l] = v7F
 				}
 				for l := range 32 {
-					v4 := v4s[l]
-					v7F := v7Fs[l]
+					v4 := v4_s[l]
+					v7F := v7F_s[l]
 					// 226: ld.f32
 					v8a := uint64(v4) + 0x8
 					if budget == 0 {
@@ -4429,10 +4429,10 @@ func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
 					v9 := uint64(math.Float32bits(v9F))
 					_ = v9F
 					_ = v9
-					v9Fs[l] = v9F
+					v9F_s[l] = v9F
 				}
 				for l := range 32 {
-					v9F := v9Fs[l]
+					v9F := v9F_s[l]
 					// 228: div.rn.f32
 					v10 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v9F))), uint32(k1), isa.RN))
 					r76[l] = v10

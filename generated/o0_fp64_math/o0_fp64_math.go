@@ -1698,8 +1698,8 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v13s [32]uint64
-				var v15s [32]uint64
+				var v13_s [32]uint64
+				var v15_s [32]uint64
 				for l := range 32 {
 					// 72: ld.f64
 					v13a := uint64(r0[l]) + 0x50
@@ -1739,12 +1739,12 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 74: mul.rn.f64
 					v15 := isa.MulF64RN(v14, v14)
-					v13s[l] = v13
-					v15s[l] = v15
+					v13_s[l] = v13
+					v15_s[l] = v15
 				}
 				for l := range 32 {
-					v13 := v13s[l]
-					v15 := v15s[l]
+					v13 := v13_s[l]
+					v15 := v15_s[l]
 					// 75: fma.rn.f64
 					v16 := isa.FmaF64RN(v13, v13, v15)
 					r32[l] = v16
@@ -3641,9 +3641,9 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v1s [32]uint64
-				var v3s [32]uint64
-				var v4s [32]uint64
+				var v1_s [32]uint64
+				var v3_s [32]uint64
+				var v4_s [32]uint64
 				for l := range 32 {
 					// 179: ld.f64
 					v1a := uint64(r0[l]) + 0x28
@@ -3683,18 +3683,18 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 					}
 					// 181: div.rn.f64
 					v3 := isa.DivF64(v2, v1, isa.RN)
-					v1s[l] = v1
-					v3s[l] = v3
+					v1_s[l] = v1
+					v3_s[l] = v3
 				}
 				for l := range 32 {
-					v1 := v1s[l]
-					v3 := v3s[l]
+					v1 := v1_s[l]
+					v3 := v3_s[l]
 					// 182: add.rn.f64
 					v4 := isa.AddF64RN(v1, v3)
-					v4s[l] = v4
+					v4_s[l] = v4
 				}
 				for l := range 32 {
-					v4 := v4s[l]
+					v4 := v4_s[l]
 					// 183: mul.rn.f64
 					v5 := isa.MulF64RN(v4, k0)
 					r30[l] = v5

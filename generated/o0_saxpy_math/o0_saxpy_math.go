@@ -3774,9 +3774,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v38s [32]uint64
-				var v40Fs [32]float32
-				var v41s [32]uint64
+				var v38_s [32]uint64
+				var v40F_s [32]float32
+				var v41_s [32]uint64
 				for l := range 32 {
 					// 179: ld.f32
 					v36a := uint64(r0[l]) + 0x14
@@ -3848,18 +3848,18 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 					_ = v40F
 					_ = v40
-					v38s[l] = v38
-					v40Fs[l] = v40F
+					v38_s[l] = v38
+					v40F_s[l] = v40F
 				}
 				for l := range 32 {
-					v38 := v38s[l]
-					v40F := v40Fs[l]
+					v38 := v38_s[l]
+					v40F := v40F_s[l]
 					// 184: div.rn.f32
 					v41 := uint64(isa.DivF32(uint32(v38), uint32(uint64(math.Float32bits(v40F))), isa.RN))
-					v41s[l] = v41
+					v41_s[l] = v41
 				}
 				for l := range 32 {
-					v41 := v41s[l]
+					v41 := v41_s[l]
 					// 185: sub.rn.f32
 					v42F := isa.CanonF32(math.Float32frombits(uint32(r51[l])) - math.Float32frombits(uint32(v41)))
 					v42 := uint64(math.Float32bits(v42F))

@@ -1718,10 +1718,10 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
-				var v3s [32]uint64
-				var v4s [32]uint64
-				var v7Fs [32]float32
-				var v8Fs [32]float32
+				var v3_s [32]uint64
+				var v4_s [32]uint64
+				var v7F_s [32]float32
+				var v8F_s [32]float32
 				{
 					slow := uint32(0)
 					for l := range 32 {
@@ -1774,9 +1774,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v7 := uint64(math.Float32bits(v7F))
 						_ = v7F
 						_ = v7
-						v3s[l] = v3
-						v4s[l] = v4
-						v7Fs[l] = v7F
+						v3_s[l] = v3
+						v4_s[l] = v4
+						v7F_s[l] = v7F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
@@ -1845,17 +1845,17 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v7 := uint64(math.Float32bits(v7F))
 						_ = v7F
 						_ = v7
-						v3s[l] = v3
-						v4s[l] = v4
-						v7Fs[l] = v7F
+						v3_s[l] = v3
+						v4_s[l] = v4
+						v7F_s[l] = v7F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v3 := v3s[l]
-						v4 := v4s[l]
-						v7F := v7Fs[l]
+						v3 := v3_s[l]
+						v4 := v4_s[l]
+						v7F := v7F_s[l]
 						// 30: fma.rn.f32
 						var v8 uint64
 						var v8F float32
@@ -1870,13 +1870,13 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v8F
 						_ = v8
-						v8Fs[l] = v8F
+						v8F_s[l] = v8F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v3 := v3s[l]
-						v4 := v4s[l]
-						v7F := v7Fs[l]
+						v3 := v3_s[l]
+						v4 := v4_s[l]
+						v7F := v7F_s[l]
 						// 30: fma.rn.f32
 						var v8 uint64
 						var v8F float32
@@ -1891,11 +1891,11 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 						_ = v8F
 						_ = v8
-						v8Fs[l] = v8F
+						v8F_s[l] = v8F
 					}
 				}
 				for l := range 32 {
-					v8F := v8Fs[l]
+					v8F := v8F_s[l]
 					// 31: ld.param.f32
 					v9a := uint64(0x8)
 					var v9 uint64
