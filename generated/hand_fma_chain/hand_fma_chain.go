@@ -522,12 +522,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 39: fma.rn.f32
-						var v17 uint64
-						var v17F float32
-						if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Direct(v17f) {
-							v17F = float32(v17f)
-							v17 = uint64(math.Float32bits(v17F))
-						} else {
+						v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F)
+						v17F := float32(v17f)
+						v17 := uint64(math.Float32bits(v17F))
+						if !isa.FmaF32Rounded(v17f, uint32(v17)) {
 							{
 								slow |= 1 << l
 								continue
@@ -583,12 +581,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 39: fma.rn.f32
-						var v17 uint64
-						var v17F float32
-						if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Direct(v17f) {
-							v17F = float32(v17f)
-							v17 = uint64(math.Float32bits(v17F))
-						} else {
+						v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F)
+						v17F := float32(v17f)
+						v17 := uint64(math.Float32bits(v17F))
+						if !isa.FmaF32Rounded(v17f, uint32(v17)) {
 							{
 								v17 = uint64(isa.FmaF32RN(uint32(v15), uint32(v16), uint32(uint64(math.Float32bits(v13F)))))
 								v17F = math.Float32frombits(uint32(v17))
@@ -629,12 +625,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 42: fma.rn.f32
-						var v20 uint64
-						var v20F float32
-						if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Direct(v20f) {
-							v20F = float32(v20f)
-							v20 = uint64(math.Float32bits(v20F))
-						} else {
+						v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F)
+						v20F := float32(v20f)
+						v20 := uint64(math.Float32bits(v20F))
+						if !isa.FmaF32Rounded(v20f, uint32(v20)) {
 							{
 								slow |= 1 << l
 								continue
@@ -680,12 +674,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 42: fma.rn.f32
-						var v20 uint64
-						var v20F float32
-						if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Direct(v20f) {
-							v20F = float32(v20f)
-							v20 = uint64(math.Float32bits(v20F))
-						} else {
+						v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F)
+						v20F := float32(v20f)
+						v20 := uint64(math.Float32bits(v20F))
+						if !isa.FmaF32Rounded(v20f, uint32(v20)) {
 							{
 								v20 = uint64(isa.FmaF32RN(uint32(v18), uint32(v19), uint32(uint64(math.Float32bits(v17F)))))
 								v20F = math.Float32frombits(uint32(v20))
@@ -725,12 +717,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 45: fma.rn.f32
-						var v23 uint64
-						var v23F float32
-						if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Direct(v23f) {
-							v23F = float32(v23f)
-							v23 = uint64(math.Float32bits(v23F))
-						} else {
+						v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F)
+						v23F := float32(v23f)
+						v23 := uint64(math.Float32bits(v23F))
+						if !isa.FmaF32Rounded(v23f, uint32(v23)) {
 							{
 								slow |= 1 << l
 								continue
@@ -776,12 +766,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 45: fma.rn.f32
-						var v23 uint64
-						var v23F float32
-						if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Direct(v23f) {
-							v23F = float32(v23f)
-							v23 = uint64(math.Float32bits(v23F))
-						} else {
+						v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F)
+						v23F := float32(v23f)
+						v23 := uint64(math.Float32bits(v23F))
+						if !isa.FmaF32Rounded(v23f, uint32(v23)) {
 							{
 								v23 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(uint64(math.Float32bits(v20F)))))
 								v23F = math.Float32frombits(uint32(v23))
@@ -906,12 +894,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 39: fma.rn.f32
-				var v17 uint64
-				var v17F float32
-				if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Direct(v17f) {
-					v17F = float32(v17f)
-					v17 = uint64(math.Float32bits(v17F))
-				} else {
+				v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F)
+				v17F := float32(v17f)
+				v17 := uint64(math.Float32bits(v17F))
+				if !isa.FmaF32Rounded(v17f, uint32(v17)) {
 					{
 						v17 = uint64(isa.FmaF32RN(uint32(v15), uint32(v16), uint32(uint64(math.Float32bits(v13F)))))
 						v17F = math.Float32frombits(uint32(v17))
@@ -950,12 +936,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 42: fma.rn.f32
-				var v20 uint64
-				var v20F float32
-				if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Direct(v20f) {
-					v20F = float32(v20f)
-					v20 = uint64(math.Float32bits(v20F))
-				} else {
+				v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F)
+				v20F := float32(v20f)
+				v20 := uint64(math.Float32bits(v20F))
+				if !isa.FmaF32Rounded(v20f, uint32(v20)) {
 					{
 						v20 = uint64(isa.FmaF32RN(uint32(v18), uint32(v19), uint32(uint64(math.Float32bits(v17F)))))
 						v20F = math.Float32frombits(uint32(v20))
@@ -994,12 +978,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 45: fma.rn.f32
-				var v23 uint64
-				var v23F float32
-				if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Direct(v23f) {
-					v23F = float32(v23f)
-					v23 = uint64(math.Float32bits(v23F))
-				} else {
+				v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F)
+				v23F := float32(v23f)
+				v23 := uint64(math.Float32bits(v23F))
+				if !isa.FmaF32Rounded(v23f, uint32(v23)) {
 					{
 						v23 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(uint64(math.Float32bits(v20F)))))
 						v23F = math.Float32frombits(uint32(v23))

@@ -720,12 +720,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 47: fma.rn.f32
-				var v8 uint64
-				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))) + float64(math.Float32frombits(uint32(u7))); isa.FmaF32Direct(v8f) {
-					v8F = float32(v8f)
-					v8 = uint64(math.Float32bits(v8F))
-				} else {
+				v8f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))) + float64(math.Float32frombits(uint32(u7)))
+				v8F := float32(v8f)
+				v8 := uint64(math.Float32bits(v8F))
+				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
 						v8F = math.Float32frombits(uint32(v8))
@@ -738,12 +736,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 47: fma.rn.f32
-				var v8 uint64
-				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))) + float64(math.Float32frombits(uint32(u7))); isa.FmaF32Direct(v8f) {
-					v8F = float32(v8f)
-					v8 = uint64(math.Float32bits(v8F))
-				} else {
+				v8f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))) + float64(math.Float32frombits(uint32(u7)))
+				v8F := float32(v8f)
+				v8 := uint64(math.Float32bits(v8F))
+				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
 						v8F = math.Float32frombits(uint32(v8))
@@ -770,12 +766,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: fma.rn.f32
-				var v10 uint64
-				var v10F float32
-				if v10f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Direct(v10f) {
-					v10F = float32(v10f)
-					v10 = uint64(math.Float32bits(v10F))
-				} else {
+				v10f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u9)))
+				v10F := float32(v10f)
+				v10 := uint64(math.Float32bits(v10F))
+				if !isa.FmaF32Rounded(v10f, uint32(v10)) {
 					{
 						v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
 						v10F = math.Float32frombits(uint32(v10))
@@ -788,12 +782,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 49: fma.rn.f32
-				var v10 uint64
-				var v10F float32
-				if v10f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Direct(v10f) {
-					v10F = float32(v10f)
-					v10 = uint64(math.Float32bits(v10F))
-				} else {
+				v10f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u9)))
+				v10F := float32(v10f)
+				v10 := uint64(math.Float32bits(v10F))
+				if !isa.FmaF32Rounded(v10f, uint32(v10)) {
 					{
 						v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
 						v10F = math.Float32frombits(uint32(v10))
@@ -820,12 +812,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 51: fma.rn.f32
-				var v12 uint64
-				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Direct(v12f) {
-					v12F = float32(v12f)
-					v12 = uint64(math.Float32bits(v12F))
-				} else {
+				v12f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u11)))
+				v12F := float32(v12f)
+				v12 := uint64(math.Float32bits(v12F))
+				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
 						v12F = math.Float32frombits(uint32(v12))
@@ -838,12 +828,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 51: fma.rn.f32
-				var v12 uint64
-				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Direct(v12f) {
-					v12F = float32(v12f)
-					v12 = uint64(math.Float32bits(v12F))
-				} else {
+				v12f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u11)))
+				v12F := float32(v12f)
+				v12 := uint64(math.Float32bits(v12F))
+				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
 						v12F = math.Float32frombits(uint32(v12))
@@ -870,12 +858,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 53: fma.rn.f32
-				var v14 uint64
-				var v14F float32
-				if v14f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Direct(v14f) {
-					v14F = float32(v14f)
-					v14 = uint64(math.Float32bits(v14F))
-				} else {
+				v14f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u13)))
+				v14F := float32(v14f)
+				v14 := uint64(math.Float32bits(v14F))
+				if !isa.FmaF32Rounded(v14f, uint32(v14)) {
 					{
 						v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
 						v14F = math.Float32frombits(uint32(v14))
@@ -888,12 +874,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 53: fma.rn.f32
-				var v14 uint64
-				var v14F float32
-				if v14f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Direct(v14f) {
-					v14F = float32(v14f)
-					v14 = uint64(math.Float32bits(v14F))
-				} else {
+				v14f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u13)))
+				v14F := float32(v14f)
+				v14 := uint64(math.Float32bits(v14F))
+				if !isa.FmaF32Rounded(v14f, uint32(v14)) {
 					{
 						v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
 						v14F = math.Float32frombits(uint32(v14))
@@ -920,12 +904,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: fma.rn.f32
-				var v16 uint64
-				var v16F float32
-				if v16f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Direct(v16f) {
-					v16F = float32(v16f)
-					v16 = uint64(math.Float32bits(v16F))
-				} else {
+				v16f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u15)))
+				v16F := float32(v16f)
+				v16 := uint64(math.Float32bits(v16F))
+				if !isa.FmaF32Rounded(v16f, uint32(v16)) {
 					{
 						v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
 						v16F = math.Float32frombits(uint32(v16))
@@ -938,12 +920,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 55: fma.rn.f32
-				var v16 uint64
-				var v16F float32
-				if v16f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Direct(v16f) {
-					v16F = float32(v16f)
-					v16 = uint64(math.Float32bits(v16F))
-				} else {
+				v16f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u15)))
+				v16F := float32(v16f)
+				v16 := uint64(math.Float32bits(v16F))
+				if !isa.FmaF32Rounded(v16f, uint32(v16)) {
 					{
 						v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
 						v16F = math.Float32frombits(uint32(v16))
@@ -970,12 +950,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: fma.rn.f32
-				var v18 uint64
-				var v18F float32
-				if v18f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Direct(v18f) {
-					v18F = float32(v18f)
-					v18 = uint64(math.Float32bits(v18F))
-				} else {
+				v18f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u17)))
+				v18F := float32(v18f)
+				v18 := uint64(math.Float32bits(v18F))
+				if !isa.FmaF32Rounded(v18f, uint32(v18)) {
 					{
 						v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
 						v18F = math.Float32frombits(uint32(v18))
@@ -988,12 +966,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 57: fma.rn.f32
-				var v18 uint64
-				var v18F float32
-				if v18f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Direct(v18f) {
-					v18F = float32(v18f)
-					v18 = uint64(math.Float32bits(v18F))
-				} else {
+				v18f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u17)))
+				v18F := float32(v18f)
+				v18 := uint64(math.Float32bits(v18F))
+				if !isa.FmaF32Rounded(v18f, uint32(v18)) {
 					{
 						v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
 						v18F = math.Float32frombits(uint32(v18))
@@ -1030,12 +1006,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: fma.rn.f32
-				var v20 uint64
-				var v20F float32
-				if v20f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Direct(v20f) {
-					v20F = float32(v20f)
-					v20 = uint64(math.Float32bits(v20F))
-				} else {
+				v20f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u19)))
+				v20F := float32(v20f)
+				v20 := uint64(math.Float32bits(v20F))
+				if !isa.FmaF32Rounded(v20f, uint32(v20)) {
 					{
 						v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
 						v20F = math.Float32frombits(uint32(v20))
@@ -1060,12 +1034,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 59: fma.rn.f32
-				var v20 uint64
-				var v20F float32
-				if v20f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Direct(v20f) {
-					v20F = float32(v20f)
-					v20 = uint64(math.Float32bits(v20F))
-				} else {
+				v20f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u19)))
+				v20F := float32(v20f)
+				v20 := uint64(math.Float32bits(v20F))
+				if !isa.FmaF32Rounded(v20f, uint32(v20)) {
 					{
 						v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
 						v20F = math.Float32frombits(uint32(v20))

@@ -1955,12 +1955,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 76: fma.rn.f32
-						var v3 uint64
-						var v3F float32
-						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
-							v3F = float32(v3f)
-							v3 = uint64(math.Float32bits(v3F))
-						} else {
+						v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l])))
+						v3F := float32(v3f)
+						v3 := uint64(math.Float32bits(v3F))
+						if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 							{
 								slow |= 1 << l
 								continue
@@ -2003,12 +2001,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 76: fma.rn.f32
-						var v3 uint64
-						var v3F float32
-						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
-							v3F = float32(v3f)
-							v3 = uint64(math.Float32bits(v3F))
-						} else {
+						v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l])))
+						v3F := float32(v3f)
+						v3 := uint64(math.Float32bits(v3F))
+						if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 							{
 								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
 								v3F = math.Float32frombits(uint32(v3))
@@ -2048,12 +2044,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 80: fma.rn.f32
-						var v7 uint64
-						var v7F float32
-						if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v7f) {
-							v7F = float32(v7f)
-							v7 = uint64(math.Float32bits(v7F))
-						} else {
+						v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F)
+						v7F := float32(v7f)
+						v7 := uint64(math.Float32bits(v7F))
+						if !isa.FmaF32Rounded(v7f, uint32(v7)) {
 							{
 								slow |= 1 << l
 								continue
@@ -2100,12 +2094,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 80: fma.rn.f32
-						var v7 uint64
-						var v7F float32
-						if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v7f) {
-							v7F = float32(v7f)
-							v7 = uint64(math.Float32bits(v7F))
-						} else {
+						v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F)
+						v7F := float32(v7f)
+						v7 := uint64(math.Float32bits(v7F))
+						if !isa.FmaF32Rounded(v7f, uint32(v7)) {
 							{
 								v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
 								v7F = math.Float32frombits(uint32(v7))
@@ -2147,12 +2139,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 84: fma.rn.f32
-						var v11 uint64
-						var v11F float32
-						if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Direct(v11f) {
-							v11F = float32(v11f)
-							v11 = uint64(math.Float32bits(v11F))
-						} else {
+						v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F)
+						v11F := float32(v11f)
+						v11 := uint64(math.Float32bits(v11F))
+						if !isa.FmaF32Rounded(v11f, uint32(v11)) {
 							{
 								slow |= 1 << l
 								continue
@@ -2200,12 +2190,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 84: fma.rn.f32
-						var v11 uint64
-						var v11F float32
-						if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Direct(v11f) {
-							v11F = float32(v11f)
-							v11 = uint64(math.Float32bits(v11F))
-						} else {
+						v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F)
+						v11F := float32(v11f)
+						v11 := uint64(math.Float32bits(v11F))
+						if !isa.FmaF32Rounded(v11f, uint32(v11)) {
 							{
 								v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(uint64(math.Float32bits(v7F)))))
 								v11F = math.Float32frombits(uint32(v11))
@@ -2256,12 +2244,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 					}
 					// 89: fma.rn.f32
-					var v16 uint64
-					var v16F float32
-					if v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F); isa.FmaF32Direct(v16f) {
-						v16F = float32(v16f)
-						v16 = uint64(math.Float32bits(v16F))
-					} else {
+					v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F)
+					v16F := float32(v16f)
+					v16 := uint64(math.Float32bits(v16F))
+					if !isa.FmaF32Rounded(v16f, uint32(v16)) {
 						{
 							v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(uint64(math.Float32bits(v11F)))))
 							v16F = math.Float32frombits(uint32(v16))
@@ -2322,12 +2308,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 76: fma.rn.f32
-				var v3 uint64
-				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
-					v3F = float32(v3f)
-					v3 = uint64(math.Float32bits(v3F))
-				} else {
+				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l])))
+				v3F := float32(v3f)
+				v3 := uint64(math.Float32bits(v3F))
+				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -2368,12 +2352,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 80: fma.rn.f32
-				var v7 uint64
-				var v7F float32
-				if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Direct(v7f) {
-					v7F = float32(v7f)
-					v7 = uint64(math.Float32bits(v7F))
-				} else {
+				v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F)
+				v7F := float32(v7f)
+				v7 := uint64(math.Float32bits(v7F))
+				if !isa.FmaF32Rounded(v7f, uint32(v7)) {
 					{
 						v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
 						v7F = math.Float32frombits(uint32(v7))
@@ -2414,12 +2396,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 84: fma.rn.f32
-				var v11 uint64
-				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Direct(v11f) {
-					v11F = float32(v11f)
-					v11 = uint64(math.Float32bits(v11F))
-				} else {
+				v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F)
+				v11F := float32(v11f)
+				v11 := uint64(math.Float32bits(v11F))
+				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(uint64(math.Float32bits(v7F)))))
 						v11F = math.Float32frombits(uint32(v11))
@@ -2463,12 +2443,10 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 89: fma.rn.f32
-				var v16 uint64
-				var v16F float32
-				if v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F); isa.FmaF32Direct(v16f) {
-					v16F = float32(v16f)
-					v16 = uint64(math.Float32bits(v16F))
-				} else {
+				v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F)
+				v16F := float32(v16f)
+				v16 := uint64(math.Float32bits(v16F))
+				if !isa.FmaF32Rounded(v16f, uint32(v16)) {
 					{
 						v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(uint64(math.Float32bits(v11F)))))
 						v16F = math.Float32frombits(uint32(v16))
@@ -2606,12 +2584,10 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 112: fma.rn.f32
-				var v3 uint64
-				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
-					v3F = float32(v3f)
-					v3 = uint64(math.Float32bits(v3F))
-				} else {
+				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l])))
+				v3F := float32(v3f)
+				v3 := uint64(math.Float32bits(v3F))
+				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -2671,12 +2647,10 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 112: fma.rn.f32
-				var v3 uint64
-				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Direct(v3f) {
-					v3F = float32(v3f)
-					v3 = uint64(math.Float32bits(v3F))
-				} else {
+				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l])))
+				v3F := float32(v3f)
+				v3 := uint64(math.Float32bits(v3F))
+				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -3902,12 +3876,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 235: fma.rn.f32
-						var v3 uint64
-						var v3F float32
-						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
-							v3F = float32(v3f)
-							v3 = uint64(math.Float32bits(v3F))
-						} else {
+						v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
+						v3F := float32(v3f)
+						v3 := uint64(math.Float32bits(v3F))
+						if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 							{
 								slow |= 1 << l
 								continue
@@ -3950,12 +3922,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 235: fma.rn.f32
-						var v3 uint64
-						var v3F float32
-						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
-							v3F = float32(v3f)
-							v3 = uint64(math.Float32bits(v3F))
-						} else {
+						v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
+						v3F := float32(v3f)
+						v3 := uint64(math.Float32bits(v3F))
+						if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 							{
 								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 								v3F = math.Float32frombits(uint32(v3))
@@ -3993,12 +3963,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 238: fma.rn.f32
-						var v6 uint64
-						var v6F float32
-						if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Direct(v6f) {
-							v6F = float32(v6f)
-							v6 = uint64(math.Float32bits(v6F))
-						} else {
+						v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F)
+						v6F := float32(v6f)
+						v6 := uint64(math.Float32bits(v6F))
+						if !isa.FmaF32Rounded(v6f, uint32(v6)) {
 							{
 								slow |= 1 << l
 								continue
@@ -4042,12 +4010,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 238: fma.rn.f32
-						var v6 uint64
-						var v6F float32
-						if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Direct(v6f) {
-							v6F = float32(v6f)
-							v6 = uint64(math.Float32bits(v6F))
-						} else {
+						v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F)
+						v6F := float32(v6f)
+						v6 := uint64(math.Float32bits(v6F))
+						if !isa.FmaF32Rounded(v6f, uint32(v6)) {
 							{
 								v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
 								v6F = math.Float32frombits(uint32(v6))
@@ -4085,12 +4051,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 241: fma.rn.f32
-						var v9 uint64
-						var v9F float32
-						if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Direct(v9f) {
-							v9F = float32(v9f)
-							v9 = uint64(math.Float32bits(v9F))
-						} else {
+						v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F)
+						v9F := float32(v9f)
+						v9 := uint64(math.Float32bits(v9F))
+						if !isa.FmaF32Rounded(v9f, uint32(v9)) {
 							{
 								slow |= 1 << l
 								continue
@@ -4134,12 +4098,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 241: fma.rn.f32
-						var v9 uint64
-						var v9F float32
-						if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Direct(v9f) {
-							v9F = float32(v9f)
-							v9 = uint64(math.Float32bits(v9F))
-						} else {
+						v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F)
+						v9F := float32(v9f)
+						v9 := uint64(math.Float32bits(v9F))
+						if !isa.FmaF32Rounded(v9f, uint32(v9)) {
 							{
 								v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
 								v9F = math.Float32frombits(uint32(v9))
@@ -4183,12 +4145,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						}
 					}
 					// 244: fma.rn.f32
-					var v12 uint64
-					var v12F float32
-					if v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F); isa.FmaF32Direct(v12f) {
-						v12F = float32(v12f)
-						v12 = uint64(math.Float32bits(v12F))
-					} else {
+					v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F)
+					v12F := float32(v12f)
+					v12 := uint64(math.Float32bits(v12F))
+					if !isa.FmaF32Rounded(v12f, uint32(v12)) {
 						{
 							v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
 							v12F = math.Float32frombits(uint32(v12))
@@ -4252,12 +4212,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 235: fma.rn.f32
-				var v3 uint64
-				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
-					v3F = float32(v3f)
-					v3 = uint64(math.Float32bits(v3F))
-				} else {
+				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
+				v3F := float32(v3f)
+				v3 := uint64(math.Float32bits(v3F))
+				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -4296,12 +4254,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 238: fma.rn.f32
-				var v6 uint64
-				var v6F float32
-				if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Direct(v6f) {
-					v6F = float32(v6f)
-					v6 = uint64(math.Float32bits(v6F))
-				} else {
+				v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F)
+				v6F := float32(v6f)
+				v6 := uint64(math.Float32bits(v6F))
+				if !isa.FmaF32Rounded(v6f, uint32(v6)) {
 					{
 						v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
 						v6F = math.Float32frombits(uint32(v6))
@@ -4340,12 +4296,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 241: fma.rn.f32
-				var v9 uint64
-				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Direct(v9f) {
-					v9F = float32(v9f)
-					v9 = uint64(math.Float32bits(v9F))
-				} else {
+				v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F)
+				v9F := float32(v9f)
+				v9 := uint64(math.Float32bits(v9F))
+				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
 						v9F = math.Float32frombits(uint32(v9))
@@ -4384,12 +4338,10 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 244: fma.rn.f32
-				var v12 uint64
-				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F); isa.FmaF32Direct(v12f) {
-					v12F = float32(v12f)
-					v12 = uint64(math.Float32bits(v12F))
-				} else {
+				v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F)
+				v12F := float32(v12f)
+				v12 := uint64(math.Float32bits(v12F))
+				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
 						v12F = math.Float32frombits(uint32(v12))
@@ -5073,12 +5025,10 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 263: fma.rn.f32
-				var v8 uint64
-				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v8f) {
-					v8F = float32(v8f)
-					v8 = uint64(math.Float32bits(v8F))
-				} else {
+				v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l])))
+				v8F := float32(v8f)
+				v8 := uint64(math.Float32bits(v8F))
+				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
 						v8F = math.Float32frombits(uint32(v8))
@@ -5141,12 +5091,10 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 263: fma.rn.f32
-				var v8 uint64
-				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v8f) {
-					v8F = float32(v8f)
-					v8 = uint64(math.Float32bits(v8F))
-				} else {
+				v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l])))
+				v8F := float32(v8f)
+				v8 := uint64(math.Float32bits(v8F))
+				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
 						v8F = math.Float32frombits(uint32(v8))
@@ -5236,12 +5184,10 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 269: fma.rn.f32
-				var v3 uint64
-				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
-					v3F = float32(v3f)
-					v3 = uint64(math.Float32bits(v3F))
-				} else {
+				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
+				v3F := float32(v3f)
+				v3 := uint64(math.Float32bits(v3F))
+				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -5292,12 +5238,10 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 269: fma.rn.f32
-				var v3 uint64
-				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
-					v3F = float32(v3f)
-					v3 = uint64(math.Float32bits(v3F))
-				} else {
+				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
+				v3F := float32(v3f)
+				v3 := uint64(math.Float32bits(v3F))
+				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -5383,12 +5327,10 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 275: fma.rn.f32
-				var v3 uint64
-				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
-					v3F = float32(v3f)
-					v3 = uint64(math.Float32bits(v3F))
-				} else {
+				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
+				v3F := float32(v3f)
+				v3 := uint64(math.Float32bits(v3F))
+				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -5431,12 +5373,10 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 275: fma.rn.f32
-				var v3 uint64
-				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Direct(v3f) {
-					v3F = float32(v3f)
-					v3 = uint64(math.Float32bits(v3F))
-				} else {
+				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
+				v3F := float32(v3f)
+				v3 := uint64(math.Float32bits(v3F))
+				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 						v3F = math.Float32frombits(uint32(v3))

@@ -679,12 +679,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				v7 := uint64(uint64(v6) + uint64(r10[l]))
 				r23[l] = v7
 				// 50: fma.rn.f32
-				var v8 uint64
-				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Direct(v8f) {
-					v8F = float32(v8f)
-					v8 = uint64(math.Float32bits(v8F))
-				} else {
+				v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l])))
+				v8F := float32(v8f)
+				v8 := uint64(math.Float32bits(v8F))
+				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
 						v8F = math.Float32frombits(uint32(v8))
@@ -693,12 +691,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v8F
 				r24[l] = v8
 				// 51: fma.rn.f32
-				var v9 uint64
-				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Direct(v9f) {
-					v9F = float32(v9f)
-					v9 = uint64(math.Float32bits(v9F))
-				} else {
+				v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l])))
+				v9F := float32(v9f)
+				v9 := uint64(math.Float32bits(v9F))
+				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
 						v9F = math.Float32frombits(uint32(v9))
@@ -707,12 +703,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v9F
 				r25[l] = v9
 				// 52: fma.rn.f32
-				var v10 uint64
-				var v10F float32
-				if v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Direct(v10f) {
-					v10F = float32(v10f)
-					v10 = uint64(math.Float32bits(v10F))
-				} else {
+				v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l])))
+				v10F := float32(v10f)
+				v10 := uint64(math.Float32bits(v10F))
+				if !isa.FmaF32Rounded(v10f, uint32(v10)) {
 					{
 						v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
 						v10F = math.Float32frombits(uint32(v10))
@@ -721,12 +715,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v10F
 				r26[l] = v10
 				// 53: fma.rn.f32
-				var v11 uint64
-				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l]))); isa.FmaF32Direct(v11f) {
-					v11F = float32(v11f)
-					v11 = uint64(math.Float32bits(v11F))
-				} else {
+				v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l])))
+				v11F := float32(v11f)
+				v11 := uint64(math.Float32bits(v11F))
+				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
 						v11F = math.Float32frombits(uint32(v11))
@@ -744,12 +736,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				v7 := uint64(uint64(v6) + uint64(r10[l]))
 				r23[l] = v7
 				// 50: fma.rn.f32
-				var v8 uint64
-				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Direct(v8f) {
-					v8F = float32(v8f)
-					v8 = uint64(math.Float32bits(v8F))
-				} else {
+				v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l])))
+				v8F := float32(v8f)
+				v8 := uint64(math.Float32bits(v8F))
+				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
 						v8F = math.Float32frombits(uint32(v8))
@@ -758,12 +748,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v8F
 				r24[l] = v8
 				// 51: fma.rn.f32
-				var v9 uint64
-				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Direct(v9f) {
-					v9F = float32(v9f)
-					v9 = uint64(math.Float32bits(v9F))
-				} else {
+				v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l])))
+				v9F := float32(v9f)
+				v9 := uint64(math.Float32bits(v9F))
+				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
 						v9F = math.Float32frombits(uint32(v9))
@@ -772,12 +760,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v9F
 				r25[l] = v9
 				// 52: fma.rn.f32
-				var v10 uint64
-				var v10F float32
-				if v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Direct(v10f) {
-					v10F = float32(v10f)
-					v10 = uint64(math.Float32bits(v10F))
-				} else {
+				v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l])))
+				v10F := float32(v10f)
+				v10 := uint64(math.Float32bits(v10F))
+				if !isa.FmaF32Rounded(v10f, uint32(v10)) {
 					{
 						v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
 						v10F = math.Float32frombits(uint32(v10))
@@ -786,12 +772,10 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v10F
 				r26[l] = v10
 				// 53: fma.rn.f32
-				var v11 uint64
-				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l]))); isa.FmaF32Direct(v11f) {
-					v11F = float32(v11f)
-					v11 = uint64(math.Float32bits(v11F))
-				} else {
+				v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l])))
+				v11F := float32(v11f)
+				v11 := uint64(math.Float32bits(v11F))
+				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
 						v11F = math.Float32frombits(uint32(v11))

@@ -3187,12 +3187,10 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 111: fma.rn.f32
-				var v21 uint64
-				var v21F float32
-				if v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20))); isa.FmaF32Direct(v21f) {
-					v21F = float32(v21f)
-					v21 = uint64(math.Float32bits(v21F))
-				} else {
+				v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20)))
+				v21F := float32(v21f)
+				v21 := uint64(math.Float32bits(v21F))
+				if !isa.FmaF32Rounded(v21f, uint32(v21)) {
 					{
 						v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
 						v21F = math.Float32frombits(uint32(v21))
@@ -3405,12 +3403,10 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 111: fma.rn.f32
-				var v21 uint64
-				var v21F float32
-				if v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20))); isa.FmaF32Direct(v21f) {
-					v21F = float32(v21f)
-					v21 = uint64(math.Float32bits(v21F))
-				} else {
+				v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20)))
+				v21F := float32(v21f)
+				v21 := uint64(math.Float32bits(v21F))
+				if !isa.FmaF32Rounded(v21f, uint32(v21)) {
 					{
 						v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
 						v21F = math.Float32frombits(uint32(v21))
@@ -7133,12 +7129,10 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 339: fma.rn.f32
-				var v19 uint64
-				var v19F float32
-				if v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Direct(v19f) {
-					v19F = float32(v19f)
-					v19 = uint64(math.Float32bits(v19F))
-				} else {
+				v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18)))
+				v19F := float32(v19f)
+				v19 := uint64(math.Float32bits(v19F))
+				if !isa.FmaF32Rounded(v19f, uint32(v19)) {
 					{
 						v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
 						v19F = math.Float32frombits(uint32(v19))
@@ -7212,12 +7206,10 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 339: fma.rn.f32
-				var v19 uint64
-				var v19F float32
-				if v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Direct(v19f) {
-					v19F = float32(v19f)
-					v19 = uint64(math.Float32bits(v19F))
-				} else {
+				v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18)))
+				v19F := float32(v19f)
+				v19 := uint64(math.Float32bits(v19F))
+				if !isa.FmaF32Rounded(v19f, uint32(v19)) {
 					{
 						v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
 						v19F = math.Float32frombits(uint32(v19))

@@ -263,6 +263,15 @@ func FmaF32Direct(f float64) bool {
 	return u&(1<<29-1) != 1<<28 && (u>>52&0x7ff)-(1023-126) < 0x7ff-(1023-126)
 }
 
+// FmaF32Rounded reports whether r, the float32 bits of float32(f) for f the float64 FMA of
+// three float32 values, is their exact fma.rn.f32: f is not a float32 midpoint, and r is
+// normal and finite but for the lowest binade (so f is a normal float32 value, whose midpoints
+// are where the test looks). It is FmaF32Direct with the exponent read from r, which the
+// caller has at hand: lane loops keep FmaF32RN's common case inline with it.
+func FmaF32Rounded(f float64, r uint32) bool {
+	return b64(f)&(1<<29-1) != 1<<28 && r&0x7f800000-0x01000000 < 0x7e800000
+}
+
 // fmaF32 is FmaF32 through round-to-odd.
 func fmaF32(a, b, c uint32, r Rounding) uint32 {
 	x, y, z := float64(f32(a)), float64(f32(b)), float64(f32(c))
