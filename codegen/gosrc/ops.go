@@ -300,10 +300,12 @@ func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 					// call where it lacks FMA, around which the compiler would save registers.
 					f := n + "f"
 					return []jen.Code{
-						jen.Id(f).Op(":=").Float64().Call(c.srcF32(in, 0)).Op("*").Float64().Call(c.srcF32(in, 1)).Op("+").Float64().Call(c.srcF32(in, 2)),
-						jen.Id(nf).Op(":=").Float32().Call(jen.Id(f)),
-						jen.Id(n).Op(":=").Add(u64(jen.Qual("math", "Float32bits").Call(jen.Id(nf)))),
-						jen.If(jen.Op("!").Add(isaFn("FmaF32Rounded", jen.Id(f), jen.Uint32().Call(jen.Id(n))))).Block(
+						jen.Var().Id(n).Uint64(),
+						jen.Var().Id(nf).Float32(),
+						jen.If(jen.Id(f).Op(":=").Float64().Call(c.srcF32(in, 0)).Op("*").Float64().Call(c.srcF32(in, 1)).Op("+").Float64().Call(c.srcF32(in, 2)),
+							isaFn("FmaF32Rounded", jen.Id(f), jen.Qual("math", "Float32bits").Call(jen.Float32().Call(jen.Id(f))))).Block(
+							jen.Id(nf).Op("=").Float32().Call(jen.Id(f)),
+							jen.Id(n).Op("=").Add(u64(jen.Qual("math", "Float32bits").Call(jen.Id(nf))))).Else().Block(
 							c.slowPath(
 								jen.Id(n).Op("=").Add(u64(isaFn("FmaF32RN", args...))),
 								jen.Id(nf).Op("=").Qual("math", "Float32frombits").Call(jen.Uint32().Call(jen.Id(n))))),

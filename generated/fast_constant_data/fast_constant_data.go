@@ -691,10 +691,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: fma.rn.f32
-				v10f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))) + float64(math.Float32frombits(uint32(u9)))
-				v10F := float32(v10f)
-				v10 := uint64(math.Float32bits(v10F))
-				if !isa.FmaF32Rounded(v10f, uint32(v10)) {
+				var v10 uint64
+				var v10F float32
+				if v10f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+					v10F = float32(v10f)
+					v10 = uint64(math.Float32bits(v10F))
+				} else {
 					{
 						v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
 						v10F = math.Float32frombits(uint32(v10))
@@ -707,10 +709,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: fma.rn.f32
-				v10f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))) + float64(math.Float32frombits(uint32(u9)))
-				v10F := float32(v10f)
-				v10 := uint64(math.Float32bits(v10F))
-				if !isa.FmaF32Rounded(v10f, uint32(v10)) {
+				var v10 uint64
+				var v10F float32
+				if v10f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+					v10F = float32(v10f)
+					v10 = uint64(math.Float32bits(v10F))
+				} else {
 					{
 						v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
 						v10F = math.Float32frombits(uint32(v10))
@@ -737,10 +741,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 45: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u11)))
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
 						v12F = math.Float32frombits(uint32(v12))
@@ -753,10 +759,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 45: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u11)))
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
 						v12F = math.Float32frombits(uint32(v12))
@@ -783,10 +791,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 47: fma.rn.f32
-				v14f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u13)))
-				v14F := float32(v14f)
-				v14 := uint64(math.Float32bits(v14F))
-				if !isa.FmaF32Rounded(v14f, uint32(v14)) {
+				var v14 uint64
+				var v14F float32
+				if v14f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
+				} else {
 					{
 						v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
 						v14F = math.Float32frombits(uint32(v14))
@@ -799,10 +809,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 47: fma.rn.f32
-				v14f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u13)))
-				v14F := float32(v14f)
-				v14 := uint64(math.Float32bits(v14F))
-				if !isa.FmaF32Rounded(v14f, uint32(v14)) {
+				var v14 uint64
+				var v14F float32
+				if v14f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
+				} else {
 					{
 						v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
 						v14F = math.Float32frombits(uint32(v14))
@@ -829,10 +841,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: fma.rn.f32
-				v16f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u15)))
-				v16F := float32(v16f)
-				v16 := uint64(math.Float32bits(v16F))
-				if !isa.FmaF32Rounded(v16f, uint32(v16)) {
+				var v16 uint64
+				var v16F float32
+				if v16f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
+				} else {
 					{
 						v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
 						v16F = math.Float32frombits(uint32(v16))
@@ -845,10 +859,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 49: fma.rn.f32
-				v16f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u15)))
-				v16F := float32(v16f)
-				v16 := uint64(math.Float32bits(v16F))
-				if !isa.FmaF32Rounded(v16f, uint32(v16)) {
+				var v16 uint64
+				var v16F float32
+				if v16f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
+				} else {
 					{
 						v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
 						v16F = math.Float32frombits(uint32(v16))
@@ -875,10 +891,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 51: fma.rn.f32
-				v18f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u17)))
-				v18F := float32(v18f)
-				v18 := uint64(math.Float32bits(v18F))
-				if !isa.FmaF32Rounded(v18f, uint32(v18)) {
+				var v18 uint64
+				var v18F float32
+				if v18f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Rounded(v18f, math.Float32bits(float32(v18f))) {
+					v18F = float32(v18f)
+					v18 = uint64(math.Float32bits(v18F))
+				} else {
 					{
 						v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
 						v18F = math.Float32frombits(uint32(v18))
@@ -891,10 +909,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 51: fma.rn.f32
-				v18f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u17)))
-				v18F := float32(v18f)
-				v18 := uint64(math.Float32bits(v18F))
-				if !isa.FmaF32Rounded(v18f, uint32(v18)) {
+				var v18 uint64
+				var v18F float32
+				if v18f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Rounded(v18f, math.Float32bits(float32(v18f))) {
+					v18F = float32(v18f)
+					v18 = uint64(math.Float32bits(v18F))
+				} else {
 					{
 						v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
 						v18F = math.Float32frombits(uint32(v18))
@@ -921,10 +941,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 53: fma.rn.f32
-				v20f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u19)))
-				v20F := float32(v20f)
-				v20 := uint64(math.Float32bits(v20F))
-				if !isa.FmaF32Rounded(v20f, uint32(v20)) {
+				var v20 uint64
+				var v20F float32
+				if v20f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+					v20F = float32(v20f)
+					v20 = uint64(math.Float32bits(v20F))
+				} else {
 					{
 						v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
 						v20F = math.Float32frombits(uint32(v20))
@@ -937,10 +959,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 53: fma.rn.f32
-				v20f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u19)))
-				v20F := float32(v20f)
-				v20 := uint64(math.Float32bits(v20F))
-				if !isa.FmaF32Rounded(v20f, uint32(v20)) {
+				var v20 uint64
+				var v20F float32
+				if v20f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+					v20F = float32(v20f)
+					v20 = uint64(math.Float32bits(v20F))
+				} else {
 					{
 						v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
 						v20F = math.Float32frombits(uint32(v20))
@@ -977,10 +1001,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: fma.rn.f32
-				v22f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u21)))
-				v22F := float32(v22f)
-				v22 := uint64(math.Float32bits(v22F))
-				if !isa.FmaF32Rounded(v22f, uint32(v22)) {
+				var v22 uint64
+				var v22F float32
+				if v22f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u21))); isa.FmaF32Rounded(v22f, math.Float32bits(float32(v22f))) {
+					v22F = float32(v22f)
+					v22 = uint64(math.Float32bits(v22F))
+				} else {
 					{
 						v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
 						v22F = math.Float32frombits(uint32(v22))
@@ -1005,10 +1031,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 55: fma.rn.f32
-				v22f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u21)))
-				v22F := float32(v22f)
-				v22 := uint64(math.Float32bits(v22F))
-				if !isa.FmaF32Rounded(v22f, uint32(v22)) {
+				var v22 uint64
+				var v22F float32
+				if v22f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u21))); isa.FmaF32Rounded(v22f, math.Float32bits(float32(v22f))) {
+					v22F = float32(v22f)
+					v22 = uint64(math.Float32bits(v22F))
+				} else {
 					{
 						v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
 						v22F = math.Float32frombits(uint32(v22))

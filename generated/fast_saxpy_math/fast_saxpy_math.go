@@ -710,10 +710,12 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 42: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v10)))
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
 						v11F = math.Float32frombits(uint32(v11))
@@ -763,10 +765,12 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 42: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v10)))
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
 						v11F = math.Float32frombits(uint32(v11))
@@ -1217,10 +1221,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					// 95: max.f32
 					v23 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
 					// 96: fma.rn.f32
-					v24f := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k1)))
-					v24F := float32(v24f)
-					v24 := uint64(math.Float32bits(v24F))
-					if !isa.FmaF32Rounded(v24f, uint32(v24)) {
+					var v24 uint64
+					var v24F float32
+					if v24f := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v24f, math.Float32bits(float32(v24f))) {
+						v24F = float32(v24f)
+						v24 = uint64(math.Float32bits(v24F))
+					} else {
 						{
 							v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
 							v24F = math.Float32frombits(uint32(v24))
@@ -1270,10 +1276,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 95: max.f32
 				v23 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
 				// 96: fma.rn.f32
-				v24f := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k1)))
-				v24F := float32(v24f)
-				v24 := uint64(math.Float32bits(v24F))
-				if !isa.FmaF32Rounded(v24f, uint32(v24)) {
+				var v24 uint64
+				var v24F float32
+				if v24f := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v24f, math.Float32bits(float32(v24f))) {
+					v24F = float32(v24f)
+					v24 = uint64(math.Float32bits(v24F))
+				} else {
 					{
 						v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
 						v24F = math.Float32frombits(uint32(v24))
@@ -1399,10 +1407,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 106: fma.rn.f32
-				v34f := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k3)))
-				v34F := float32(v34f)
-				v34 := uint64(math.Float32bits(v34F))
-				if !isa.FmaF32Rounded(v34f, uint32(v34)) {
+				var v34 uint64
+				var v34F float32
+				if v34f := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Rounded(v34f, math.Float32bits(float32(v34f))) {
+					v34F = float32(v34f)
+					v34 = uint64(math.Float32bits(v34F))
+				} else {
 					{
 						v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
 						v34F = math.Float32frombits(uint32(v34))
@@ -1433,10 +1443,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 106: fma.rn.f32
-				v34f := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k3)))
-				v34F := float32(v34f)
-				v34 := uint64(math.Float32bits(v34F))
-				if !isa.FmaF32Rounded(v34f, uint32(v34)) {
+				var v34 uint64
+				var v34F float32
+				if v34f := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Rounded(v34f, math.Float32bits(float32(v34f))) {
+					v34F = float32(v34f)
+					v34 = uint64(math.Float32bits(v34F))
+				} else {
 					{
 						v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
 						v34F = math.Float32frombits(uint32(v34))

@@ -1252,10 +1252,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v2 := v2_s[l]
 						v5F := v5F_s[l]
 						// 24: fma.rn.f32
-						v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F)
-						v6F := float32(v6f)
-						v6 := uint64(math.Float32bits(v6F))
-						if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -1271,10 +1273,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v2 := v2_s[l]
 						v5F := v5F_s[l]
 						// 24: fma.rn.f32
-						v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F)
-						v6F := float32(v6f)
-						v6 := uint64(math.Float32bits(v6F))
-						if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
 							{
 								v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(uint64(math.Float32bits(v5F)))))
 								v6F = math.Float32frombits(uint32(v6))
@@ -1318,10 +1322,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 					}
 					// 27: fma.rn.f32
-					v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F)
-					v9F := float32(v9f)
-					v9 := uint64(math.Float32bits(v9F))
-					if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+					var v9 uint64
+					var v9F float32
+					if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+						v9F = float32(v9f)
+						v9 = uint64(math.Float32bits(v9F))
+					} else {
 						{
 							v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
 							v9F = math.Float32frombits(uint32(v9))
@@ -1400,10 +1406,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v5F
 				_ = v5
 				// 24: fma.rn.f32
-				v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F)
-				v6F := float32(v6f)
-				v6 := uint64(math.Float32bits(v6F))
-				if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+				var v6 uint64
+				var v6F float32
+				if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+					v6F = float32(v6f)
+					v6 = uint64(math.Float32bits(v6F))
+				} else {
 					{
 						v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(uint64(math.Float32bits(v5F)))))
 						v6F = math.Float32frombits(uint32(v6))
@@ -1442,10 +1450,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 27: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F)
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
 						v9F = math.Float32frombits(uint32(v9))
@@ -1661,10 +1671,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 46: neg.f32
 				v6 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v5F)))))
 				// 47: fma.rn.f32
-				v7f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(v6)))
-				v7F := float32(v7f)
-				v7 := uint64(math.Float32bits(v7F))
-				if !isa.FmaF32Rounded(v7f, uint32(v7)) {
+				var v7 uint64
+				var v7F float32
+				if v7f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Rounded(v7f, math.Float32bits(float32(v7f))) {
+					v7F = float32(v7f)
+					v7 = uint64(math.Float32bits(v7F))
+				} else {
 					{
 						v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
 						v7F = math.Float32frombits(uint32(v7))
@@ -1710,10 +1722,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 51: neg.f32
 				v11 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v10F)))))
 				// 52: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(v11)))
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
 						v12F = math.Float32frombits(uint32(v12))
@@ -1729,10 +1743,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 54: neg.f32
 				v14 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v13F)))))
 				// 55: fma.rn.f32
-				v15f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v14)))
-				v15F := float32(v15f)
-				v15 := uint64(math.Float32bits(v15F))
-				if !isa.FmaF32Rounded(v15f, uint32(v15)) {
+				var v15 uint64
+				var v15F float32
+				if v15f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v14))); isa.FmaF32Rounded(v15f, math.Float32bits(float32(v15f))) {
+					v15F = float32(v15f)
+					v15 = uint64(math.Float32bits(v15F))
+				} else {
 					{
 						v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
 						v15F = math.Float32frombits(uint32(v15))
@@ -1812,10 +1828,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 46: neg.f32
 				v6 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v5F)))))
 				// 47: fma.rn.f32
-				v7f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(v6)))
-				v7F := float32(v7f)
-				v7 := uint64(math.Float32bits(v7F))
-				if !isa.FmaF32Rounded(v7f, uint32(v7)) {
+				var v7 uint64
+				var v7F float32
+				if v7f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Rounded(v7f, math.Float32bits(float32(v7f))) {
+					v7F = float32(v7f)
+					v7 = uint64(math.Float32bits(v7F))
+				} else {
 					{
 						v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
 						v7F = math.Float32frombits(uint32(v7))
@@ -1861,10 +1879,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 51: neg.f32
 				v11 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v10F)))))
 				// 52: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(v11)))
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
 						v12F = math.Float32frombits(uint32(v12))
@@ -1880,10 +1900,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 54: neg.f32
 				v14 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v13F)))))
 				// 55: fma.rn.f32
-				v15f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v14)))
-				v15F := float32(v15f)
-				v15 := uint64(math.Float32bits(v15F))
-				if !isa.FmaF32Rounded(v15f, uint32(v15)) {
+				var v15 uint64
+				var v15F float32
+				if v15f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v14))); isa.FmaF32Rounded(v15f, math.Float32bits(float32(v15f))) {
+					v15F = float32(v15f)
+					v15 = uint64(math.Float32bits(v15F))
+				} else {
 					{
 						v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
 						v15F = math.Float32frombits(uint32(v15))
@@ -2280,10 +2302,12 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 					v11 = v11x
 				}
 				// 94: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(math.Float32frombits(uint32(v11)))
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
 						v12F = math.Float32frombits(uint32(v12))
@@ -2369,10 +2393,12 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 					v11 = v11x
 				}
 				// 94: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(math.Float32frombits(uint32(v11)))
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
 						v12F = math.Float32frombits(uint32(v12))

@@ -656,10 +656,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 45: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r19[l])))
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
 						v11F = math.Float32frombits(uint32(v11))
@@ -668,10 +670,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v11F
 				r23[l] = v11
 				// 46: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r20[l])))
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
 						v12F = math.Float32frombits(uint32(v12))
@@ -680,10 +684,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v12F
 				r24[l] = v12
 				// 47: fma.rn.f32
-				v13f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r21[l])))
-				v13F := float32(v13f)
-				v13 := uint64(math.Float32bits(v13F))
-				if !isa.FmaF32Rounded(v13f, uint32(v13)) {
+				var v13 uint64
+				var v13F float32
+				if v13f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Rounded(v13f, math.Float32bits(float32(v13f))) {
+					v13F = float32(v13f)
+					v13 = uint64(math.Float32bits(v13F))
+				} else {
 					{
 						v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
 						v13F = math.Float32frombits(uint32(v13))
@@ -692,10 +698,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v13F
 				r25[l] = v13
 				// 48: fma.rn.f32
-				v14f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r22[l])))
-				v14F := float32(v14f)
-				v14 := uint64(math.Float32bits(v14F))
-				if !isa.FmaF32Rounded(v14f, uint32(v14)) {
+				var v14 uint64
+				var v14F float32
+				if v14f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r22[l]))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
+				} else {
 					{
 						v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
 						v14F = math.Float32frombits(uint32(v14))
@@ -711,10 +719,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 45: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r19[l])))
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
 						v11F = math.Float32frombits(uint32(v11))
@@ -723,10 +733,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v11F
 				r23[l] = v11
 				// 46: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r20[l])))
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
 						v12F = math.Float32frombits(uint32(v12))
@@ -735,10 +747,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v12F
 				r24[l] = v12
 				// 47: fma.rn.f32
-				v13f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r21[l])))
-				v13F := float32(v13f)
-				v13 := uint64(math.Float32bits(v13F))
-				if !isa.FmaF32Rounded(v13f, uint32(v13)) {
+				var v13 uint64
+				var v13F float32
+				if v13f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Rounded(v13f, math.Float32bits(float32(v13f))) {
+					v13F = float32(v13f)
+					v13 = uint64(math.Float32bits(v13F))
+				} else {
 					{
 						v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
 						v13F = math.Float32frombits(uint32(v13))
@@ -747,10 +761,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v13F
 				r25[l] = v13
 				// 48: fma.rn.f32
-				v14f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r22[l])))
-				v14F := float32(v14f)
-				v14 := uint64(math.Float32bits(v14F))
-				if !isa.FmaF32Rounded(v14f, uint32(v14)) {
+				var v14 uint64
+				var v14F float32
+				if v14f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r22[l]))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
+				} else {
 					{
 						v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
 						v14F = math.Float32frombits(uint32(v14))

@@ -1470,10 +1470,12 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 67: fma.rn.f32
-				v35f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r17[l]))) + float64(math.Float32frombits(uint32(r19[l])))
-				v35F := float32(v35f)
-				v35 := uint64(math.Float32bits(v35F))
-				if !isa.FmaF32Rounded(v35f, uint32(v35)) {
+				var v35 uint64
+				var v35F float32
+				if v35f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r17[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Rounded(v35f, math.Float32bits(float32(v35f))) {
+					v35F = float32(v35f)
+					v35 = uint64(math.Float32bits(v35F))
+				} else {
 					{
 						v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
 						v35F = math.Float32frombits(uint32(v35))
@@ -1496,10 +1498,12 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 67: fma.rn.f32
-				v35f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r17[l]))) + float64(math.Float32frombits(uint32(r19[l])))
-				v35F := float32(v35f)
-				v35 := uint64(math.Float32bits(v35F))
-				if !isa.FmaF32Rounded(v35f, uint32(v35)) {
+				var v35 uint64
+				var v35F float32
+				if v35f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r17[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Rounded(v35f, math.Float32bits(float32(v35f))) {
+					v35F = float32(v35f)
+					v35 = uint64(math.Float32bits(v35F))
+				} else {
 					{
 						v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
 						v35F = math.Float32frombits(uint32(v35))

@@ -4299,10 +4299,12 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 278: fma.rn.f32
-				v2f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r6[l])))
-				v2F := float32(v2f)
-				v2 := uint64(math.Float32bits(v2F))
-				if !isa.FmaF32Rounded(v2f, uint32(v2)) {
+				var v2 uint64
+				var v2F float32
+				if v2f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r6[l]))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+					v2F = float32(v2f)
+					v2 = uint64(math.Float32bits(v2F))
+				} else {
 					{
 						v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
 						v2F = math.Float32frombits(uint32(v2))
@@ -4333,10 +4335,12 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 278: fma.rn.f32
-				v2f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r6[l])))
-				v2F := float32(v2f)
-				v2 := uint64(math.Float32bits(v2F))
-				if !isa.FmaF32Rounded(v2f, uint32(v2)) {
+				var v2 uint64
+				var v2F float32
+				if v2f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r6[l]))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+					v2F = float32(v2f)
+					v2 = uint64(math.Float32bits(v2F))
+				} else {
 					{
 						v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
 						v2F = math.Float32frombits(uint32(v2))

@@ -6892,10 +6892,12 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 := uint64(v1)
 					r7[l] = v2
 					// 429: fma.rn.f32
-					v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))) + float64(math.Float32frombits(uint32(k1)))
-					v3F := float32(v3f)
-					v3 := uint64(math.Float32bits(v3F))
-					if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+					var v3 uint64
+					var v3F float32
+					if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+						v3F = float32(v3f)
+						v3 = uint64(math.Float32bits(v3F))
+					} else {
 						{
 							v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
 							v3F = math.Float32frombits(uint32(v3))
@@ -6912,10 +6914,12 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						v2 := v2_s[l]
 						v3F := v3F_s[l]
 						// 430: fma.rn.f32
-						v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2)))
-						v4F := float32(v4f)
-						v4 := uint64(math.Float32bits(v4F))
-						if !isa.FmaF32Rounded(v4f, uint32(v4)) {
+						var v4 uint64
+						var v4F float32
+						if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Rounded(v4f, math.Float32bits(float32(v4f))) {
+							v4F = float32(v4f)
+							v4 = uint64(math.Float32bits(v4F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -6930,10 +6934,12 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						v2 := v2_s[l]
 						v3F := v3F_s[l]
 						// 430: fma.rn.f32
-						v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2)))
-						v4F := float32(v4f)
-						v4 := uint64(math.Float32bits(v4F))
-						if !isa.FmaF32Rounded(v4f, uint32(v4)) {
+						var v4 uint64
+						var v4F float32
+						if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Rounded(v4f, math.Float32bits(float32(v4f))) {
+							v4F = float32(v4f)
+							v4 = uint64(math.Float32bits(v4F))
+						} else {
 							{
 								v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
 								v4F = math.Float32frombits(uint32(v4))
@@ -6948,10 +6954,12 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					v2 := v2_s[l]
 					v4F := v4F_s[l]
 					// 431: fma.rn.f32
-					v5f := float64(v4F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k3)))
-					v5F := float32(v5f)
-					v5 := uint64(math.Float32bits(v5F))
-					if !isa.FmaF32Rounded(v5f, uint32(v5)) {
+					var v5 uint64
+					var v5F float32
+					if v5f := float64(v4F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+						v5F = float32(v5f)
+						v5 = uint64(math.Float32bits(v5F))
+					} else {
 						{
 							v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
 							v5F = math.Float32frombits(uint32(v5))
@@ -6992,10 +7000,12 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				v2 := uint64(v1)
 				r7[l] = v2
 				// 429: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))) + float64(math.Float32frombits(uint32(k1)))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
 						v3F = math.Float32frombits(uint32(v3))
@@ -7004,10 +7014,12 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				_ = v3F
 				_ = v3
 				// 430: fma.rn.f32
-				v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2)))
-				v4F := float32(v4f)
-				v4 := uint64(math.Float32bits(v4F))
-				if !isa.FmaF32Rounded(v4f, uint32(v4)) {
+				var v4 uint64
+				var v4F float32
+				if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Rounded(v4f, math.Float32bits(float32(v4f))) {
+					v4F = float32(v4f)
+					v4 = uint64(math.Float32bits(v4F))
+				} else {
 					{
 						v4 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v3F))), uint32(v2), uint32(k2)))
 						v4F = math.Float32frombits(uint32(v4))
@@ -7016,10 +7028,12 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				_ = v4F
 				_ = v4
 				// 431: fma.rn.f32
-				v5f := float64(v4F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k3)))
-				v5F := float32(v5f)
-				v5 := uint64(math.Float32bits(v5F))
-				if !isa.FmaF32Rounded(v5f, uint32(v5)) {
+				var v5 uint64
+				var v5F float32
+				if v5f := float64(v4F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+					v5F = float32(v5f)
+					v5 = uint64(math.Float32bits(v5F))
+				} else {
 					{
 						v5 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(v2), uint32(k3)))
 						v5F = math.Float32frombits(uint32(v5))
@@ -7114,10 +7128,12 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 						// 434: neg.f32
 						v1 := uint64(isa.NegF32(uint32(r6[l])))
 						// 435: fma.rn.f32
-						v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0)))
-						v2F := float32(v2f)
-						v2 := uint64(math.Float32bits(v2F))
-						if !isa.FmaF32Rounded(v2f, uint32(v2)) {
+						var v2 uint64
+						var v2F float32
+						if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+							v2F = float32(v2f)
+							v2 = uint64(math.Float32bits(v2F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -7133,10 +7149,12 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 						// 434: neg.f32
 						v1 := uint64(isa.NegF32(uint32(r6[l])))
 						// 435: fma.rn.f32
-						v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0)))
-						v2F := float32(v2f)
-						v2 := uint64(math.Float32bits(v2F))
-						if !isa.FmaF32Rounded(v2f, uint32(v2)) {
+						var v2 uint64
+						var v2F float32
+						if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+							v2F = float32(v2f)
+							v2 = uint64(math.Float32bits(v2F))
+						} else {
 							{
 								v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
 								v2F = math.Float32frombits(uint32(v2))
@@ -7162,10 +7180,12 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 434: neg.f32
 				v1 := uint64(isa.NegF32(uint32(r6[l])))
 				// 435: fma.rn.f32
-				v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0)))
-				v2F := float32(v2f)
-				v2 := uint64(math.Float32bits(v2F))
-				if !isa.FmaF32Rounded(v2f, uint32(v2)) {
+				var v2 uint64
+				var v2F float32
+				if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+					v2F = float32(v2f)
+					v2 = uint64(math.Float32bits(v2F))
+				} else {
 					{
 						v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
 						v2F = math.Float32frombits(uint32(v2))
@@ -9437,10 +9457,12 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 			v1 := uint64(isa.NegF32(uint32(x6)))
 			x4 = v1
 			// 435: fma.rn.f32
-			v2f := float64(math.Float32frombits(uint32(x7)))*float64(math.Float32frombits(uint32(x7))) + float64(math.Float32frombits(uint32(k0)))
-			v2F := float32(v2f)
-			v2 := uint64(math.Float32bits(v2F))
-			if !isa.FmaF32Rounded(v2f, uint32(v2)) {
+			var v2 uint64
+			var v2F float32
+			if v2f := float64(math.Float32frombits(uint32(x7)))*float64(math.Float32frombits(uint32(x7))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+				v2F = float32(v2f)
+				v2 = uint64(math.Float32bits(v2F))
+			} else {
 				{
 					v2 = uint64(isa.FmaF32RN(uint32(x7), uint32(x7), uint32(k0)))
 					v2F = math.Float32frombits(uint32(v2))

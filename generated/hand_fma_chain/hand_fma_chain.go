@@ -522,10 +522,12 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 39: fma.rn.f32
-						v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F)
-						v17F := float32(v17f)
-						v17 := uint64(math.Float32bits(v17F))
-						if !isa.FmaF32Rounded(v17f, uint32(v17)) {
+						var v17 uint64
+						var v17F float32
+						if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Rounded(v17f, math.Float32bits(float32(v17f))) {
+							v17F = float32(v17f)
+							v17 = uint64(math.Float32bits(v17F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -581,10 +583,12 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 39: fma.rn.f32
-						v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F)
-						v17F := float32(v17f)
-						v17 := uint64(math.Float32bits(v17F))
-						if !isa.FmaF32Rounded(v17f, uint32(v17)) {
+						var v17 uint64
+						var v17F float32
+						if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Rounded(v17f, math.Float32bits(float32(v17f))) {
+							v17F = float32(v17f)
+							v17 = uint64(math.Float32bits(v17F))
+						} else {
 							{
 								v17 = uint64(isa.FmaF32RN(uint32(v15), uint32(v16), uint32(uint64(math.Float32bits(v13F)))))
 								v17F = math.Float32frombits(uint32(v17))
@@ -625,10 +629,12 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 42: fma.rn.f32
-						v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F)
-						v20F := float32(v20f)
-						v20 := uint64(math.Float32bits(v20F))
-						if !isa.FmaF32Rounded(v20f, uint32(v20)) {
+						var v20 uint64
+						var v20F float32
+						if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+							v20F = float32(v20f)
+							v20 = uint64(math.Float32bits(v20F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -674,10 +680,12 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 42: fma.rn.f32
-						v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F)
-						v20F := float32(v20f)
-						v20 := uint64(math.Float32bits(v20F))
-						if !isa.FmaF32Rounded(v20f, uint32(v20)) {
+						var v20 uint64
+						var v20F float32
+						if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+							v20F = float32(v20f)
+							v20 = uint64(math.Float32bits(v20F))
+						} else {
 							{
 								v20 = uint64(isa.FmaF32RN(uint32(v18), uint32(v19), uint32(uint64(math.Float32bits(v17F)))))
 								v20F = math.Float32frombits(uint32(v20))
@@ -717,10 +725,12 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 45: fma.rn.f32
-						v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F)
-						v23F := float32(v23f)
-						v23 := uint64(math.Float32bits(v23F))
-						if !isa.FmaF32Rounded(v23f, uint32(v23)) {
+						var v23 uint64
+						var v23F float32
+						if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Rounded(v23f, math.Float32bits(float32(v23f))) {
+							v23F = float32(v23f)
+							v23 = uint64(math.Float32bits(v23F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -766,10 +776,12 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 45: fma.rn.f32
-						v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F)
-						v23F := float32(v23f)
-						v23 := uint64(math.Float32bits(v23F))
-						if !isa.FmaF32Rounded(v23f, uint32(v23)) {
+						var v23 uint64
+						var v23F float32
+						if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Rounded(v23f, math.Float32bits(float32(v23f))) {
+							v23F = float32(v23f)
+							v23 = uint64(math.Float32bits(v23F))
+						} else {
 							{
 								v23 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(uint64(math.Float32bits(v20F)))))
 								v23F = math.Float32frombits(uint32(v23))
@@ -894,10 +906,12 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 39: fma.rn.f32
-				v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F)
-				v17F := float32(v17f)
-				v17 := uint64(math.Float32bits(v17F))
-				if !isa.FmaF32Rounded(v17f, uint32(v17)) {
+				var v17 uint64
+				var v17F float32
+				if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Rounded(v17f, math.Float32bits(float32(v17f))) {
+					v17F = float32(v17f)
+					v17 = uint64(math.Float32bits(v17F))
+				} else {
 					{
 						v17 = uint64(isa.FmaF32RN(uint32(v15), uint32(v16), uint32(uint64(math.Float32bits(v13F)))))
 						v17F = math.Float32frombits(uint32(v17))
@@ -936,10 +950,12 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 42: fma.rn.f32
-				v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F)
-				v20F := float32(v20f)
-				v20 := uint64(math.Float32bits(v20F))
-				if !isa.FmaF32Rounded(v20f, uint32(v20)) {
+				var v20 uint64
+				var v20F float32
+				if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+					v20F = float32(v20f)
+					v20 = uint64(math.Float32bits(v20F))
+				} else {
 					{
 						v20 = uint64(isa.FmaF32RN(uint32(v18), uint32(v19), uint32(uint64(math.Float32bits(v17F)))))
 						v20F = math.Float32frombits(uint32(v20))
@@ -978,10 +994,12 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 45: fma.rn.f32
-				v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F)
-				v23F := float32(v23f)
-				v23 := uint64(math.Float32bits(v23F))
-				if !isa.FmaF32Rounded(v23f, uint32(v23)) {
+				var v23 uint64
+				var v23F float32
+				if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Rounded(v23f, math.Float32bits(float32(v23f))) {
+					v23F = float32(v23f)
+					v23 = uint64(math.Float32bits(v23F))
+				} else {
 					{
 						v23 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(uint64(math.Float32bits(v20F)))))
 						v23F = math.Float32frombits(uint32(v23))

@@ -1827,10 +1827,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 74: fma.rn.f32
-						v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l])))
-						v5F := float32(v5f)
-						v5 := uint64(math.Float32bits(v5F))
-						if !isa.FmaF32Rounded(v5f, uint32(v5)) {
+						var v5 uint64
+						var v5F float32
+						if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+							v5F = float32(v5f)
+							v5 = uint64(math.Float32bits(v5F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -1877,10 +1879,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 74: fma.rn.f32
-						v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l])))
-						v5F := float32(v5f)
-						v5 := uint64(math.Float32bits(v5F))
-						if !isa.FmaF32Rounded(v5f, uint32(v5)) {
+						var v5 uint64
+						var v5F float32
+						if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+							v5F = float32(v5f)
+							v5 = uint64(math.Float32bits(v5F))
+						} else {
 							{
 								v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
 								v5F = math.Float32frombits(uint32(v5))
@@ -1930,10 +1934,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 					}
 					// 80: fma.rn.f32
-					v11f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))) + float64(v5F)
-					v11F := float32(v11f)
-					v11 := uint64(math.Float32bits(v11F))
-					if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+					var v11 uint64
+					var v11F float32
+					if v11f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))) + float64(v5F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+						v11F = float32(v11f)
+						v11 = uint64(math.Float32bits(v11F))
+					} else {
 						{
 							v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(uint64(math.Float32bits(v5F)))))
 							v11F = math.Float32frombits(uint32(v11))
@@ -1998,10 +2004,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 74: fma.rn.f32
-				v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l])))
-				v5F := float32(v5f)
-				v5 := uint64(math.Float32bits(v5F))
-				if !isa.FmaF32Rounded(v5f, uint32(v5)) {
+				var v5 uint64
+				var v5F float32
+				if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+					v5F = float32(v5f)
+					v5 = uint64(math.Float32bits(v5F))
+				} else {
 					{
 						v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
 						v5F = math.Float32frombits(uint32(v5))
@@ -2046,10 +2054,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 80: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))) + float64(v5F)
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))) + float64(v5F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(uint64(math.Float32bits(v5F)))))
 						v11F = math.Float32frombits(uint32(v11))
@@ -2529,10 +2539,12 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 99: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(r13[l])))
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
 						v9F = math.Float32frombits(uint32(v9))
@@ -2587,10 +2599,12 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 99: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(r13[l])))
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
 						v9F = math.Float32frombits(uint32(v9))
@@ -3497,10 +3511,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 220: fma.rn.f32
-						v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l])))
-						v3F := float32(v3f)
-						v3 := uint64(math.Float32bits(v3F))
-						if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -3543,10 +3559,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 220: fma.rn.f32
-						v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l])))
-						v3F := float32(v3f)
-						v3 := uint64(math.Float32bits(v3F))
-						if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
 							{
 								v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
 								v3F = math.Float32frombits(uint32(v3))
@@ -3584,10 +3602,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 223: fma.rn.f32
-						v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F)
-						v6F := float32(v6f)
-						v6 := uint64(math.Float32bits(v6F))
-						if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -3631,10 +3651,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 223: fma.rn.f32
-						v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F)
-						v6F := float32(v6f)
-						v6 := uint64(math.Float32bits(v6F))
-						if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
 							{
 								v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
 								v6F = math.Float32frombits(uint32(v6))
@@ -3672,10 +3694,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 226: fma.rn.f32
-						v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F)
-						v9F := float32(v9f)
-						v9 := uint64(math.Float32bits(v9F))
-						if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+						var v9 uint64
+						var v9F float32
+						if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+							v9F = float32(v9f)
+							v9 = uint64(math.Float32bits(v9F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -3719,10 +3743,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 226: fma.rn.f32
-						v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F)
-						v9F := float32(v9f)
-						v9 := uint64(math.Float32bits(v9F))
-						if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+						var v9 uint64
+						var v9F float32
+						if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+							v9F = float32(v9f)
+							v9 = uint64(math.Float32bits(v9F))
+						} else {
 							{
 								v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
 								v9F = math.Float32frombits(uint32(v9))
@@ -3766,10 +3792,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						}
 					}
 					// 229: fma.rn.f32
-					v12f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))) + float64(v9F)
-					v12F := float32(v12f)
-					v12 := uint64(math.Float32bits(v12F))
-					if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+					var v12 uint64
+					var v12F float32
+					if v12f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))) + float64(v9F); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+						v12F = float32(v12f)
+						v12 = uint64(math.Float32bits(v12F))
+					} else {
 						{
 							v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(uint64(math.Float32bits(v9F)))))
 							v12F = math.Float32frombits(uint32(v12))
@@ -3830,10 +3858,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 220: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -3872,10 +3902,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 223: fma.rn.f32
-				v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F)
-				v6F := float32(v6f)
-				v6 := uint64(math.Float32bits(v6F))
-				if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+				var v6 uint64
+				var v6F float32
+				if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+					v6F = float32(v6f)
+					v6 = uint64(math.Float32bits(v6F))
+				} else {
 					{
 						v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
 						v6F = math.Float32frombits(uint32(v6))
@@ -3914,10 +3946,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 226: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F)
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
 						v9F = math.Float32frombits(uint32(v9))
@@ -3956,10 +3990,12 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 229: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))) + float64(v9F)
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))) + float64(v9F); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(uint64(math.Float32bits(v9F)))))
 						v12F = math.Float32frombits(uint32(v12))
@@ -4103,10 +4139,12 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 251: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -4166,10 +4204,12 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 251: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
 						v3F = math.Float32frombits(uint32(v3))

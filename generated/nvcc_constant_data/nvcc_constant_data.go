@@ -720,10 +720,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 47: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))) + float64(math.Float32frombits(uint32(u7)))
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))) + float64(math.Float32frombits(uint32(u7))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
 						v8F = math.Float32frombits(uint32(v8))
@@ -736,10 +738,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 47: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))) + float64(math.Float32frombits(uint32(u7)))
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))) + float64(math.Float32frombits(uint32(u7))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
 						v8F = math.Float32frombits(uint32(v8))
@@ -766,10 +770,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: fma.rn.f32
-				v10f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u9)))
-				v10F := float32(v10f)
-				v10 := uint64(math.Float32bits(v10F))
-				if !isa.FmaF32Rounded(v10f, uint32(v10)) {
+				var v10 uint64
+				var v10F float32
+				if v10f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+					v10F = float32(v10f)
+					v10 = uint64(math.Float32bits(v10F))
+				} else {
 					{
 						v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
 						v10F = math.Float32frombits(uint32(v10))
@@ -782,10 +788,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 49: fma.rn.f32
-				v10f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u9)))
-				v10F := float32(v10f)
-				v10 := uint64(math.Float32bits(v10F))
-				if !isa.FmaF32Rounded(v10f, uint32(v10)) {
+				var v10 uint64
+				var v10F float32
+				if v10f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+					v10F = float32(v10f)
+					v10 = uint64(math.Float32bits(v10F))
+				} else {
 					{
 						v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
 						v10F = math.Float32frombits(uint32(v10))
@@ -812,10 +820,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 51: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u11)))
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
 						v12F = math.Float32frombits(uint32(v12))
@@ -828,10 +838,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 51: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u11)))
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
 						v12F = math.Float32frombits(uint32(v12))
@@ -858,10 +870,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 53: fma.rn.f32
-				v14f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u13)))
-				v14F := float32(v14f)
-				v14 := uint64(math.Float32bits(v14F))
-				if !isa.FmaF32Rounded(v14f, uint32(v14)) {
+				var v14 uint64
+				var v14F float32
+				if v14f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
+				} else {
 					{
 						v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
 						v14F = math.Float32frombits(uint32(v14))
@@ -874,10 +888,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 53: fma.rn.f32
-				v14f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u13)))
-				v14F := float32(v14f)
-				v14 := uint64(math.Float32bits(v14F))
-				if !isa.FmaF32Rounded(v14f, uint32(v14)) {
+				var v14 uint64
+				var v14F float32
+				if v14f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+					v14F = float32(v14f)
+					v14 = uint64(math.Float32bits(v14F))
+				} else {
 					{
 						v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
 						v14F = math.Float32frombits(uint32(v14))
@@ -904,10 +920,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: fma.rn.f32
-				v16f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u15)))
-				v16F := float32(v16f)
-				v16 := uint64(math.Float32bits(v16F))
-				if !isa.FmaF32Rounded(v16f, uint32(v16)) {
+				var v16 uint64
+				var v16F float32
+				if v16f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
+				} else {
 					{
 						v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
 						v16F = math.Float32frombits(uint32(v16))
@@ -920,10 +938,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 55: fma.rn.f32
-				v16f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u15)))
-				v16F := float32(v16f)
-				v16 := uint64(math.Float32bits(v16F))
-				if !isa.FmaF32Rounded(v16f, uint32(v16)) {
+				var v16 uint64
+				var v16F float32
+				if v16f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
+				} else {
 					{
 						v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
 						v16F = math.Float32frombits(uint32(v16))
@@ -950,10 +970,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: fma.rn.f32
-				v18f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u17)))
-				v18F := float32(v18f)
-				v18 := uint64(math.Float32bits(v18F))
-				if !isa.FmaF32Rounded(v18f, uint32(v18)) {
+				var v18 uint64
+				var v18F float32
+				if v18f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Rounded(v18f, math.Float32bits(float32(v18f))) {
+					v18F = float32(v18f)
+					v18 = uint64(math.Float32bits(v18F))
+				} else {
 					{
 						v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
 						v18F = math.Float32frombits(uint32(v18))
@@ -966,10 +988,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 57: fma.rn.f32
-				v18f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u17)))
-				v18F := float32(v18f)
-				v18 := uint64(math.Float32bits(v18F))
-				if !isa.FmaF32Rounded(v18f, uint32(v18)) {
+				var v18 uint64
+				var v18F float32
+				if v18f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Rounded(v18f, math.Float32bits(float32(v18f))) {
+					v18F = float32(v18f)
+					v18 = uint64(math.Float32bits(v18F))
+				} else {
 					{
 						v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
 						v18F = math.Float32frombits(uint32(v18))
@@ -1006,10 +1030,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: fma.rn.f32
-				v20f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u19)))
-				v20F := float32(v20f)
-				v20 := uint64(math.Float32bits(v20F))
-				if !isa.FmaF32Rounded(v20f, uint32(v20)) {
+				var v20 uint64
+				var v20F float32
+				if v20f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+					v20F = float32(v20f)
+					v20 = uint64(math.Float32bits(v20F))
+				} else {
 					{
 						v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
 						v20F = math.Float32frombits(uint32(v20))
@@ -1034,10 +1060,12 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 59: fma.rn.f32
-				v20f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u19)))
-				v20F := float32(v20f)
-				v20 := uint64(math.Float32bits(v20F))
-				if !isa.FmaF32Rounded(v20f, uint32(v20)) {
+				var v20 uint64
+				var v20F float32
+				if v20f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+					v20F = float32(v20f)
+					v20 = uint64(math.Float32bits(v20F))
+				} else {
 					{
 						v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
 						v20F = math.Float32frombits(uint32(v20))

@@ -1494,10 +1494,12 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 71: fma.rn.f32
-				v31f := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(r16[l])))
-				v31F := float32(v31f)
-				v31 := uint64(math.Float32bits(v31F))
-				if !isa.FmaF32Rounded(v31f, uint32(v31)) {
+				var v31 uint64
+				var v31F float32
+				if v31f := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v31f, math.Float32bits(float32(v31f))) {
+					v31F = float32(v31f)
+					v31 = uint64(math.Float32bits(v31F))
+				} else {
 					{
 						v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
 						v31F = math.Float32frombits(uint32(v31))
@@ -1520,10 +1522,12 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 71: fma.rn.f32
-				v31f := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(r16[l])))
-				v31F := float32(v31f)
-				v31 := uint64(math.Float32bits(v31F))
-				if !isa.FmaF32Rounded(v31f, uint32(v31)) {
+				var v31 uint64
+				var v31F float32
+				if v31f := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v31f, math.Float32bits(float32(v31f))) {
+					v31F = float32(v31f)
+					v31 = uint64(math.Float32bits(v31F))
+				} else {
 					{
 						v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
 						v31F = math.Float32frombits(uint32(v31))

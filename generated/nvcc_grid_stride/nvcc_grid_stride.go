@@ -1031,10 +1031,12 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 48: cvt.rn.f32.s32
 				v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
 				// 49: fma.rn.f32
-				v5f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r2[l]))) + float64(math.Float32frombits(uint32(v4)))
-				v5F := float32(v5f)
-				v5 := uint64(math.Float32bits(v5F))
-				if !isa.FmaF32Rounded(v5f, uint32(v5)) {
+				var v5 uint64
+				var v5F float32
+				if v5f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r2[l]))) + float64(math.Float32frombits(uint32(v4))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+					v5F = float32(v5f)
+					v5 = uint64(math.Float32bits(v5F))
+				} else {
 					{
 						v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
 						v5F = math.Float32frombits(uint32(v5))
@@ -1071,10 +1073,12 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 48: cvt.rn.f32.s32
 				v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
 				// 49: fma.rn.f32
-				v5f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r2[l]))) + float64(math.Float32frombits(uint32(v4)))
-				v5F := float32(v5f)
-				v5 := uint64(math.Float32bits(v5F))
-				if !isa.FmaF32Rounded(v5f, uint32(v5)) {
+				var v5 uint64
+				var v5F float32
+				if v5f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r2[l]))) + float64(math.Float32frombits(uint32(v4))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+					v5F = float32(v5f)
+					v5 = uint64(math.Float32bits(v5F))
+				} else {
 					{
 						v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
 						v5F = math.Float32frombits(uint32(v5))

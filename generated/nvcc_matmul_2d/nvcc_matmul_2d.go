@@ -1955,10 +1955,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 76: fma.rn.f32
-						v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l])))
-						v3F := float32(v3f)
-						v3 := uint64(math.Float32bits(v3F))
-						if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -2001,10 +2003,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 76: fma.rn.f32
-						v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l])))
-						v3F := float32(v3f)
-						v3 := uint64(math.Float32bits(v3F))
-						if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
 							{
 								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
 								v3F = math.Float32frombits(uint32(v3))
@@ -2044,10 +2048,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 80: fma.rn.f32
-						v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F)
-						v7F := float32(v7f)
-						v7 := uint64(math.Float32bits(v7F))
-						if !isa.FmaF32Rounded(v7f, uint32(v7)) {
+						var v7 uint64
+						var v7F float32
+						if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v7f, math.Float32bits(float32(v7f))) {
+							v7F = float32(v7f)
+							v7 = uint64(math.Float32bits(v7F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -2094,10 +2100,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 80: fma.rn.f32
-						v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F)
-						v7F := float32(v7f)
-						v7 := uint64(math.Float32bits(v7F))
-						if !isa.FmaF32Rounded(v7f, uint32(v7)) {
+						var v7 uint64
+						var v7F float32
+						if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v7f, math.Float32bits(float32(v7f))) {
+							v7F = float32(v7f)
+							v7 = uint64(math.Float32bits(v7F))
+						} else {
 							{
 								v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
 								v7F = math.Float32frombits(uint32(v7))
@@ -2139,10 +2147,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 84: fma.rn.f32
-						v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F)
-						v11F := float32(v11f)
-						v11 := uint64(math.Float32bits(v11F))
-						if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+						var v11 uint64
+						var v11F float32
+						if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+							v11F = float32(v11f)
+							v11 = uint64(math.Float32bits(v11F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -2190,10 +2200,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 84: fma.rn.f32
-						v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F)
-						v11F := float32(v11f)
-						v11 := uint64(math.Float32bits(v11F))
-						if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+						var v11 uint64
+						var v11F float32
+						if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+							v11F = float32(v11f)
+							v11 = uint64(math.Float32bits(v11F))
+						} else {
 							{
 								v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(uint64(math.Float32bits(v7F)))))
 								v11F = math.Float32frombits(uint32(v11))
@@ -2244,10 +2256,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						}
 					}
 					// 89: fma.rn.f32
-					v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F)
-					v16F := float32(v16f)
-					v16 := uint64(math.Float32bits(v16F))
-					if !isa.FmaF32Rounded(v16f, uint32(v16)) {
+					var v16 uint64
+					var v16F float32
+					if v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+						v16F = float32(v16f)
+						v16 = uint64(math.Float32bits(v16F))
+					} else {
 						{
 							v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(uint64(math.Float32bits(v11F)))))
 							v16F = math.Float32frombits(uint32(v16))
@@ -2308,10 +2322,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 76: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -2352,10 +2368,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 80: fma.rn.f32
-				v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F)
-				v7F := float32(v7f)
-				v7 := uint64(math.Float32bits(v7F))
-				if !isa.FmaF32Rounded(v7f, uint32(v7)) {
+				var v7 uint64
+				var v7F float32
+				if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v7f, math.Float32bits(float32(v7f))) {
+					v7F = float32(v7f)
+					v7 = uint64(math.Float32bits(v7F))
+				} else {
 					{
 						v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
 						v7F = math.Float32frombits(uint32(v7))
@@ -2396,10 +2414,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 84: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F)
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(uint64(math.Float32bits(v7F)))))
 						v11F = math.Float32frombits(uint32(v11))
@@ -2443,10 +2463,12 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 89: fma.rn.f32
-				v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F)
-				v16F := float32(v16f)
-				v16 := uint64(math.Float32bits(v16F))
-				if !isa.FmaF32Rounded(v16f, uint32(v16)) {
+				var v16 uint64
+				var v16F float32
+				if v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
+				} else {
 					{
 						v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(uint64(math.Float32bits(v11F)))))
 						v16F = math.Float32frombits(uint32(v16))
@@ -2584,10 +2606,12 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 112: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -2647,10 +2671,12 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 112: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -3876,10 +3902,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 235: fma.rn.f32
-						v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
-						v3F := float32(v3f)
-						v3 := uint64(math.Float32bits(v3F))
-						if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -3922,10 +3950,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 235: fma.rn.f32
-						v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
-						v3F := float32(v3f)
-						v3 := uint64(math.Float32bits(v3F))
-						if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+						var v3 uint64
+						var v3F float32
+						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+							v3F = float32(v3f)
+							v3 = uint64(math.Float32bits(v3F))
+						} else {
 							{
 								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 								v3F = math.Float32frombits(uint32(v3))
@@ -3963,10 +3993,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 238: fma.rn.f32
-						v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F)
-						v6F := float32(v6f)
-						v6 := uint64(math.Float32bits(v6F))
-						if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -4010,10 +4042,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 238: fma.rn.f32
-						v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F)
-						v6F := float32(v6f)
-						v6 := uint64(math.Float32bits(v6F))
-						if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+						var v6 uint64
+						var v6F float32
+						if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+							v6F = float32(v6f)
+							v6 = uint64(math.Float32bits(v6F))
+						} else {
 							{
 								v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
 								v6F = math.Float32frombits(uint32(v6))
@@ -4051,10 +4085,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 241: fma.rn.f32
-						v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F)
-						v9F := float32(v9f)
-						v9 := uint64(math.Float32bits(v9F))
-						if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+						var v9 uint64
+						var v9F float32
+						if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+							v9F = float32(v9f)
+							v9 = uint64(math.Float32bits(v9F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -4098,10 +4134,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 							}
 						}
 						// 241: fma.rn.f32
-						v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F)
-						v9F := float32(v9f)
-						v9 := uint64(math.Float32bits(v9F))
-						if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+						var v9 uint64
+						var v9F float32
+						if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+							v9F = float32(v9f)
+							v9 = uint64(math.Float32bits(v9F))
+						} else {
 							{
 								v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
 								v9F = math.Float32frombits(uint32(v9))
@@ -4145,10 +4183,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						}
 					}
 					// 244: fma.rn.f32
-					v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F)
-					v12F := float32(v12f)
-					v12 := uint64(math.Float32bits(v12F))
-					if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+					var v12 uint64
+					var v12F float32
+					if v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+						v12F = float32(v12f)
+						v12 = uint64(math.Float32bits(v12F))
+					} else {
 						{
 							v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
 							v12F = math.Float32frombits(uint32(v12))
@@ -4212,10 +4252,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 235: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -4254,10 +4296,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 238: fma.rn.f32
-				v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F)
-				v6F := float32(v6f)
-				v6 := uint64(math.Float32bits(v6F))
-				if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+				var v6 uint64
+				var v6F float32
+				if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+					v6F = float32(v6f)
+					v6 = uint64(math.Float32bits(v6F))
+				} else {
 					{
 						v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
 						v6F = math.Float32frombits(uint32(v6))
@@ -4296,10 +4340,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 241: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F)
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
 						v9F = math.Float32frombits(uint32(v9))
@@ -4338,10 +4384,12 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 244: fma.rn.f32
-				v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F)
-				v12F := float32(v12f)
-				v12 := uint64(math.Float32bits(v12F))
-				if !isa.FmaF32Rounded(v12f, uint32(v12)) {
+				var v12 uint64
+				var v12F float32
+				if v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
 					{
 						v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
 						v12F = math.Float32frombits(uint32(v12))
@@ -5025,10 +5073,12 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 263: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l])))
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
 						v8F = math.Float32frombits(uint32(v8))
@@ -5091,10 +5141,12 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 263: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l])))
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
 						v8F = math.Float32frombits(uint32(v8))
@@ -5184,10 +5236,12 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 269: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -5238,10 +5292,12 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 269: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -5327,10 +5383,12 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 275: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 						v3F = math.Float32frombits(uint32(v3))
@@ -5373,10 +5431,12 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 275: fma.rn.f32
-				v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l])))
-				v3F := float32(v3f)
-				v3 := uint64(math.Float32bits(v3F))
-				if !isa.FmaF32Rounded(v3f, uint32(v3)) {
+				var v3 uint64
+				var v3F float32
+				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3F = float32(v3f)
+					v3 = uint64(math.Float32bits(v3F))
+				} else {
 					{
 						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
 						v3F = math.Float32frombits(uint32(v3))

@@ -731,10 +731,12 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 46: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v6)))
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
 						v8F = math.Float32frombits(uint32(v8))
@@ -788,10 +790,12 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 46: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v6)))
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
 						v8F = math.Float32frombits(uint32(v8))
@@ -1263,10 +1267,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				v14 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r16[l]), false))
 				r23[l] = v14
 				// 98: fma.rn.f32
-				v15f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(k1)))
-				v15F := float32(v15f)
-				v15 := uint64(math.Float32bits(v15F))
-				if !isa.FmaF32Rounded(v15f, uint32(v15)) {
+				var v15 uint64
+				var v15F float32
+				if v15f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v15f, math.Float32bits(float32(v15f))) {
+					v15F = float32(v15f)
+					v15 = uint64(math.Float32bits(v15F))
+				} else {
 					{
 						v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
 						v15F = math.Float32frombits(uint32(v15))
@@ -1295,10 +1301,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				v14 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r16[l]), false))
 				r23[l] = v14
 				// 98: fma.rn.f32
-				v15f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(k1)))
-				v15F := float32(v15f)
-				v15 := uint64(math.Float32bits(v15F))
-				if !isa.FmaF32Rounded(v15f, uint32(v15)) {
+				var v15 uint64
+				var v15F float32
+				if v15f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v15f, math.Float32bits(float32(v15f))) {
+					v15F = float32(v15f)
+					v15 = uint64(math.Float32bits(v15F))
+				} else {
 					{
 						v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
 						v15F = math.Float32frombits(uint32(v15))
@@ -1470,10 +1478,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 114: fma.rn.f32
-				v29f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u28)))
-				v29F := float32(v29f)
-				v29 := uint64(math.Float32bits(v29F))
-				if !isa.FmaF32Rounded(v29f, uint32(v29)) {
+				var v29 uint64
+				var v29F float32
+				if v29f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u28))); isa.FmaF32Rounded(v29f, math.Float32bits(float32(v29f))) {
+					v29F = float32(v29f)
+					v29 = uint64(math.Float32bits(v29F))
+				} else {
 					{
 						v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
 						v29F = math.Float32frombits(uint32(v29))
@@ -1486,10 +1496,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 114: fma.rn.f32
-				v29f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u28)))
-				v29F := float32(v29f)
-				v29 := uint64(math.Float32bits(v29F))
-				if !isa.FmaF32Rounded(v29f, uint32(v29)) {
+				var v29 uint64
+				var v29F float32
+				if v29f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u28))); isa.FmaF32Rounded(v29f, math.Float32bits(float32(v29f))) {
+					v29F = float32(v29f)
+					v29 = uint64(math.Float32bits(v29F))
+				} else {
 					{
 						v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
 						v29F = math.Float32frombits(uint32(v29))

@@ -1333,10 +1333,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v4 := v4_s[l]
 						v7F := v7F_s[l]
 						// 29: fma.rn.f32
-						v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F)
-						v8F := float32(v8f)
-						v8 := uint64(math.Float32bits(v8F))
-						if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+						var v8 uint64
+						var v8F float32
+						if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+							v8F = float32(v8f)
+							v8 = uint64(math.Float32bits(v8F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -1352,10 +1354,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v4 := v4_s[l]
 						v7F := v7F_s[l]
 						// 29: fma.rn.f32
-						v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F)
-						v8F := float32(v8f)
-						v8 := uint64(math.Float32bits(v8F))
-						if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+						var v8 uint64
+						var v8F float32
+						if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+							v8F = float32(v8f)
+							v8 = uint64(math.Float32bits(v8F))
+						} else {
 							{
 								v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(uint64(math.Float32bits(v7F)))))
 								v8F = math.Float32frombits(uint32(v8))
@@ -1371,10 +1375,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					v2 := v2_s[l]
 					v8F := v8F_s[l]
 					// 30: fma.rn.f32
-					v9f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(v8F)
-					v9F := float32(v9f)
-					v9 := uint64(math.Float32bits(v9F))
-					if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+					var v9 uint64
+					var v9F float32
+					if v9f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(v8F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+						v9F = float32(v9f)
+						v9 = uint64(math.Float32bits(v9F))
+					} else {
 						{
 							v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(uint64(math.Float32bits(v8F)))))
 							v9F = math.Float32frombits(uint32(v9))
@@ -1483,10 +1489,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v7F
 				_ = v7
 				// 29: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F)
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(uint64(math.Float32bits(v7F)))))
 						v8F = math.Float32frombits(uint32(v8))
@@ -1495,10 +1503,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v8F
 				_ = v8
 				// 30: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(v8F)
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(v8F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(uint64(math.Float32bits(v8F)))))
 						v9F = math.Float32frombits(uint32(v9))
@@ -2530,10 +2540,12 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 95: fma.rn.f32
-				v6f := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))) + float64(math.Float32frombits(uint32(r4[l])))
-				v6F := float32(v6f)
-				v6 := uint64(math.Float32bits(v6F))
-				if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+				var v6 uint64
+				var v6F float32
+				if v6f := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))) + float64(math.Float32frombits(uint32(r4[l]))); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+					v6F = float32(v6f)
+					v6 = uint64(math.Float32bits(v6F))
+				} else {
 					{
 						v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
 						v6F = math.Float32frombits(uint32(v6))
@@ -2601,10 +2613,12 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 95: fma.rn.f32
-				v6f := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))) + float64(math.Float32frombits(uint32(r4[l])))
-				v6F := float32(v6f)
-				v6 := uint64(math.Float32bits(v6F))
-				if !isa.FmaF32Rounded(v6f, uint32(v6)) {
+				var v6 uint64
+				var v6F float32
+				if v6f := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))) + float64(math.Float32frombits(uint32(r4[l]))); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+					v6F = float32(v6f)
+					v6 = uint64(math.Float32bits(v6F))
+				} else {
 					{
 						v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
 						v6F = math.Float32frombits(uint32(v6))

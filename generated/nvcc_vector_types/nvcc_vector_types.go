@@ -679,10 +679,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				v7 := uint64(uint64(v6) + uint64(r10[l]))
 				r23[l] = v7
 				// 50: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l])))
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
 						v8F = math.Float32frombits(uint32(v8))
@@ -691,10 +693,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v8F
 				r24[l] = v8
 				// 51: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l])))
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
 						v9F = math.Float32frombits(uint32(v9))
@@ -703,10 +707,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v9F
 				r25[l] = v9
 				// 52: fma.rn.f32
-				v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l])))
-				v10F := float32(v10f)
-				v10 := uint64(math.Float32bits(v10F))
-				if !isa.FmaF32Rounded(v10f, uint32(v10)) {
+				var v10 uint64
+				var v10F float32
+				if v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+					v10F = float32(v10f)
+					v10 = uint64(math.Float32bits(v10F))
+				} else {
 					{
 						v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
 						v10F = math.Float32frombits(uint32(v10))
@@ -715,10 +721,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v10F
 				r26[l] = v10
 				// 53: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l])))
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l]))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
 						v11F = math.Float32frombits(uint32(v11))
@@ -736,10 +744,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				v7 := uint64(uint64(v6) + uint64(r10[l]))
 				r23[l] = v7
 				// 50: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l])))
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
 						v8F = math.Float32frombits(uint32(v8))
@@ -748,10 +758,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v8F
 				r24[l] = v8
 				// 51: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l])))
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
 						v9F = math.Float32frombits(uint32(v9))
@@ -760,10 +772,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v9F
 				r25[l] = v9
 				// 52: fma.rn.f32
-				v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l])))
-				v10F := float32(v10f)
-				v10 := uint64(math.Float32bits(v10F))
-				if !isa.FmaF32Rounded(v10f, uint32(v10)) {
+				var v10 uint64
+				var v10F float32
+				if v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+					v10F = float32(v10f)
+					v10 = uint64(math.Float32bits(v10F))
+				} else {
 					{
 						v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
 						v10F = math.Float32frombits(uint32(v10))
@@ -772,10 +786,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				_ = v10F
 				r26[l] = v10
 				// 53: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l])))
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l]))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
 						v11F = math.Float32frombits(uint32(v11))

@@ -1796,10 +1796,12 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 85: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))) + float64(math.Float32frombits(uint32(v8)))
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
 						v9F = math.Float32frombits(uint32(v9))
@@ -1832,10 +1834,12 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 85: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))) + float64(math.Float32frombits(uint32(v8)))
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
 						v9F = math.Float32frombits(uint32(v9))

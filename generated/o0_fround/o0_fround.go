@@ -6228,10 +6228,12 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 171: fma.rn.f32
-				v107f := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))) + float64(math.Float32frombits(uint32(v106)))
-				v107F := float32(v107f)
-				v107 := uint64(math.Float32bits(v107F))
-				if !isa.FmaF32Rounded(v107f, uint32(v107)) {
+				var v107 uint64
+				var v107F float32
+				if v107f := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))) + float64(math.Float32frombits(uint32(v106))); isa.FmaF32Rounded(v107f, math.Float32bits(float32(v107f))) {
+					v107F = float32(v107f)
+					v107 = uint64(math.Float32bits(v107F))
+				} else {
 					{
 						v107 = uint64(isa.FmaF32RN(uint32(v104), uint32(v105), uint32(v106)))
 						v107F = math.Float32frombits(uint32(v107))
@@ -6317,10 +6319,12 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 171: fma.rn.f32
-				v107f := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))) + float64(math.Float32frombits(uint32(v106)))
-				v107F := float32(v107f)
-				v107 := uint64(math.Float32bits(v107F))
-				if !isa.FmaF32Rounded(v107f, uint32(v107)) {
+				var v107 uint64
+				var v107F float32
+				if v107f := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))) + float64(math.Float32frombits(uint32(v106))); isa.FmaF32Rounded(v107f, math.Float32bits(float32(v107f))) {
+					v107F = float32(v107f)
+					v107 = uint64(math.Float32bits(v107F))
+				} else {
 					{
 						v107 = uint64(isa.FmaF32RN(uint32(v104), uint32(v105), uint32(v106)))
 						v107F = math.Float32frombits(uint32(v107))

@@ -1264,10 +1264,12 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 66: cvt.rn.f32.s32
 				v8 := uint64(math.Float32bits(float32(int32(v2))))
 				// 67: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v8)))
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
 						v9F = math.Float32frombits(uint32(v9))
@@ -1381,10 +1383,12 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 66: cvt.rn.f32.s32
 				v8 := uint64(math.Float32bits(float32(int32(v2))))
 				// 67: fma.rn.f32
-				v9f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v8)))
-				v9F := float32(v9f)
-				v9 := uint64(math.Float32bits(v9F))
-				if !isa.FmaF32Rounded(v9f, uint32(v9)) {
+				var v9 uint64
+				var v9F float32
+				if v9f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9F = float32(v9f)
+					v9 = uint64(math.Float32bits(v9F))
+				} else {
 					{
 						v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
 						v9F = math.Float32frombits(uint32(v9))

@@ -3187,10 +3187,12 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 111: fma.rn.f32
-				v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20)))
-				v21F := float32(v21f)
-				v21 := uint64(math.Float32bits(v21F))
-				if !isa.FmaF32Rounded(v21f, uint32(v21)) {
+				var v21 uint64
+				var v21F float32
+				if v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20))); isa.FmaF32Rounded(v21f, math.Float32bits(float32(v21f))) {
+					v21F = float32(v21f)
+					v21 = uint64(math.Float32bits(v21F))
+				} else {
 					{
 						v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
 						v21F = math.Float32frombits(uint32(v21))
@@ -3403,10 +3405,12 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 111: fma.rn.f32
-				v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20)))
-				v21F := float32(v21f)
-				v21 := uint64(math.Float32bits(v21F))
-				if !isa.FmaF32Rounded(v21f, uint32(v21)) {
+				var v21 uint64
+				var v21F float32
+				if v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20))); isa.FmaF32Rounded(v21f, math.Float32bits(float32(v21f))) {
+					v21F = float32(v21f)
+					v21 = uint64(math.Float32bits(v21F))
+				} else {
 					{
 						v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
 						v21F = math.Float32frombits(uint32(v21))
@@ -7129,10 +7133,12 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 339: fma.rn.f32
-				v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18)))
-				v19F := float32(v19f)
-				v19 := uint64(math.Float32bits(v19F))
-				if !isa.FmaF32Rounded(v19f, uint32(v19)) {
+				var v19 uint64
+				var v19F float32
+				if v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Rounded(v19f, math.Float32bits(float32(v19f))) {
+					v19F = float32(v19f)
+					v19 = uint64(math.Float32bits(v19F))
+				} else {
 					{
 						v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
 						v19F = math.Float32frombits(uint32(v19))
@@ -7206,10 +7212,12 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 339: fma.rn.f32
-				v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18)))
-				v19F := float32(v19f)
-				v19 := uint64(math.Float32bits(v19F))
-				if !isa.FmaF32Rounded(v19f, uint32(v19)) {
+				var v19 uint64
+				var v19F float32
+				if v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Rounded(v19f, math.Float32bits(float32(v19f))) {
+					v19F = float32(v19f)
+					v19 = uint64(math.Float32bits(v19F))
+				} else {
 					{
 						v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
 						v19F = math.Float32frombits(uint32(v19))

@@ -1773,10 +1773,12 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 71: fma.rn.f32
-				v16f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v15)))
-				v16F := float32(v16f)
-				v16 := uint64(math.Float32bits(v16F))
-				if !isa.FmaF32Rounded(v16f, uint32(v16)) {
+				var v16 uint64
+				var v16F float32
+				if v16f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
+				} else {
 					{
 						v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
 						v16F = math.Float32frombits(uint32(v16))
@@ -1885,10 +1887,12 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 71: fma.rn.f32
-				v16f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v15)))
-				v16F := float32(v16f)
-				v16 := uint64(math.Float32bits(v16F))
-				if !isa.FmaF32Rounded(v16f, uint32(v16)) {
+				var v16 uint64
+				var v16F float32
+				if v16f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
+				} else {
 					{
 						v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
 						v16F = math.Float32frombits(uint32(v16))
@@ -3831,10 +3835,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 						}
 					}
 					// 183: fma.rn.f32
-					v40f := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))) + float64(math.Float32frombits(uint32(k1)))
-					v40F := float32(v40f)
-					v40 := uint64(math.Float32bits(v40F))
-					if !isa.FmaF32Rounded(v40f, uint32(v40)) {
+					var v40 uint64
+					var v40F float32
+					if v40f := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v40f, math.Float32bits(float32(v40f))) {
+						v40F = float32(v40f)
+						v40 = uint64(math.Float32bits(v40F))
+					} else {
 						{
 							v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
 							v40F = math.Float32frombits(uint32(v40))
@@ -3963,10 +3969,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 183: fma.rn.f32
-				v40f := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))) + float64(math.Float32frombits(uint32(k1)))
-				v40F := float32(v40f)
-				v40 := uint64(math.Float32bits(v40F))
-				if !isa.FmaF32Rounded(v40f, uint32(v40)) {
+				var v40 uint64
+				var v40F float32
+				if v40f := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v40f, math.Float32bits(float32(v40f))) {
+					v40F = float32(v40f)
+					v40 = uint64(math.Float32bits(v40F))
+				} else {
 					{
 						v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
 						v40F = math.Float32frombits(uint32(v40))
@@ -4717,10 +4725,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 214: fma.rn.f32
-				v71f := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))) + float64(math.Float32frombits(uint32(v70)))
-				v71F := float32(v71f)
-				v71 := uint64(math.Float32bits(v71F))
-				if !isa.FmaF32Rounded(v71f, uint32(v71)) {
+				var v71 uint64
+				var v71F float32
+				if v71f := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))) + float64(math.Float32frombits(uint32(v70))); isa.FmaF32Rounded(v71f, math.Float32bits(float32(v71f))) {
+					v71F = float32(v71f)
+					v71 = uint64(math.Float32bits(v71F))
+				} else {
 					{
 						v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
 						v71F = math.Float32frombits(uint32(v71))
@@ -4787,10 +4797,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 214: fma.rn.f32
-				v71f := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))) + float64(math.Float32frombits(uint32(v70)))
-				v71F := float32(v71f)
-				v71 := uint64(math.Float32bits(v71F))
-				if !isa.FmaF32Rounded(v71f, uint32(v71)) {
+				var v71 uint64
+				var v71F float32
+				if v71f := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))) + float64(math.Float32frombits(uint32(v70))); isa.FmaF32Rounded(v71f, math.Float32bits(float32(v71f))) {
+					v71F = float32(v71f)
+					v71 = uint64(math.Float32bits(v71F))
+				} else {
 					{
 						v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
 						v71F = math.Float32frombits(uint32(v71))

@@ -1857,10 +1857,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v4 := v4_s[l]
 						v7F := v7F_s[l]
 						// 30: fma.rn.f32
-						v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F)
-						v8F := float32(v8f)
-						v8 := uint64(math.Float32bits(v8F))
-						if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+						var v8 uint64
+						var v8F float32
+						if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+							v8F = float32(v8f)
+							v8 = uint64(math.Float32bits(v8F))
+						} else {
 							{
 								slow |= 1 << l
 								continue
@@ -1876,10 +1878,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						v4 := v4_s[l]
 						v7F := v7F_s[l]
 						// 30: fma.rn.f32
-						v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F)
-						v8F := float32(v8f)
-						v8 := uint64(math.Float32bits(v8F))
-						if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+						var v8 uint64
+						var v8F float32
+						if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+							v8F = float32(v8f)
+							v8 = uint64(math.Float32bits(v8F))
+						} else {
 							{
 								v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(uint64(math.Float32bits(v7F)))))
 								v8F = math.Float32frombits(uint32(v8))
@@ -1923,10 +1927,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						}
 					}
 					// 33: fma.rn.f32
-					v11f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(v8F)
-					v11F := float32(v11f)
-					v11 := uint64(math.Float32bits(v11F))
-					if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+					var v11 uint64
+					var v11F float32
+					if v11f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(v8F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+						v11F = float32(v11f)
+						v11 = uint64(math.Float32bits(v11F))
+					} else {
 						{
 							v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(uint64(math.Float32bits(v8F)))))
 							v11F = math.Float32frombits(uint32(v11))
@@ -2005,10 +2011,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v7F
 				_ = v7
 				// 30: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F)
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(uint64(math.Float32bits(v7F)))))
 						v8F = math.Float32frombits(uint32(v8))
@@ -2047,10 +2055,12 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 33: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(v8F)
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(v8F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(uint64(math.Float32bits(v8F)))))
 						v11F = math.Float32frombits(uint32(v11))
@@ -2264,10 +2274,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 60: neg.f32
 				v10 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v9F)))))
 				// 61: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v10)))
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
 						v11F = math.Float32frombits(uint32(v11))
@@ -2347,10 +2359,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 60: neg.f32
 				v10 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v9F)))))
 				// 61: fma.rn.f32
-				v11f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v10)))
-				v11F := float32(v11f)
-				v11 := uint64(math.Float32bits(v11F))
-				if !isa.FmaF32Rounded(v11f, uint32(v11)) {
+				var v11 uint64
+				var v11F float32
+				if v11f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11F = float32(v11f)
+					v11 = uint64(math.Float32bits(v11F))
+				} else {
 					{
 						v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
 						v11F = math.Float32frombits(uint32(v11))
@@ -2512,10 +2526,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 68: neg.f32
 				v18 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v17F)))))
 				// 69: fma.rn.f32
-				v19f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v18)))
-				v19F := float32(v19f)
-				v19 := uint64(math.Float32bits(v19F))
-				if !isa.FmaF32Rounded(v19f, uint32(v19)) {
+				var v19 uint64
+				var v19F float32
+				if v19f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Rounded(v19f, math.Float32bits(float32(v19f))) {
+					v19F = float32(v19f)
+					v19 = uint64(math.Float32bits(v19F))
+				} else {
 					{
 						v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
 						v19F = math.Float32frombits(uint32(v19))
@@ -2595,10 +2611,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 68: neg.f32
 				v18 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v17F)))))
 				// 69: fma.rn.f32
-				v19f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v18)))
-				v19F := float32(v19f)
-				v19 := uint64(math.Float32bits(v19F))
-				if !isa.FmaF32Rounded(v19f, uint32(v19)) {
+				var v19 uint64
+				var v19F float32
+				if v19f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Rounded(v19f, math.Float32bits(float32(v19f))) {
+					v19F = float32(v19f)
+					v19 = uint64(math.Float32bits(v19F))
+				} else {
 					{
 						v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
 						v19F = math.Float32frombits(uint32(v19))
@@ -2760,10 +2778,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 76: neg.f32
 				v26 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v25F)))))
 				// 77: fma.rn.f32
-				v27f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v26)))
-				v27F := float32(v27f)
-				v27 := uint64(math.Float32bits(v27F))
-				if !isa.FmaF32Rounded(v27f, uint32(v27)) {
+				var v27 uint64
+				var v27F float32
+				if v27f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v26))); isa.FmaF32Rounded(v27f, math.Float32bits(float32(v27f))) {
+					v27F = float32(v27f)
+					v27 = uint64(math.Float32bits(v27F))
+				} else {
 					{
 						v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
 						v27F = math.Float32frombits(uint32(v27))
@@ -2843,10 +2863,12 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 76: neg.f32
 				v26 := uint64(isa.NegF32(uint32(uint64(math.Float32bits(v25F)))))
 				// 77: fma.rn.f32
-				v27f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v26)))
-				v27F := float32(v27f)
-				v27 := uint64(math.Float32bits(v27F))
-				if !isa.FmaF32Rounded(v27f, uint32(v27)) {
+				var v27 uint64
+				var v27F float32
+				if v27f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v26))); isa.FmaF32Rounded(v27f, math.Float32bits(float32(v27f))) {
+					v27F = float32(v27f)
+					v27 = uint64(math.Float32bits(v27F))
+				} else {
 					{
 						v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
 						v27F = math.Float32frombits(uint32(v27))
@@ -3634,10 +3656,12 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 					v7 = v7x
 				}
 				// 137: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v7)))
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v7))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
 						v8F = math.Float32frombits(uint32(v8))
@@ -3731,10 +3755,12 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 					v7 = v7x
 				}
 				// 137: fma.rn.f32
-				v8f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v7)))
-				v8F := float32(v8f)
-				v8 := uint64(math.Float32bits(v8F))
-				if !isa.FmaF32Rounded(v8f, uint32(v8)) {
+				var v8 uint64
+				var v8F float32
+				if v8f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v7))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+					v8F = float32(v8f)
+					v8 = uint64(math.Float32bits(v8F))
+				} else {
 					{
 						v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
 						v8F = math.Float32frombits(uint32(v8))

@@ -1910,10 +1910,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 86: fma.rn.f32
-				v24f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v23)))
-				v24F := float32(v24f)
-				v24 := uint64(math.Float32bits(v24F))
-				if !isa.FmaF32Rounded(v24f, uint32(v24)) {
+				var v24 uint64
+				var v24F float32
+				if v24f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v23))); isa.FmaF32Rounded(v24f, math.Float32bits(float32(v24f))) {
+					v24F = float32(v24f)
+					v24 = uint64(math.Float32bits(v24F))
+				} else {
 					{
 						v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
 						v24F = math.Float32frombits(uint32(v24))
@@ -1980,10 +1982,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 86: fma.rn.f32
-				v24f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v23)))
-				v24F := float32(v24f)
-				v24 := uint64(math.Float32bits(v24F))
-				if !isa.FmaF32Rounded(v24f, uint32(v24)) {
+				var v24 uint64
+				var v24F float32
+				if v24f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v23))); isa.FmaF32Rounded(v24f, math.Float32bits(float32(v24f))) {
+					v24F = float32(v24f)
+					v24 = uint64(math.Float32bits(v24F))
+				} else {
 					{
 						v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
 						v24F = math.Float32frombits(uint32(v24))
@@ -2116,10 +2120,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 95: fma.rn.f32
-				v33f := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))) + float64(math.Float32frombits(uint32(v32)))
-				v33F := float32(v33f)
-				v33 := uint64(math.Float32bits(v33F))
-				if !isa.FmaF32Rounded(v33f, uint32(v33)) {
+				var v33 uint64
+				var v33F float32
+				if v33f := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))) + float64(math.Float32frombits(uint32(v32))); isa.FmaF32Rounded(v33f, math.Float32bits(float32(v33f))) {
+					v33F = float32(v33f)
+					v33 = uint64(math.Float32bits(v33F))
+				} else {
 					{
 						v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
 						v33F = math.Float32frombits(uint32(v33))
@@ -2188,10 +2194,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 95: fma.rn.f32
-				v33f := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))) + float64(math.Float32frombits(uint32(v32)))
-				v33F := float32(v33f)
-				v33 := uint64(math.Float32bits(v33F))
-				if !isa.FmaF32Rounded(v33f, uint32(v33)) {
+				var v33 uint64
+				var v33F float32
+				if v33f := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))) + float64(math.Float32frombits(uint32(v32))); isa.FmaF32Rounded(v33f, math.Float32bits(float32(v33f))) {
+					v33F = float32(v33f)
+					v33 = uint64(math.Float32bits(v33F))
+				} else {
 					{
 						v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
 						v33F = math.Float32frombits(uint32(v33))
@@ -2310,10 +2318,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 101: fma.rn.f32
-				v39f := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))) + float64(math.Float32frombits(uint32(v38)))
-				v39F := float32(v39f)
-				v39 := uint64(math.Float32bits(v39F))
-				if !isa.FmaF32Rounded(v39f, uint32(v39)) {
+				var v39 uint64
+				var v39F float32
+				if v39f := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))) + float64(math.Float32frombits(uint32(v38))); isa.FmaF32Rounded(v39f, math.Float32bits(float32(v39f))) {
+					v39F = float32(v39f)
+					v39 = uint64(math.Float32bits(v39F))
+				} else {
 					{
 						v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
 						v39F = math.Float32frombits(uint32(v39))
@@ -2380,10 +2390,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 101: fma.rn.f32
-				v39f := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))) + float64(math.Float32frombits(uint32(v38)))
-				v39F := float32(v39f)
-				v39 := uint64(math.Float32bits(v39F))
-				if !isa.FmaF32Rounded(v39f, uint32(v39)) {
+				var v39 uint64
+				var v39F float32
+				if v39f := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))) + float64(math.Float32frombits(uint32(v38))); isa.FmaF32Rounded(v39f, math.Float32bits(float32(v39f))) {
+					v39F = float32(v39f)
+					v39 = uint64(math.Float32bits(v39F))
+				} else {
 					{
 						v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
 						v39F = math.Float32frombits(uint32(v39))
@@ -2510,10 +2522,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 109: fma.rn.f32
-				v47f := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))) + float64(math.Float32frombits(uint32(v46)))
-				v47F := float32(v47f)
-				v47 := uint64(math.Float32bits(v47F))
-				if !isa.FmaF32Rounded(v47f, uint32(v47)) {
+				var v47 uint64
+				var v47F float32
+				if v47f := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))) + float64(math.Float32frombits(uint32(v46))); isa.FmaF32Rounded(v47f, math.Float32bits(float32(v47f))) {
+					v47F = float32(v47f)
+					v47 = uint64(math.Float32bits(v47F))
+				} else {
 					{
 						v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
 						v47F = math.Float32frombits(uint32(v47))
@@ -2582,10 +2596,12 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 109: fma.rn.f32
-				v47f := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))) + float64(math.Float32frombits(uint32(v46)))
-				v47F := float32(v47f)
-				v47 := uint64(math.Float32bits(v47F))
-				if !isa.FmaF32Rounded(v47f, uint32(v47)) {
+				var v47 uint64
+				var v47F float32
+				if v47f := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))) + float64(math.Float32frombits(uint32(v46))); isa.FmaF32Rounded(v47f, math.Float32bits(float32(v47f))) {
+					v47F = float32(v47f)
+					v47 = uint64(math.Float32bits(v47F))
+				} else {
 					{
 						v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
 						v47F = math.Float32frombits(uint32(v47))
