@@ -285,12 +285,9 @@ func copySlot(to *frame, d Slot, from *frame, s Slot, mask uint32) {
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			dst, src := to.param[l*to.fn.ParamSize+d.ParamOff:][:n], from.param[l*from.fn.ParamSize+s.ParamOff:][:n]
-			switch n {
-			case 4:
-				binary.LittleEndian.PutUint32(dst, binary.LittleEndian.Uint32(src))
-			case 8:
-				binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
-			default:
+			if n <= 8 {
+				putParam(dst, getParam(src))
+			} else {
 				copy(dst, src)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/runtime/isa"
@@ -29,10 +30,6 @@ var (
 	modMmio      = memMod(".mmio")
 	modCacheHint = memMod(".L2::cache_hint")
 	modNoftz     = memMod(".noftz")
-	modL1        = memMod(".L1")
-	modL2        = memMod(".L2")
-	modL2EvLast  = memMod(".L2::evict_last")
-	modL2EvNorm  = memMod(".L2::evict_normal")
 
 	// Cache operators of ld and st.
 	loadCacheOps  = mods(".ca", ".cg", ".cs", ".lu", ".cv")
@@ -370,28 +367,10 @@ func (e *emitter) isspacep() runtime.Instr {
 	}
 }
 
-// prefetch{.global,.local}.{L1,L2} [a], prefetch.global.L2::evict_{last,normal} [a] and
-// prefetchu.L1 [a] only warm caches, and a prefetch of an invalid address is not a fault on
-// a GPU, so they do nothing.
+// prefetch and prefetchu only warm caches, and a prefetch of an invalid address is not a
+// fault on a GPU, so they do nothing (layout.CheckHint checks their forms).
 func (e *emitter) prefetch() runtime.Instr {
-	in := e.in
-	if len(in.Args) != 1 || in.Args[0].Kind != ssa.ArgAddr {
-		return e.unsupported()
-	}
-	var levels int
-	for _, m := range in.Mods {
-		sp, isSpace := m.Space()
-		switch {
-		case isSpace && in.Op == frontend.OpPrefetch && (sp == frontend.SpaceGlobal || sp == frontend.SpaceLocal):
-		case m == modL1:
-			levels++
-		case (m == modL2 || m == modL2EvLast || m == modL2EvNorm) && in.Op == frontend.OpPrefetch:
-			levels++
-		default:
-			return e.unsupported()
-		}
-	}
-	if levels != 1 || (e.has(modL2EvLast) || e.has(modL2EvNorm)) && e.space() != frontend.SpaceGlobal {
+	if ok, _ := layout.CheckHint(e.in); !ok {
 		return e.unsupported()
 	}
 	return func(*runtime.Warp, uint32) {}

@@ -117,12 +117,13 @@ func floatLanes(f floatOp, d, a, b, c int) runtime.Instr {
 			}
 		}
 	case fFmaF32:
-		// FmaF32RN with its common case inline: one float64 FMA rounded to float32.
+		// FmaF32RN with its common case inline: the float64 fma (an exact product plus c) rounded
+		// to float32.
 		return func(w *runtime.Warp, m uint32) {
 			D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)
 			if m == ^uint32(0) {
 				for l := range ws {
-					if f := math.FMA(float64(f32(A[l])), float64(f32(B[l])), float64(f32(C[l]))); isa.FmaF32Direct(f) {
+					if f := float64(f32(A[l]))*float64(f32(B[l])) + float64(f32(C[l])); isa.FmaF32Rounded(f, math.Float32bits(float32(f))) {
 						D[l] = b32(float32(f))
 					} else {
 						D[l] = uint64(isa.FmaF32RN(uint32(A[l]), uint32(B[l]), uint32(C[l])))

@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/runtime"
-	"github.com/ptx2go/ptx2go/ssa"
 )
 
 // specialReader returns how to read special register name: once per warp for the registers
@@ -98,17 +97,13 @@ func envReg(name string) (int, bool) {
 	return i, err == nil && i >= 0 && i < 32 && strconv.Itoa(i) == n
 }
 
-// modMask is pmevent's `.mask`, which has no named constant in frontend.
-var modMask, _ = frontend.LookupMod(".mask")
-
 // nanosleep.u32 t suspends the thread for up to about t nanoseconds (at most 1 ms) in the
 // ISA; here it yields the processor once, which keeps spin-wait loops that poll memory written
 // by other CTAs fair, and never sleeps.
 func (e *emitter) nanosleep() runtime.Instr {
-	if len(e.in.Mods) != 1 || e.typ() != frontend.U32 || len(e.in.Args) != 1 {
+	if ok, _ := layout.CheckHint(e.in); !ok {
 		return e.unsupported()
 	}
-	e.src(e.in.Args[0], frontend.U32)
 	return func(*runtime.Warp, uint32) { goruntime.Gosched() }
 }
 
@@ -116,26 +111,18 @@ func (e *emitter) nanosleep() runtime.Instr {
 // raise here, so they do nothing. The operand must be an immediate (an event 0-15, or a
 // 16-bit mask).
 func (e *emitter) pmevent() runtime.Instr {
-	in := e.in
-	if len(in.Args) != 1 || in.Args[0].Kind != ssa.ArgImm {
+	switch ok, msg := layout.CheckHint(e.in); {
+	case msg != "":
+		return e.errorf("%s", msg)
+	case !ok:
 		return e.unsupported()
-	}
-	limit := uint64(15)
-	switch {
-	case len(in.Mods) == 1 && in.Mods[0] == modMask:
-		limit = 0xffff
-	case len(in.Mods) != 0:
-		return e.unsupported()
-	}
-	if in.Args[0].Imm > limit {
-		return e.errorf("pmevent operand %d is out of range 0..%d", in.Args[0].Imm, limit)
 	}
 	return func(*runtime.Warp, uint32) {}
 }
 
 // brkpt stops the launch with a breakpoint fault at the first executing lane.
 func (e *emitter) brkpt() runtime.Instr {
-	if len(e.in.Mods) != 0 || len(e.in.Args) != 0 {
+	if ok, _ := layout.CheckHint(e.in); !ok {
 		return e.unsupported()
 	}
 	loc := e.loc()

@@ -203,8 +203,6 @@ func AddF32(a, b uint32, r Rounding) uint32 {
 // SubF32 is sub{.rnd}.f32: a + (-b).
 func SubF32(a, b uint32, r Rounding) uint32 { return AddF32(a, b^0x80000000, r) }
 
-// AddF32RN, SubF32RN, MulF32RN and DivF32RN are the round-to-nearest forms, small enough to
-// inline into the lane loops: float32 arithmetic in Go is IEEE 754 single precision.
 // CanonF32 returns f, or the canonical NaN when f is NaN: the result of an f32 add, sub or
 // mul done on Go float32 values, which generated code keeps in floating-point registers.
 func CanonF32(f float32) float32 {
@@ -214,6 +212,8 @@ func CanonF32(f float32) float32 {
 	return f
 }
 
+// AddF32RN, SubF32RN, MulF32RN and DivF32RN are the round-to-nearest forms, small enough to
+// inline into the lane loops: float32 arithmetic in Go is IEEE 754 single precision.
 func AddF32RN(a, b uint32) uint32 { return canon32(f32(a) + f32(b)) }
 
 // SubF32RN is sub.rn.f32.
@@ -242,32 +242,22 @@ func FmaF32(a, b, c uint32, r Rounding) uint32 {
 }
 
 // FmaF32RN is fma.rn.f32. One float64 FMA rounded to float32 is correct unless it landed on
-// a float32 midpoint (the low 29 mantissa bits are 1 followed by zeros) or in the float32
-// subnormal range; those take the round-to-odd path.
+// a float32 midpoint (the low 29 mantissa bits are 1 followed by zeros) or near the float32
+// subnormal range (FmaF32Rounded); those take the round-to-odd path.
 func FmaF32RN(a, b, c uint32) uint32 {
 	// The product of two float32 values is exact in float64: multiplying, then adding, is
 	// the float64 fma.
 	f := float64(f32(a))*float64(f32(b)) + float64(f32(c))
-	if FmaF32Direct(f) {
-		return b32(float32(f))
+	if r := b32(float32(f)); FmaF32Rounded(f, r) {
+		return r
 	}
 	return fmaF32(a, b, c, RN)
-}
-
-// FmaF32Direct reports whether f, the float64 FMA of three float32 values, rounds to float32
-// as their exact fma.rn.f32 does: it is finite, not a float32 midpoint and not in the float32
-// subnormal range. Lane loops use it to keep FmaF32RN's common case inline.
-func FmaF32Direct(f float64) bool {
-	u := b64(f)
-	// The biased exponent is in [1023-126, 0x7ff): normal in float32 or above, not NaN or infinite.
-	return u&(1<<29-1) != 1<<28 && (u>>52&0x7ff)-(1023-126) < 0x7ff-(1023-126)
 }
 
 // FmaF32Rounded reports whether r, the float32 bits of float32(f) for f the float64 FMA of
 // three float32 values, is their exact fma.rn.f32: f is not a float32 midpoint, and r is
 // normal and finite but for the lowest binade (so f is a normal float32 value, whose midpoints
-// are where the test looks). It is FmaF32Direct with the exponent read from r, which the
-// caller has at hand: lane loops keep FmaF32RN's common case inline with it.
+// are where the test looks). Lane loops keep FmaF32RN's common case inline with it.
 func FmaF32Rounded(f float64, r uint32) bool {
 	return b64(f)&(1<<29-1) != 1<<28 && r&0x7f800000-0x01000000 < 0x7e800000
 }
