@@ -38,7 +38,7 @@ func (w *Warp) start(fn *Func) {
 		w.frame = nil
 	}
 	w.Fn = fn
-	w.stack = append(w.stack, simtEntry{pc: 0, reconv: -1, mask: w.Lanes})
+	w.pushEntry(0, -1, w.Lanes)
 }
 
 // enterKernel gives a warp that has not run yet its kernel frame, running the kernel's
@@ -190,7 +190,7 @@ func (w *Warp) diverge(reconv int32, targets []target) {
 	n := len(w.stack)
 	for _, t := range targets {
 		if t.mask != 0 && (t.pc != reconv || kernel && w.Fn.leaves(t.pc)) {
-			w.stack = append(w.stack, simtEntry{pc: t.pc, reconv: reconv, mask: t.mask})
+			w.pushEntry(t.pc, reconv, t.mask)
 		}
 	}
 	if !kernel {
@@ -511,8 +511,8 @@ func (w *Warp) enterCall(t *Term, callee *Func, m uint32) {
 	for i, a := range cs.Args {
 		copySlot(f, callee.Params[i], caller, a, m)
 	}
-	w.calls = append(w.calls, callRecord{fn: w.Fn, frame: caller, site: cs, base: len(w.stack), localBase: w.LocalBase, mask: m})
-	w.stack = append(w.stack, simtEntry{pc: 0, reconv: -1, mask: m})
+	w.pushCall(caller, cs, m)
+	w.pushEntry(0, -1, m)
 	w.enter(f)
 	w.LocalBase = base
 }

@@ -259,7 +259,7 @@ func (w *Warp) switchPath() bool {
 	if reconv < 0 {
 		reconv = w.Fn.Exit
 	}
-	w.stack = append(w.stack, simtEntry{pc: e.pc, reconv: reconv, mask: parked})
+	w.pushEntry(e.pc, reconv, parked)
 	return true
 }
 

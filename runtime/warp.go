@@ -62,6 +62,35 @@ type simtEntry struct {
 	atTerm bool
 }
 
+// pushEntry pushes a SIMT entry for the lanes in mask at block pc that reconverge at reconv.
+// It stores the fields one by one: appending a composite literal builds it on the Go stack
+// and copies it with wide moves that miss store-to-load forwarding, a stall that was a tenth
+// of a small kernel's warp start.
+func (w *Warp) pushEntry(pc, reconv int32, mask uint32) {
+	n := len(w.stack)
+	if n < cap(w.stack) {
+		w.stack = w.stack[:n+1]
+	} else {
+		w.stack = append(w.stack, simtEntry{})
+	}
+	e := &w.stack[n]
+	e.pc, e.reconv, e.mask, e.resume, e.atTerm = pc, reconv, mask, 0, false
+}
+
+// pushCall pushes the call-return record of a call made by the lanes in mask at call site
+// cs from the current function, whose frame is caller; like pushEntry, field by field.
+func (w *Warp) pushCall(caller *frame, cs *CallSite, mask uint32) {
+	n := len(w.calls)
+	if n < cap(w.calls) {
+		w.calls = w.calls[:n+1]
+	} else {
+		w.calls = append(w.calls, callRecord{})
+	}
+	r := &w.calls[n]
+	r.fn, r.frame, r.site = w.Fn, caller, cs
+	r.base, r.localBase, r.mask = len(w.stack), w.LocalBase, mask
+}
+
 // blockedPC is the pc of a SIMT entry whose lanes wait at barrier id.
 func blockedPC(id uint64) int32 { return -2 - int32(id) }
 
