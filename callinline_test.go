@@ -95,3 +95,38 @@ func TestDeepRecursionBothEngines(t *testing.T) {
 		})
 	})
 }
+
+// TestParamGroups runs testdata/ptx/hand/param_groups.ptx on both engines: call sequences in
+// sibling and nested `{ }` groups share their function's .param area, while .param variables
+// of the body and of an outer group keep their values across the calls inside them, on full
+// warps and on the half that takes a branch.
+func TestParamGroups(t *testing.T) {
+	const path = "testdata/ptx/hand/param_groups.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("k")
+		require.NoError(t, err)
+		const n = 64
+		in := make([]int32, n)
+		for i := range in {
+			in[i] = int32(i*7%23) - 11
+		}
+		dev := runtime.NewDevice()
+		pin, err := runtime.Upload(dev, in)
+		require.NoError(t, err)
+		pout, err := dev.Malloc(4 * n)
+		require.NoError(t, err)
+		require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(n), pout, pin))
+		got := make([]int32, n)
+		require.NoError(t, runtime.Download(dev, got, pout))
+		sq := func(x int32) int32 { return x*x + 1 }
+		for i, a := range in {
+			want := 3*sq(a) + sq(a+7) + 1000*a
+			if a&1 != 0 {
+				want += sq(a-1) + 100*a
+			}
+			require.Equal(t, want, got[i], "a = %d", a)
+		}
+	})
+}

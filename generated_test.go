@@ -88,6 +88,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_isspacep"
 	"github.com/ptx2go/ptx2go/generated/hand_legacy_warp"
 	"github.com/ptx2go/ptx2go/generated/hand_mem_qualifiers"
+	"github.com/ptx2go/ptx2go/generated/hand_param_groups"
 	"github.com/ptx2go/ptx2go/generated/hand_region_multi"
 	"github.com/ptx2go/ptx2go/generated/hand_region_park"
 	"github.com/ptx2go/ptx2go/generated/hand_scopes"
@@ -358,6 +359,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/half_chunks":             hand_half_chunks.Module,
 	"hand/half_set":                hand_half_set.Module,
 	"hand/hints":                   hand_hints.Module,
+	"hand/param_groups":            hand_param_groups.Module,
 	"hand/region_multi":            hand_region_multi.Module,
 	"hand/region_park":             hand_region_park.Module,
 	"hand/exit_in_func":            hand_exit_in_func.Module,

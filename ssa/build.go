@@ -77,6 +77,8 @@ type builder struct {
 	errs    ErrorList
 	fn      *Function
 	scopes  []scope // innermost last
+	// group is the `{ }` group being lowered (an index into fn.Groups), -1 outside the body.
+	group int
 	// declared counts the registers the function declares (MaxRegisters).
 	declared int
 	labels   map[string]*Block
@@ -187,7 +189,7 @@ func (b *builder) params(fn *Function, ps []*frontend.Param) []*Param {
 		}
 		v := b.mem.vars.alloc()
 		*v = Variable{Name: p.Name, Pos: p.Pos, Space: frontend.SpaceParam, Type: p.Type, Vector: p.Vector,
-			Align: p.Align, Dims: p.Dims, Size: varSize(p.Type, p.Vector, p.Dims), Func: fn}
+			Align: p.Align, Dims: p.Dims, Size: varSize(p.Type, p.Vector, p.Dims), Func: fn, Group: -1}
 		params[i].Var = v
 	}
 	return out
@@ -241,7 +243,7 @@ func (b *builder) variables(d *frontend.VarDecl, fn *Function) []*Variable {
 			v := b.mem.vars.alloc()
 			*v = Variable{Name: name, Pos: n.Pos, Space: d.Space, Linkage: d.Linkage, Type: d.Type, Vector: d.Vector,
 				Align: d.Align, Dims: n.Dims, Size: varSize(d.Type, d.Vector, n.Dims), Init: n.Init, Func: fn,
-				Managed: slices.Contains(d.Attrs, ".managed")}
+				Managed: slices.Contains(d.Attrs, ".managed"), Group: -1}
 			out = append(out, v)
 		})
 	}
@@ -285,6 +287,7 @@ func (b *builder) lowerFunction(f *frontend.Function) *Function {
 	fn.Prototypes = map[string]*Signature{}
 	b.labels = map[string]*Block{}
 	b.scopes = b.scopes[:0]
+	b.group = -1
 	params := b.pushScope()
 	for _, p := range slices.Concat(fn.Params, fn.Results) {
 		switch {
@@ -370,7 +373,13 @@ func (b *builder) addReg(r *Reg) {
 // lowerBlock lowers a `{ }` group in a scope of its own.
 func (b *builder) lowerBlock(blk *frontend.Block) {
 	b.pushScope()
-	defer func() { b.scopes = b.scopes[:len(b.scopes)-1] }()
+	outer := b.group
+	b.group = len(b.fn.Groups)
+	b.fn.Groups = append(b.fn.Groups, outer)
+	defer func() {
+		b.scopes = b.scopes[:len(b.scopes)-1]
+		b.group = outer
+	}()
 	for _, st := range blk.Stmts {
 		switch st := st.(type) {
 		case *frontend.Block:
@@ -426,6 +435,7 @@ func (b *builder) declare(d *frontend.VarDecl) {
 	if d.Space != frontend.SpaceReg {
 		for _, v := range b.variables(d, b.fn) {
 			b.define(v.Name, v, v.Pos)
+			v.Group = b.group
 			b.fn.Vars = append(b.fn.Vars, v)
 		}
 		return

@@ -74,6 +74,9 @@ type Variable struct {
 	Size    int64 // bytes; 0 for an unsized extern array
 	Init    frontend.Init
 	Func    *Function // the function whose scope declares it; nil at module scope
+	// Group is the `{ }` group of Func that declares it (an index into Func.Groups); -1 for a
+	// parameter or a module variable.
+	Group int
 	// Managed marks a CUDA __managed__ variable (`.attribute(.managed)`), which host code
 	// reaches at its device address.
 	Managed bool
@@ -97,6 +100,10 @@ type Function struct {
 	Exit     *Block   // the virtual exit: every ret, exit and trap feeds it; it holds no code
 	Regs     []*Reg
 	Vars     []*Variable // function-scope variables (local, shared, param, ...)
+	// Groups are the body's `{ }` groups in source order, each by the index of the group
+	// around it (-1 for the body itself). A variable lives only inside its group, so the
+	// variables of two groups neither of which holds the other never live at once.
+	Groups []int
 	Values   []*Value    // every SSA value, Values[i].ID == i
 	// LabelTables are the .branchtargets lists; CallTables the .calltargets lists;
 	// Prototypes the .callprototype signatures; each by directive name.

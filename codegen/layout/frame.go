@@ -163,21 +163,21 @@ func (f *Frame) layoutFrame() {
 			kparamTop += p.Var.Size
 		}
 	}
+	var params []*ssa.Variable
 	for _, v := range f.Fn.Vars {
 		switch v.Space {
 		case frontend.SpaceParam:
 			if kernel && formal[v] {
 				continue
 			}
-			paramTop = alignUp(paramTop, VarAlign(v))
-			f.Param[v] = paramTop
-			paramTop += v.Size
+			params = append(params, v)
 		case frontend.SpaceLocal:
 			localTop = alignUp(localTop, VarAlign(v))
 			f.Local[v] = localTop
 			localTop += v.Size
 		}
 	}
+	paramTop = f.placeParams(params)
 	// Formal parameters and results may be absent from Vars; place them too.
 	for _, ps := range [][]*ssa.Param{f.Fn.Params, f.Fn.Results} {
 		for _, p := range ps {
@@ -215,6 +215,37 @@ func (f *Frame) layoutFrame() {
 		f.RF.Params = slots(f.Fn.Params)
 		f.RF.Results = slots(f.Fn.Results)
 	}
+}
+
+// placeParams places the .param variables vars (in declaration order) and returns the end of
+// their area. A `{ }` group's own variables come first, then each group inside it from the
+// same offset: the variables of sibling groups never live at once, and compilers declare each
+// call's arguments and results in a group of its own, so a function's calls share one area
+// (which the runtime clears for every activation) instead of one each.
+func (f *Frame) placeParams(vars []*ssa.Variable) int64 {
+	own := map[int][]*ssa.Variable{}
+	for _, v := range vars {
+		own[v.Group] = append(own[v.Group], v)
+	}
+	inner := map[int][]int{}
+	for g, outer := range f.Fn.Groups {
+		inner[outer] = append(inner[outer], g)
+	}
+	var place func(g int, base int64) int64
+	place = func(g int, base int64) int64 {
+		top := base
+		for _, v := range own[g] {
+			top = alignUp(top, VarAlign(v))
+			f.Param[v] = top
+			top += v.Size
+		}
+		end := top
+		for _, c := range inner[g] {
+			end = max(end, place(c, top))
+		}
+		return end
+	}
+	return place(-1, 0)
 }
 
 // modWarp is `.warp` (bar.warp.sync), which has no named constant in frontend.

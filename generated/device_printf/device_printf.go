@@ -69,7 +69,7 @@ var (
 		Name:         "printf_ints",
 		NumPreds:     2,
 		NumRegs:      60,
-		ParamSize:    96,
+		ParamSize:    24,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   160,
 	}
@@ -112,7 +112,7 @@ var (
 		Name:         "printf_floats",
 		NumPreds:     1,
 		NumRegs:      33,
-		ParamSize:    48,
+		ParamSize:    24,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   144,
 	}
@@ -501,18 +501,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 24,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 32,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 40,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -595,18 +594,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 48,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 56,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 64,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -704,18 +702,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 72,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 80,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 88,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1057,18 +1054,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 24,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 32,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 40,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -2134,7 +2130,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 116: st.param.b64
-				s16 := uint64(0x18)
+				s16 := uint64(0x0)
 				s16v := uint64(u15)
 				if s16 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
@@ -2148,7 +2144,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 116: st.param.b64
-				s16 := uint64(0x18)
+				s16 := uint64(0x0)
 				s16v := uint64(u15)
 				if s16 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
@@ -2177,7 +2173,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 118: st.param.b64
-				s17 := uint64(0x20)
+				s17 := uint64(0x8)
 				s17v := uint64(r17[l])
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
@@ -2191,7 +2187,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 118: st.param.b64
-				s17 := uint64(0x20)
+				s17 := uint64(0x8)
 				s17v := uint64(r17[l])
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
@@ -2234,7 +2230,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 126: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2254,7 +2250,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 126: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2599,7 +2595,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 140: st.param.b64
-				s12 := uint64(0x30)
+				s12 := uint64(0x0)
 				s12v := uint64(u11)
 				if s12 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
@@ -2613,7 +2609,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 140: st.param.b64
-				s12 := uint64(0x30)
+				s12 := uint64(0x0)
 				s12v := uint64(u11)
 				if s12 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
@@ -2642,7 +2638,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 142: st.param.b64
-				s13 := uint64(0x38)
+				s13 := uint64(0x8)
 				s13v := uint64(r19[l])
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
@@ -2656,7 +2652,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 142: st.param.b64
-				s13 := uint64(0x38)
+				s13 := uint64(0x8)
 				s13v := uint64(r19[l])
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
@@ -2701,7 +2697,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 150: ld.param.b32
-				v1a := uint64(0x40)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2721,7 +2717,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 150: ld.param.b32
-				v1a := uint64(0x40)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3060,7 +3056,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 169: st.param.b64
-				s17 := uint64(0x48)
+				s17 := uint64(0x0)
 				s17v := uint64(u16)
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
@@ -3074,7 +3070,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 169: st.param.b64
-				s17 := uint64(0x48)
+				s17 := uint64(0x0)
 				s17v := uint64(u16)
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
@@ -3103,7 +3099,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 171: st.param.b64
-				s18 := uint64(0x50)
+				s18 := uint64(0x8)
 				s18v := uint64(r21[l])
 				if s18 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
@@ -3117,7 +3113,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 171: st.param.b64
-				s18 := uint64(0x50)
+				s18 := uint64(0x8)
 				s18v := uint64(r21[l])
 				if s18 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
@@ -3154,7 +3150,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 179: ld.param.b32
-				v1a := uint64(0x58)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3174,7 +3170,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 179: ld.param.b32
-				v1a := uint64(0x58)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4604,7 +4600,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 273: st.param.b64
-				s15 := uint64(0x18)
+				s15 := uint64(0x0)
 				s15v := uint64(u14)
 				if s15 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
@@ -4618,7 +4614,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 273: st.param.b64
-				s15 := uint64(0x18)
+				s15 := uint64(0x0)
 				s15v := uint64(u14)
 				if s15 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
@@ -4647,7 +4643,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 275: st.param.b64
-				s16 := uint64(0x20)
+				s16 := uint64(0x8)
 				s16v := uint64(r15[l])
 				if s16 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
@@ -4661,7 +4657,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 275: st.param.b64
-				s16 := uint64(0x20)
+				s16 := uint64(0x8)
 				s16v := uint64(r15[l])
 				if s16 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
@@ -4698,7 +4694,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 283: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4718,7 +4714,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 283: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

@@ -59,7 +59,7 @@ var (
 		Name:         "malloc_sum",
 		NumPreds:     9,
 		NumRegs:      52,
-		ParamSize:    24,
+		ParamSize:    16,
 		Sig:          "()(.param 8,.param 8,.param 4,.param 4)",
 		StackBytes:   0,
 	}
@@ -507,9 +507,8 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}},
 				Direct: runtime.BuiltinFunc("free"),
 				Guard:  -1,
@@ -2503,7 +2502,7 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 156: st.param.b64
-				s4 := uint64(0x10)
+				s4 := uint64(0x0)
 				s4v := uint64(r12[l])
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
@@ -2517,7 +2516,7 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 156: st.param.b64
-				s4 := uint64(0x10)
+				s4 := uint64(0x0)
 				s4v := uint64(r12[l])
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))

@@ -31,14 +31,14 @@ var (
 		Name:      "_Z3fibi",
 		NumPreds:  5,
 		NumRegs:   23,
-		ParamSize: 48,
+		ParamSize: 16,
 		Params: []runtime.Slot{{
-			ParamOff: 40,
+			ParamOff: 8,
 			Reg:      -1,
 			Size:     4,
 		}},
 		Results: []runtime.Slot{{
-			ParamOff: 44,
+			ParamOff: 12,
 			Reg:      -1,
 			Size:     4,
 		}},
@@ -54,14 +54,14 @@ var (
 		Name:      "_Z10tree_depthj",
 		NumPreds:  1,
 		NumRegs:   8,
-		ParamSize: 24,
+		ParamSize: 16,
 		Params: []runtime.Slot{{
-			ParamOff: 16,
+			ParamOff: 8,
 			Reg:      -1,
 			Size:     4,
 		}},
 		Results: []runtime.Slot{{
-			ParamOff: 20,
+			ParamOff: 12,
 			Reg:      -1,
 			Size:     4,
 		}},
@@ -145,7 +145,7 @@ var (
 		Name:         "recursion",
 		NumPreds:     1,
 		NumRegs:      28,
-		ParamSize:    32,
+		ParamSize:    16,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   -1,
 	}
@@ -312,14 +312,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 32,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: fibFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 36,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -474,14 +473,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: fibFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -537,14 +535,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: fibFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 20,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -603,14 +600,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 24,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: fibFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 28,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -933,14 +929,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: treeDepthFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1324,14 +1319,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: treeDepthFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1399,18 +1393,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}, {
-					ParamOff: 20,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
 				Direct: gcdFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 24,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1681,7 +1674,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 19: ld.param.u32
-				v1a := uint64(0x28)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1709,7 +1702,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 19: ld.param.u32
-				v1a := uint64(0x28)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1863,7 +1856,7 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 101: add.s32
 				v2 := uint64(uint32(r19[l]) + uint32(k1))
 				// 104: st.param.b32
-				s3 := uint64(0x20)
+				s3 := uint64(0x0)
 				s3v := uint64(v2)
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
@@ -1882,7 +1875,7 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 101: add.s32
 				v2 := uint64(uint32(r19[l]) + uint32(k1))
 				// 104: st.param.b32
-				s3 := uint64(0x20)
+				s3 := uint64(0x0)
 				s3v := uint64(v2)
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
@@ -1920,7 +1913,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 119: add.s32
 				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
 				// 120: st.param.b32
-				s2 := uint64(0x2c)
+				s2 := uint64(0xc)
 				s2v := uint64(v1)
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -1936,7 +1929,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 119: add.s32
 				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
 				// 120: st.param.b32
-				s2 := uint64(0x2c)
+				s2 := uint64(0xc)
 				s2v := uint64(v1)
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -2160,7 +2153,7 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: st.param.b32
-				s4 := uint64(0x8)
+				s4 := uint64(0x0)
 				s4v := uint64(r11[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -2174,7 +2167,7 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 52: st.param.b32
-				s4 := uint64(0x8)
+				s4 := uint64(0x0)
 				s4v := uint64(r11[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -2214,7 +2207,7 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2239,7 +2232,7 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 59: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2280,7 +2273,7 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 65: st.param.b32
-				s4 := uint64(0x10)
+				s4 := uint64(0x0)
 				s4v := uint64(r14[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -2294,7 +2287,7 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 65: st.param.b32
-				s4 := uint64(0x10)
+				s4 := uint64(0x0)
 				s4v := uint64(r14[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -2336,7 +2329,7 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: ld.param.b32
-				v1a := uint64(0x14)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2364,7 +2357,7 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 72: ld.param.b32
-				v1a := uint64(0x14)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2408,7 +2401,7 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: st.param.b32
-				s5 := uint64(0x18)
+				s5 := uint64(0x0)
 				s5v := uint64(r17[l])
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
@@ -2422,7 +2415,7 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 79: st.param.b32
-				s5 := uint64(0x18)
+				s5 := uint64(0x0)
 				s5v := uint64(r17[l])
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
@@ -2466,7 +2459,7 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: ld.param.b32
-				v1a := uint64(0x1c)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2502,7 +2495,7 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 86: ld.param.b32
-				v1a := uint64(0x1c)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2593,7 +2586,7 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: ld.param.b32
-				v1a := uint64(0x24)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2629,7 +2622,7 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 111: ld.param.b32
-				v1a := uint64(0x24)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2769,7 +2762,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 133: ld.param.u32
-				v1a := uint64(0x10)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2797,7 +2790,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 133: ld.param.u32
-				v1a := uint64(0x10)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2906,7 +2899,7 @@ func treeDepthBlock3(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 167: st.param.b32
-				s1 := uint64(0x14)
+				s1 := uint64(0xc)
 				s1v := uint64(r1[l])
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
@@ -2920,7 +2913,7 @@ func treeDepthBlock3(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 167: st.param.b32
-				s1 := uint64(0x14)
+				s1 := uint64(0xc)
 				s1v := uint64(r1[l])
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
@@ -3026,7 +3019,7 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 155: st.param.b32
-				s4 := uint64(0x8)
+				s4 := uint64(0x0)
 				s4v := uint64(r5[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -3040,7 +3033,7 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 155: st.param.b32
-				s4 := uint64(0x8)
+				s4 := uint64(0x0)
 				s4v := uint64(r5[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -3078,7 +3071,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 162: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3102,7 +3095,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 162: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4014,7 +4007,7 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 250: st.param.b32
-				s5 := uint64(0x8)
+				s5 := uint64(0x0)
 				s5v := uint64(r20[l])
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
@@ -4028,7 +4021,7 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 250: st.param.b32
-				s5 := uint64(0x8)
+				s5 := uint64(0x0)
 				s5v := uint64(r20[l])
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
@@ -4071,7 +4064,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 257: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4094,7 +4087,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 257: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4275,7 +4268,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 266: st.param.b32
-				s7 := uint64(0x10)
+				s7 := uint64(0x0)
 				s7v := uint64(r23[l])
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
@@ -4289,7 +4282,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 266: st.param.b32
-				s7 := uint64(0x10)
+				s7 := uint64(0x0)
 				s7v := uint64(r23[l])
 				if s7 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
@@ -4318,7 +4311,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 268: st.param.b32
-				s8 := uint64(0x14)
+				s8 := uint64(0x4)
 				s8v := uint64(r25[l])
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
@@ -4332,7 +4325,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 268: st.param.b32
-				s8 := uint64(0x14)
+				s8 := uint64(0x4)
 				s8v := uint64(r25[l])
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
@@ -4371,7 +4364,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 276: ld.param.b32
-				v1a := uint64(0x18)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4394,7 +4387,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 276: ld.param.b32
-				v1a := uint64(0x18)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

@@ -166,7 +166,7 @@ var (
 		Name:         "callprototype",
 		NumPreds:     1,
 		NumRegs:      23,
-		ParamSize:    24,
+		ParamSize:    16,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 	}
@@ -540,14 +540,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 12,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Guard: -1,
 				Proto: "(.param 4)(.param 4)",
 				Results: []runtime.Slot{{
-					ParamOff: 16,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1796,7 +1795,7 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 111: cvt.rn.f32.u32
 				v7 := uint64(math.Float32bits(float32(uint32(r0[l]))))
 				// 115: st.param.f32
-				s8 := uint64(0xc)
+				s8 := uint64(0x0)
 				s8v := uint64(v7)
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
@@ -1818,7 +1817,7 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 111: cvt.rn.f32.u32
 				v7 := uint64(math.Float32bits(float32(uint32(r0[l]))))
 				// 115: st.param.f32
-				s8 := uint64(0xc)
+				s8 := uint64(0x0)
 				s8v := uint64(v7)
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
@@ -1858,7 +1857,7 @@ func callprototypeBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 117: ld.param.f32
-				v1a := uint64(0x10)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1881,7 +1880,7 @@ func callprototypeBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 117: ld.param.f32
-				v1a := uint64(0x10)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

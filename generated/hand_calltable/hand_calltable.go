@@ -104,7 +104,7 @@ var (
 		Name:         "calltable",
 		NumPreds:     0,
 		NumRegs:      19,
-		ParamSize:    16,
+		ParamSize:    8,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 	}
@@ -400,13 +400,12 @@ func init() {
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{hFunc, fFunc, gFunc},
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Guard: -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1228,7 +1227,7 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 81: st.param.u32
-				s8 := uint64(0x8)
+				s8 := uint64(0x0)
 				s8v := uint64(r8[l])
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
@@ -1242,7 +1241,7 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 81: st.param.u32
-				s8 := uint64(0x8)
+				s8 := uint64(0x0)
 				s8v := uint64(r8[l])
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
@@ -1280,7 +1279,7 @@ func calltableBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 83: ld.param.u32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1300,7 +1299,7 @@ func calltableBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 83: ld.param.u32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

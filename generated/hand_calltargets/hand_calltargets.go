@@ -104,7 +104,7 @@ var (
 		Name:         "calltargets",
 		NumPreds:     4,
 		NumRegs:      18,
-		ParamSize:    16,
+		ParamSize:    8,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 	}
@@ -383,13 +383,12 @@ func init() {
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{sqFunc, triFunc, linFunc},
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Guard: -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1247,7 +1246,7 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 88: st.param.u32
-				s9 := uint64(0x8)
+				s9 := uint64(0x0)
 				s9v := uint64(r11[l])
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
@@ -1261,7 +1260,7 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 88: st.param.u32
-				s9 := uint64(0x8)
+				s9 := uint64(0x0)
 				s9v := uint64(r11[l])
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
@@ -1301,7 +1300,7 @@ func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 90: ld.param.u32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1323,7 +1322,7 @@ func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 90: ld.param.u32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

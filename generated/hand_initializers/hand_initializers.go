@@ -110,7 +110,7 @@ var (
 		Name:         "initializers",
 		NumPreds:     1,
 		NumRegs:      84,
-		ParamSize:    32,
+		ParamSize:    8,
 		Sig:          "()(.param 8)",
 		StackBytes:   16,
 	}
@@ -687,13 +687,12 @@ func init() {
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{helperFunc, weakFnFunc},
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Guard: -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -899,14 +898,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: visFnFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 20,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -965,14 +963,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 24,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Guard: -1,
 				Proto: "(.param 4)(.param 4)",
 				Results: []runtime.Slot{{
-					ParamOff: 28,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -2948,7 +2945,7 @@ func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 201: st.param.u32
-				s4 := uint64(0x8)
+				s4 := uint64(0x0)
 				s4v := uint64(r3[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -2962,7 +2959,7 @@ func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 201: st.param.u32
-				s4 := uint64(0x8)
+				s4 := uint64(0x0)
 				s4v := uint64(r3[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -3014,7 +3011,7 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 203: ld.param.u32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3034,7 +3031,7 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 203: ld.param.u32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3881,7 +3878,7 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 261: st.param.u32
-				s12 := uint64(0x10)
+				s12 := uint64(0x0)
 				s12v := uint64(r3[l])
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
@@ -3895,7 +3892,7 @@ func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 261: st.param.u32
-				s12 := uint64(0x10)
+				s12 := uint64(0x0)
 				s12v := uint64(r3[l])
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
@@ -3934,7 +3931,7 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 263: ld.param.u32
-				v1a := uint64(0x14)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3954,7 +3951,7 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 263: ld.param.u32
-				v1a := uint64(0x14)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4045,7 +4042,7 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 271: st.param.u32
-				s5 := uint64(0x18)
+				s5 := uint64(0x0)
 				s5v := uint64(u4)
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
@@ -4059,7 +4056,7 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 271: st.param.u32
-				s5 := uint64(0x18)
+				s5 := uint64(0x0)
 				s5v := uint64(u4)
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
@@ -4107,7 +4104,7 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 273: ld.param.u32
-				v1a := uint64(0x1c)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4127,7 +4124,7 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 273: ld.param.u32
-				v1a := uint64(0x1c)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

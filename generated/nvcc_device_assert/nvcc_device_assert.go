@@ -47,7 +47,7 @@ var (
 		Name:         "check_positive",
 		NumPreds:     3,
 		NumRegs:      27,
-		ParamSize:    64,
+		ParamSize:    40,
 		Sig:          "()(.param 8,.param 4)",
 		StackBytes:   16,
 	}
@@ -386,23 +386,22 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
+					Reg:  -1,
+					Size: 8,
+				}, {
+					ParamOff: 8,
+					Reg:      -1,
+					Size:     8,
+				}, {
+					ParamOff: 16,
+					Reg:      -1,
+					Size:     4,
+				}, {
 					ParamOff: 24,
 					Reg:      -1,
 					Size:     8,
 				}, {
 					ParamOff: 32,
-					Reg:      -1,
-					Size:     8,
-				}, {
-					ParamOff: 40,
-					Reg:      -1,
-					Size:     4,
-				}, {
-					ParamOff: 48,
-					Reg:      -1,
-					Size:     8,
-				}, {
-					ParamOff: 56,
 					Reg:      -1,
 					Size:     8,
 				}},
@@ -1049,7 +1048,7 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 102: st.param.b64
-				s9 := uint64(0x18)
+				s9 := uint64(0x0)
 				s9v := uint64(u2)
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
@@ -1063,7 +1062,7 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 102: st.param.b64
-				s9 := uint64(0x18)
+				s9 := uint64(0x0)
 				s9v := uint64(u2)
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
@@ -1092,7 +1091,7 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 104: st.param.b64
-				s10 := uint64(0x20)
+				s10 := uint64(0x8)
 				s10v := uint64(u4)
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
@@ -1106,7 +1105,7 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 104: st.param.b64
-				s10 := uint64(0x20)
+				s10 := uint64(0x8)
 				s10v := uint64(u4)
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
@@ -1135,7 +1134,7 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 106: st.param.b32
-				s11 := uint64(0x28)
+				s11 := uint64(0x10)
 				s11v := uint64(u7)
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
@@ -1149,7 +1148,7 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 106: st.param.b32
-				s11 := uint64(0x28)
+				s11 := uint64(0x10)
 				s11v := uint64(u7)
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
@@ -1178,7 +1177,7 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 108: st.param.b64
-				s12 := uint64(0x30)
+				s12 := uint64(0x18)
 				s12v := uint64(u6)
 				if s12 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
@@ -1192,7 +1191,7 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 108: st.param.b64
-				s12 := uint64(0x30)
+				s12 := uint64(0x18)
 				s12v := uint64(u6)
 				if s12 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
@@ -1221,7 +1220,7 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 110: st.param.b64
-				s13 := uint64(0x38)
+				s13 := uint64(0x20)
 				s13v := uint64(u8)
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
@@ -1235,7 +1234,7 @@ func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 110: st.param.b64
-				s13 := uint64(0x38)
+				s13 := uint64(0x20)
 				s13v := uint64(u8)
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))

@@ -59,7 +59,7 @@ var (
 		Name:         "malloc_sum",
 		NumPreds:     9,
 		NumRegs:      54,
-		ParamSize:    24,
+		ParamSize:    16,
 		Sig:          "()(.param 8,.param 8,.param 4,.param 4)",
 		StackBytes:   0,
 	}
@@ -516,9 +516,8 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}},
 				Direct: runtime.BuiltinFunc("free"),
 				Guard:  -1,
@@ -2543,7 +2542,7 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 171: st.param.b64
-				s2 := uint64(0x10)
+				s2 := uint64(0x0)
 				s2v := uint64(r13[l])
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
@@ -2557,7 +2556,7 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 171: st.param.b64
-				s2 := uint64(0x10)
+				s2 := uint64(0x0)
 				s2v := uint64(r13[l])
 				if s2 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))

@@ -69,7 +69,7 @@ var (
 		Name:         "printf_ints",
 		NumPreds:     2,
 		NumRegs:      56,
-		ParamSize:    96,
+		ParamSize:    24,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   48,
 	}
@@ -112,7 +112,7 @@ var (
 		Name:         "printf_floats",
 		NumPreds:     1,
 		NumRegs:      33,
-		ParamSize:    48,
+		ParamSize:    24,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   96,
 	}
@@ -474,18 +474,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 24,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 32,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 40,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -559,18 +558,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 48,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 56,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 64,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -662,18 +660,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 72,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 80,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 88,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -982,18 +979,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 24,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 32,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 40,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -2018,7 +2014,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 113: st.param.b64
-				s17 := uint64(0x18)
+				s17 := uint64(0x0)
 				s17v := uint64(u16)
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
@@ -2032,7 +2028,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 113: st.param.b64
-				s17 := uint64(0x18)
+				s17 := uint64(0x0)
 				s17v := uint64(u16)
 				if s17 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
@@ -2061,7 +2057,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 115: st.param.b64
-				s18 := uint64(0x20)
+				s18 := uint64(0x8)
 				s18v := uint64(r19[l])
 				if s18 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
@@ -2075,7 +2071,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 115: st.param.b64
-				s18 := uint64(0x20)
+				s18 := uint64(0x8)
 				s18v := uint64(r19[l])
 				if s18 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
@@ -2118,7 +2114,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 123: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2138,7 +2134,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 123: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2269,7 +2265,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 135: st.param.b64
-				s6 := uint64(0x30)
+				s6 := uint64(0x0)
 				s6v := uint64(u5)
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
@@ -2283,7 +2279,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 135: st.param.b64
-				s6 := uint64(0x30)
+				s6 := uint64(0x0)
 				s6v := uint64(u5)
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
@@ -2312,7 +2308,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 137: st.param.b64
-				s7 := uint64(0x38)
+				s7 := uint64(0x8)
 				s7v := uint64(r19[l])
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
@@ -2326,7 +2322,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 137: st.param.b64
-				s7 := uint64(0x38)
+				s7 := uint64(0x8)
 				s7v := uint64(r19[l])
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
@@ -2373,7 +2369,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 145: ld.param.b32
-				v1a := uint64(0x40)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2393,7 +2389,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 145: ld.param.b32
-				v1a := uint64(0x40)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2584,7 +2580,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 163: st.param.b64
-				s13 := uint64(0x48)
+				s13 := uint64(0x0)
 				s13v := uint64(u12)
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
@@ -2598,7 +2594,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 163: st.param.b64
-				s13 := uint64(0x48)
+				s13 := uint64(0x0)
 				s13v := uint64(u12)
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
@@ -2627,7 +2623,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 165: st.param.b64
-				s14 := uint64(0x50)
+				s14 := uint64(0x8)
 				s14v := uint64(r19[l])
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
@@ -2641,7 +2637,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 165: st.param.b64
-				s14 := uint64(0x50)
+				s14 := uint64(0x8)
 				s14v := uint64(r19[l])
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
@@ -2680,7 +2676,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 173: ld.param.b32
-				v1a := uint64(0x58)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2700,7 +2696,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 173: ld.param.b32
-				v1a := uint64(0x58)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3454,7 +3450,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 259: st.param.b64
-				s10 := uint64(0x18)
+				s10 := uint64(0x0)
 				s10v := uint64(u9)
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
@@ -3468,7 +3464,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 259: st.param.b64
-				s10 := uint64(0x18)
+				s10 := uint64(0x0)
 				s10v := uint64(u9)
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
@@ -3497,7 +3493,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 261: st.param.b64
-				s11 := uint64(0x20)
+				s11 := uint64(0x8)
 				s11v := uint64(r17[l])
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
@@ -3511,7 +3507,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 261: st.param.b64
-				s11 := uint64(0x20)
+				s11 := uint64(0x8)
 				s11v := uint64(r17[l])
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
@@ -3548,7 +3544,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 269: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3568,7 +3564,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 269: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

@@ -195,18 +195,18 @@ var (
 		Name:      "_Z7apply_nPFiiEii",
 		NumPreds:  0,
 		NumRegs:   6,
-		ParamSize: 32,
+		ParamSize: 24,
 		Params: []runtime.Slot{{
-			ParamOff: 16,
+			ParamOff: 8,
 			Reg:      -1,
 			Size:     8,
 		}, {
-			ParamOff: 24,
+			ParamOff: 16,
 			Reg:      -1,
 			Size:     4,
 		}},
 		Results: []runtime.Slot{{
-			ParamOff: 28,
+			ParamOff: 20,
 			Reg:      -1,
 			Size:     4,
 		}},
@@ -701,14 +701,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Guard: -1,
 				Proto: "(.param 4)(.param 4)",
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -2450,7 +2449,7 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 149: ld.param.u64
-				v1a := uint64(0x10)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
@@ -2466,7 +2465,7 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				r0[l] = v1
 				// 150: ld.param.u32
-				v2a := uint64(0x18)
+				v2a := uint64(0x10)
 				var v2 uint64
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
@@ -2486,7 +2485,7 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 149: ld.param.u64
-				v1a := uint64(0x10)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd8 {
 					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
@@ -2502,7 +2501,7 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				r0[l] = v1
 				// 150: ld.param.u32
-				v2a := uint64(0x18)
+				v2a := uint64(0x10)
 				var v2 uint64
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
@@ -2644,7 +2643,7 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 168: st.param.b32
-				s2 := uint64(0x8)
+				s2 := uint64(0x0)
 				s2v := uint64(r4[l])
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -2658,7 +2657,7 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 168: st.param.b32
-				s2 := uint64(0x8)
+				s2 := uint64(0x0)
 				s2v := uint64(r4[l])
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -2694,7 +2693,7 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 177: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2714,7 +2713,7 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 177: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2750,7 +2749,7 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 179: st.param.b32
-				s2 := uint64(0x1c)
+				s2 := uint64(0x14)
 				s2v := uint64(r5[l])
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -2764,7 +2763,7 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 179: st.param.b32
-				s2 := uint64(0x1c)
+				s2 := uint64(0x14)
 				s2v := uint64(r5[l])
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))

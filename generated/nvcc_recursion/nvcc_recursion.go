@@ -31,14 +31,14 @@ var (
 		Name:      "_Z3fibi",
 		NumPreds:  1,
 		NumRegs:   8,
-		ParamSize: 24,
+		ParamSize: 16,
 		Params: []runtime.Slot{{
-			ParamOff: 16,
+			ParamOff: 8,
 			Reg:      -1,
 			Size:     4,
 		}},
 		Results: []runtime.Slot{{
-			ParamOff: 20,
+			ParamOff: 12,
 			Reg:      -1,
 			Size:     4,
 		}},
@@ -53,14 +53,14 @@ var (
 		Name:      "_Z10tree_depthj",
 		NumPreds:  1,
 		NumRegs:   12,
-		ParamSize: 24,
+		ParamSize: 16,
 		Params: []runtime.Slot{{
-			ParamOff: 16,
+			ParamOff: 8,
 			Reg:      -1,
 			Size:     4,
 		}},
 		Results: []runtime.Slot{{
-			ParamOff: 20,
+			ParamOff: 12,
 			Reg:      -1,
 			Size:     4,
 		}},
@@ -144,7 +144,7 @@ var (
 		Name:         "recursion",
 		NumPreds:     1,
 		NumRegs:      30,
-		ParamSize:    32,
+		ParamSize:    16,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   -1,
 	}
@@ -326,14 +326,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: fibFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -566,14 +565,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: treeDepthFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -954,14 +952,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: treeDepthFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1035,18 +1032,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}, {
-					ParamOff: 20,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
 				Direct: gcdFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 24,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1210,7 +1206,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 22: ld.param.u32
-				v1a := uint64(0x10)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1238,7 +1234,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 22: ld.param.u32
-				v1a := uint64(0x10)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1289,7 +1285,7 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: st.param.b32
-				s1 := uint64(0x14)
+				s1 := uint64(0xc)
 				s1v := uint64(r0[l])
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
@@ -1303,7 +1299,7 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 28: st.param.b32
-				s1 := uint64(0x14)
+				s1 := uint64(0xc)
 				s1v := uint64(r0[l])
 				if s1 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
@@ -1458,7 +1454,7 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: st.param.b32
-				s3 := uint64(0x8)
+				s3 := uint64(0x0)
 				s3v := uint64(r5[l])
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
@@ -1472,7 +1468,7 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 49: st.param.b32
-				s3 := uint64(0x8)
+				s3 := uint64(0x0)
 				s3v := uint64(r5[l])
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
@@ -1509,7 +1505,7 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1531,7 +1527,7 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 56: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1569,7 +1565,7 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: st.param.b32
-				s3 := uint64(0x14)
+				s3 := uint64(0xc)
 				s3v := uint64(r7[l])
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
@@ -1583,7 +1579,7 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 59: st.param.b32
-				s3 := uint64(0x14)
+				s3 := uint64(0xc)
 				s3v := uint64(r7[l])
 				if s3 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
@@ -1697,7 +1693,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: ld.param.u32
-				v1a := uint64(0x10)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1725,7 +1721,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 72: ld.param.u32
-				v1a := uint64(0x10)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -1778,7 +1774,7 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: st.param.b32
-				s2 := uint64(0x14)
+				s2 := uint64(0xc)
 				s2v := uint64(u1)
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -1792,7 +1788,7 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 79: st.param.b32
-				s2 := uint64(0x14)
+				s2 := uint64(0xc)
 				s2v := uint64(u1)
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -1956,7 +1952,7 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 102: st.param.b32
-				s5 := uint64(0x8)
+				s5 := uint64(0x0)
 				s5v := uint64(r8[l])
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
@@ -1970,7 +1966,7 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 102: st.param.b32
-				s5 := uint64(0x8)
+				s5 := uint64(0x0)
 				s5v := uint64(r8[l])
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
@@ -2008,7 +2004,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 109: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2032,7 +2028,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 109: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2072,7 +2068,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 113: st.param.b32
-				s4 := uint64(0x14)
+				s4 := uint64(0xc)
 				s4v := uint64(r11[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -2086,7 +2082,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 113: st.param.b32
-				s4 := uint64(0x14)
+				s4 := uint64(0xc)
 				s4v := uint64(r11[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -2989,7 +2985,7 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 196: st.param.b32
-				s6 := uint64(0x8)
+				s6 := uint64(0x0)
 				s6v := uint64(r19[l])
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
@@ -3003,7 +2999,7 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 196: st.param.b32
-				s6 := uint64(0x8)
+				s6 := uint64(0x0)
 				s6v := uint64(r19[l])
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
@@ -3047,7 +3043,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 203: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3072,7 +3068,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 203: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3261,7 +3257,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 215: st.param.b32
-				s9 := uint64(0x10)
+				s9 := uint64(0x0)
 				s9v := uint64(r26[l])
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
@@ -3275,7 +3271,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 215: st.param.b32
-				s9 := uint64(0x10)
+				s9 := uint64(0x0)
 				s9v := uint64(r26[l])
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
@@ -3304,7 +3300,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 217: st.param.b32
-				s10 := uint64(0x14)
+				s10 := uint64(0x4)
 				s10v := uint64(r25[l])
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
@@ -3318,7 +3314,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 217: st.param.b32
-				s10 := uint64(0x14)
+				s10 := uint64(0x4)
 				s10v := uint64(r25[l])
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
@@ -3357,7 +3353,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 225: ld.param.b32
-				v1a := uint64(0x18)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3382,7 +3378,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 225: ld.param.b32
-				v1a := uint64(0x18)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

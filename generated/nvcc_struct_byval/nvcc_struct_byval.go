@@ -154,7 +154,7 @@ var (
 		Name:         "vec_ops",
 		NumPreds:     1,
 		NumRegs:      31,
-		ParamSize:    64,
+		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 12,.param 4)",
 		StackBytes:   0,
 	}
@@ -788,18 +788,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 28,
-					Reg:      -1,
-					Size:     12,
+					Reg:  -1,
+					Size: 12,
 				}, {
-					ParamOff: 40,
+					ParamOff: 12,
 					Reg:      -1,
 					Size:     12,
 				}},
 				Direct: cross3Func,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 52,
+					ParamOff: 24,
 					Reg:      -1,
 					Size:     12,
 				}},
@@ -3658,7 +3657,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 180: st.param.f32
-				s8 := uint64(0x1c)
+				s8 := uint64(0x0)
 				s8v := uint64(r25[l])
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
@@ -3672,7 +3671,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 180: st.param.f32
-				s8 := uint64(0x1c)
+				s8 := uint64(0x0)
 				s8v := uint64(r25[l])
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
@@ -3701,7 +3700,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 181: st.param.f32
-				s9 := uint64(0x20)
+				s9 := uint64(0x4)
 				s9v := uint64(r24[l])
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
@@ -3715,7 +3714,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 181: st.param.f32
-				s9 := uint64(0x20)
+				s9 := uint64(0x4)
 				s9v := uint64(r24[l])
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
@@ -3744,7 +3743,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 182: st.param.f32
-				s10 := uint64(0x24)
+				s10 := uint64(0x8)
 				s10v := uint64(r23[l])
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
@@ -3758,7 +3757,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 182: st.param.f32
-				s10 := uint64(0x24)
+				s10 := uint64(0x8)
 				s10v := uint64(r23[l])
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
@@ -3787,7 +3786,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 184: st.param.f32
-				s11 := uint64(0x28)
+				s11 := uint64(0xc)
 				s11v := uint64(r6[l])
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
@@ -3801,7 +3800,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 184: st.param.f32
-				s11 := uint64(0x28)
+				s11 := uint64(0xc)
 				s11v := uint64(r6[l])
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
@@ -3830,7 +3829,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: st.param.f32
-				s12 := uint64(0x2c)
+				s12 := uint64(0x10)
 				s12v := uint64(r5[l])
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
@@ -3844,7 +3843,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 185: st.param.f32
-				s12 := uint64(0x2c)
+				s12 := uint64(0x10)
 				s12v := uint64(r5[l])
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
@@ -3873,7 +3872,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 186: st.param.f32
-				s13 := uint64(0x30)
+				s13 := uint64(0x14)
 				s13v := uint64(r4[l])
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
@@ -3887,7 +3886,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 186: st.param.f32
-				s13 := uint64(0x30)
+				s13 := uint64(0x14)
 				s13v := uint64(r4[l])
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
@@ -3946,7 +3945,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: ld.param.f32
-				v1a := uint64(0x34)
+				v1a := uint64(0x18)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3962,7 +3961,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				}
 				r26[l] = v1
 				// 195: ld.param.f32
-				v2a := uint64(0x38)
+				v2a := uint64(0x1c)
 				var v2 uint64
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
@@ -3978,7 +3977,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				}
 				r27[l] = v2
 				// 196: ld.param.f32
-				v3a := uint64(0x3c)
+				v3a := uint64(0x20)
 				var v3 uint64
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
@@ -4003,7 +4002,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 194: ld.param.f32
-				v1a := uint64(0x34)
+				v1a := uint64(0x18)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4019,7 +4018,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				}
 				r26[l] = v1
 				// 195: ld.param.f32
-				v2a := uint64(0x38)
+				v2a := uint64(0x1c)
 				var v2 uint64
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
@@ -4035,7 +4034,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				}
 				r27[l] = v2
 				// 196: ld.param.f32
-				v3a := uint64(0x3c)
+				v3a := uint64(0x20)
 				var v3 uint64
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))

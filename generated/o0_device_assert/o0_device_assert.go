@@ -47,7 +47,7 @@ var (
 		Name:         "check_positive",
 		NumPreds:     3,
 		NumRegs:      40,
-		ParamSize:    64,
+		ParamSize:    40,
 		Sig:          "()(.param 8,.param 4)",
 		StackBytes:   32,
 	}
@@ -432,23 +432,22 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
+					Reg:  -1,
+					Size: 8,
+				}, {
+					ParamOff: 8,
+					Reg:      -1,
+					Size:     8,
+				}, {
+					ParamOff: 16,
+					Reg:      -1,
+					Size:     4,
+				}, {
 					ParamOff: 24,
 					Reg:      -1,
 					Size:     8,
 				}, {
 					ParamOff: 32,
-					Reg:      -1,
-					Size:     8,
-				}, {
-					ParamOff: 40,
-					Reg:      -1,
-					Size:     4,
-				}, {
-					ParamOff: 48,
-					Reg:      -1,
-					Size:     8,
-				}, {
-					ParamOff: 56,
 					Reg:      -1,
 					Size:     8,
 				}},
@@ -1709,7 +1708,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 122: st.param.b64
-				s7 := uint64(0x18)
+				s7 := uint64(0x0)
 				s7v := uint64(u2)
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
@@ -1723,7 +1722,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 122: st.param.b64
-				s7 := uint64(0x18)
+				s7 := uint64(0x0)
 				s7v := uint64(u2)
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
@@ -1752,7 +1751,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: st.param.b64
-				s8 := uint64(0x20)
+				s8 := uint64(0x8)
 				s8v := uint64(u4)
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
@@ -1766,7 +1765,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 124: st.param.b64
-				s8 := uint64(0x20)
+				s8 := uint64(0x8)
 				s8v := uint64(u4)
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
@@ -1795,7 +1794,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 126: st.param.b32
-				s9 := uint64(0x28)
+				s9 := uint64(0x10)
 				s9v := uint64(k1)
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
@@ -1809,7 +1808,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 126: st.param.b32
-				s9 := uint64(0x28)
+				s9 := uint64(0x10)
 				s9v := uint64(k1)
 				if s9 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
@@ -1838,7 +1837,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: st.param.b64
-				s10 := uint64(0x30)
+				s10 := uint64(0x18)
 				s10v := uint64(u6)
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
@@ -1852,7 +1851,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 128: st.param.b64
-				s10 := uint64(0x30)
+				s10 := uint64(0x18)
 				s10v := uint64(u6)
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
@@ -1881,7 +1880,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 130: st.param.b64
-				s11 := uint64(0x38)
+				s11 := uint64(0x20)
 				s11v := uint64(k2)
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
@@ -1895,7 +1894,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 130: st.param.b64
-				s11 := uint64(0x38)
+				s11 := uint64(0x20)
 				s11v := uint64(k2)
 				if s11 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))

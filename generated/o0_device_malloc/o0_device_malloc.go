@@ -60,7 +60,7 @@ var (
 		Name:         "malloc_sum",
 		NumPreds:     4,
 		NumRegs:      62,
-		ParamSize:    24,
+		ParamSize:    16,
 		Sig:          "()(.param 8,.param 8,.param 4,.param 4)",
 		StackBytes:   64,
 	}
@@ -721,9 +721,8 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}},
 				Direct: runtime.BuiltinFunc("free"),
 				Guard:  -1,
@@ -3716,7 +3715,7 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 161: st.param.b64
-				s8 := uint64(0x10)
+				s8 := uint64(0x0)
 				s8v := uint64(r61[l])
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
@@ -3730,7 +3729,7 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 161: st.param.b64
-				s8 := uint64(0x10)
+				s8 := uint64(0x0)
 				s8v := uint64(r61[l])
 				if s8 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))

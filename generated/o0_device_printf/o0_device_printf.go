@@ -69,7 +69,7 @@ var (
 		Name:         "printf_ints",
 		NumPreds:     2,
 		NumRegs:      104,
-		ParamSize:    96,
+		ParamSize:    24,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   224,
 	}
@@ -112,7 +112,7 @@ var (
 		Name:         "printf_floats",
 		NumPreds:     1,
 		NumRegs:      53,
-		ParamSize:    48,
+		ParamSize:    24,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   192,
 	}
@@ -664,18 +664,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 24,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 32,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 40,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -782,18 +781,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 48,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 56,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 64,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -924,18 +922,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 72,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 80,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 88,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1405,18 +1402,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 24,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 32,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     8,
 				}},
 				Direct: runtime.BuiltinFunc("vprintf"),
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 40,
+					ParamOff: 16,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -3938,7 +3934,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 158: st.param.b64
-				s30 := uint64(0x18)
+				s30 := uint64(0x0)
 				s30v := uint64(u29)
 				if s30 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
@@ -3952,7 +3948,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 158: st.param.b64
-				s30 := uint64(0x18)
+				s30 := uint64(0x0)
 				s30v := uint64(u29)
 				if s30 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
@@ -3981,7 +3977,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: st.param.b64
-				s31 := uint64(0x20)
+				s31 := uint64(0x8)
 				s31v := uint64(r61[l])
 				if s31 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
@@ -3995,7 +3991,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 160: st.param.b64
-				s31 := uint64(0x20)
+				s31 := uint64(0x8)
 				s31v := uint64(r61[l])
 				if s31 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
@@ -4041,7 +4037,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 168: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4106,7 +4102,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 168: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4551,7 +4547,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				v19 := uint64(uint64(r0[l]) + uint64(k2))
 				r76[l] = v19
 				// 190: st.param.b64
-				s20 := uint64(0x30)
+				s20 := uint64(0x0)
 				s20v := uint64(u18)
 				if s20 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s20:], uint64(s20v))
@@ -4568,7 +4564,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				v19 := uint64(uint64(r0[l]) + uint64(k2))
 				r76[l] = v19
 				// 190: st.param.b64
-				s20 := uint64(0x30)
+				s20 := uint64(0x0)
 				s20v := uint64(u18)
 				if s20 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s20:], uint64(s20v))
@@ -4597,7 +4593,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 192: st.param.b64
-				s21 := uint64(0x38)
+				s21 := uint64(0x8)
 				s21v := uint64(r76[l])
 				if s21 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
@@ -4611,7 +4607,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 192: st.param.b64
-				s21 := uint64(0x38)
+				s21 := uint64(0x8)
 				s21v := uint64(r76[l])
 				if s21 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
@@ -4660,7 +4656,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 200: ld.param.b32
-				v1a := uint64(0x40)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4725,7 +4721,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 200: ld.param.b32
-				v1a := uint64(0x40)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -5146,7 +5142,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				v27 := uint64(uint64(r0[l]) + uint64(k6))
 				r96[l] = v27
 				// 230: st.param.b64
-				s28 := uint64(0x48)
+				s28 := uint64(0x0)
 				s28v := uint64(u26)
 				if s28 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
@@ -5163,7 +5159,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				v27 := uint64(uint64(r0[l]) + uint64(k6))
 				r96[l] = v27
 				// 230: st.param.b64
-				s28 := uint64(0x48)
+				s28 := uint64(0x0)
 				s28v := uint64(u26)
 				if s28 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
@@ -5192,7 +5188,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 232: st.param.b64
-				s29 := uint64(0x50)
+				s29 := uint64(0x8)
 				s29v := uint64(r96[l])
 				if s29 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
@@ -5206,7 +5202,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 232: st.param.b64
-				s29 := uint64(0x50)
+				s29 := uint64(0x8)
 				s29v := uint64(r96[l])
 				if s29 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
@@ -5247,7 +5243,7 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 240: ld.param.b32
-				v1a := uint64(0x58)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -5312,7 +5308,7 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 240: ld.param.b32
-				v1a := uint64(0x58)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -7395,7 +7391,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				v20 := uint64(uint64(r0[l]) + uint64(k3))
 				r45[l] = v20
 				// 365: st.param.b64
-				s21 := uint64(0x18)
+				s21 := uint64(0x0)
 				s21v := uint64(u19)
 				if s21 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
@@ -7412,7 +7408,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				v20 := uint64(uint64(r0[l]) + uint64(k3))
 				r45[l] = v20
 				// 365: st.param.b64
-				s21 := uint64(0x18)
+				s21 := uint64(0x0)
 				s21v := uint64(u19)
 				if s21 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
@@ -7441,7 +7437,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 367: st.param.b64
-				s22 := uint64(0x20)
+				s22 := uint64(0x8)
 				s22v := uint64(r45[l])
 				if s22 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s22:], uint64(s22v))
@@ -7455,7 +7451,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 367: st.param.b64
-				s22 := uint64(0x20)
+				s22 := uint64(0x8)
 				s22v := uint64(r45[l])
 				if s22 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s22:], uint64(s22v))
@@ -7497,7 +7493,7 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 375: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -7562,7 +7558,7 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 375: ld.param.b32
-				v1a := uint64(0x28)
+				v1a := uint64(0x10)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

@@ -32,14 +32,14 @@ var (
 		Name:      "_Z3fibi",
 		NumPreds:  1,
 		NumRegs:   13,
-		ParamSize: 24,
+		ParamSize: 16,
 		Params: []runtime.Slot{{
-			ParamOff: 16,
+			ParamOff: 8,
 			Reg:      -1,
 			Size:     4,
 		}},
 		Results: []runtime.Slot{{
-			ParamOff: 20,
+			ParamOff: 12,
 			Reg:      -1,
 			Size:     4,
 		}},
@@ -55,14 +55,14 @@ var (
 		Name:      "_Z10tree_depthj",
 		NumPreds:  2,
 		NumRegs:   20,
-		ParamSize: 24,
+		ParamSize: 16,
 		Params: []runtime.Slot{{
-			ParamOff: 16,
+			ParamOff: 8,
 			Reg:      -1,
 			Size:     4,
 		}},
 		Results: []runtime.Slot{{
-			ParamOff: 20,
+			ParamOff: 12,
 			Reg:      -1,
 			Size:     4,
 		}},
@@ -149,7 +149,7 @@ var (
 		Name:         "recursion",
 		NumPreds:     1,
 		NumRegs:      58,
-		ParamSize:    32,
+		ParamSize:    16,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   -1,
 	}
@@ -395,14 +395,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: fibFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -778,14 +777,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: treeDepthFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1420,14 +1418,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: treeDepthFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1519,18 +1516,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}, {
-					ParamOff: 20,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
 				Direct: gcdFunc,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 24,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1718,7 +1714,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: ld.param.u32
-				v3a := uint64(0x10)
+				v3a := uint64(0x8)
 				var v3 uint64
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
@@ -1738,7 +1734,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 27: ld.param.u32
-				v3a := uint64(0x10)
+				v3a := uint64(0x8)
 				var v3 uint64
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
@@ -2144,7 +2140,7 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 69: st.param.b32
-				s2 := uint64(0x14)
+				s2 := uint64(0xc)
 				s2v := uint64(r12[l])
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -2158,7 +2154,7 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 69: st.param.b32
-				s2 := uint64(0x14)
+				s2 := uint64(0xc)
 				s2v := uint64(r12[l])
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -2296,7 +2292,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: st.param.b32
-				s4 := uint64(0x8)
+				s4 := uint64(0x0)
 				s4v := uint64(r9[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -2310,7 +2306,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 55: st.param.b32
-				s4 := uint64(0x8)
+				s4 := uint64(0x0)
 				s4v := uint64(r9[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
@@ -2348,7 +2344,7 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2370,7 +2366,7 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 62: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2575,7 +2571,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: ld.param.u32
-				v3a := uint64(0x10)
+				v3a := uint64(0x8)
 				var v3 uint64
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
@@ -2595,7 +2591,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 87: ld.param.u32
-				v3a := uint64(0x10)
+				v3a := uint64(0x8)
 				var v3 uint64
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
@@ -3131,7 +3127,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 147: st.param.b32
-				s2 := uint64(0x14)
+				s2 := uint64(0xc)
 				s2v := uint64(r19[l])
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -3145,7 +3141,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 147: st.param.b32
-				s2 := uint64(0x14)
+				s2 := uint64(0xc)
 				s2v := uint64(r19[l])
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
@@ -3339,7 +3335,7 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 117: st.param.b32
-				s6 := uint64(0x8)
+				s6 := uint64(0x0)
 				s6v := uint64(r10[l])
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
@@ -3353,7 +3349,7 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 117: st.param.b32
-				s6 := uint64(0x8)
+				s6 := uint64(0x0)
 				s6v := uint64(r10[l])
 				if s6 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
@@ -3390,7 +3386,7 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -3410,7 +3406,7 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 124: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -5524,7 +5520,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 288: st.param.b32
-				s12 := uint64(0x8)
+				s12 := uint64(0x0)
 				s12v := uint64(r39[l])
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
@@ -5538,7 +5534,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 288: st.param.b32
-				s12 := uint64(0x8)
+				s12 := uint64(0x0)
 				s12v := uint64(r39[l])
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
@@ -5581,7 +5577,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 295: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -5643,7 +5639,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 295: ld.param.b32
-				v1a := uint64(0xc)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -5975,7 +5971,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 312: st.param.b32
-				s15 := uint64(0x10)
+				s15 := uint64(0x0)
 				s15v := uint64(r49[l])
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
@@ -5989,7 +5985,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 312: st.param.b32
-				s15 := uint64(0x10)
+				s15 := uint64(0x0)
 				s15v := uint64(r49[l])
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
@@ -6018,7 +6014,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 314: st.param.b32
-				s16 := uint64(0x14)
+				s16 := uint64(0x4)
 				s16v := uint64(r52[l])
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
@@ -6032,7 +6028,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 314: st.param.b32
-				s16 := uint64(0x14)
+				s16 := uint64(0x4)
 				s16v := uint64(r52[l])
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
@@ -6073,7 +6069,7 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 322: ld.param.b32
-				v1a := uint64(0x18)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -6135,7 +6131,7 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 322: ld.param.b32
-				v1a := uint64(0x18)
+				v1a := uint64(0x8)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

@@ -157,7 +157,7 @@ var (
 		Name:         "vec_ops",
 		NumPreds:     1,
 		NumRegs:      86,
-		ParamSize:    64,
+		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 12,.param 4)",
 		StackBytes:   144,
 	}
@@ -1243,18 +1243,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 28,
-					Reg:      -1,
-					Size:     12,
+					Reg:  -1,
+					Size: 12,
 				}, {
-					ParamOff: 40,
+					ParamOff: 12,
 					Reg:      -1,
 					Size:     12,
 				}},
 				Direct: cross3Func,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 52,
+					ParamOff: 24,
 					Reg:      -1,
 					Size:     12,
 				}},
@@ -7130,7 +7129,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 305: st.param.f32
-				s35 := uint64(0x1c)
+				s35 := uint64(0x0)
 				s35v := uint64(r72[l])
 				if s35 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
@@ -7144,7 +7143,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 305: st.param.f32
-				s35 := uint64(0x1c)
+				s35 := uint64(0x0)
 				s35v := uint64(r72[l])
 				if s35 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
@@ -7173,7 +7172,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 306: st.param.f32
-				s36 := uint64(0x20)
+				s36 := uint64(0x4)
 				s36v := uint64(r68[l])
 				if s36 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
@@ -7187,7 +7186,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 306: st.param.f32
-				s36 := uint64(0x20)
+				s36 := uint64(0x4)
 				s36v := uint64(r68[l])
 				if s36 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
@@ -7216,7 +7215,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 307: st.param.f32
-				s37 := uint64(0x24)
+				s37 := uint64(0x8)
 				s37v := uint64(r73[l])
 				if s37 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
@@ -7230,7 +7229,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 307: st.param.f32
-				s37 := uint64(0x24)
+				s37 := uint64(0x8)
 				s37v := uint64(r73[l])
 				if s37 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
@@ -7259,7 +7258,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 309: st.param.f32
-				s38 := uint64(0x28)
+				s38 := uint64(0xc)
 				s38v := uint64(r74[l])
 				if s38 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
@@ -7273,7 +7272,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 309: st.param.f32
-				s38 := uint64(0x28)
+				s38 := uint64(0xc)
 				s38v := uint64(r74[l])
 				if s38 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
@@ -7302,7 +7301,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 310: st.param.f32
-				s39 := uint64(0x2c)
+				s39 := uint64(0x10)
 				s39v := uint64(r71[l])
 				if s39 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
@@ -7316,7 +7315,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 310: st.param.f32
-				s39 := uint64(0x2c)
+				s39 := uint64(0x10)
 				s39v := uint64(r71[l])
 				if s39 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
@@ -7345,7 +7344,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 311: st.param.f32
-				s40 := uint64(0x30)
+				s40 := uint64(0x14)
 				s40v := uint64(r75[l])
 				if s40 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
@@ -7359,7 +7358,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 311: st.param.f32
-				s40 := uint64(0x30)
+				s40 := uint64(0x14)
 				s40v := uint64(r75[l])
 				if s40 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
@@ -7421,7 +7420,7 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 319: ld.param.f32
-				v1a := uint64(0x34)
+				v1a := uint64(0x18)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -7437,7 +7436,7 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				}
 				r76[l] = v1
 				// 320: ld.param.f32
-				v2a := uint64(0x38)
+				v2a := uint64(0x1c)
 				var v2 uint64
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
@@ -7453,7 +7452,7 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				}
 				r77[l] = v2
 				// 321: ld.param.f32
-				v3a := uint64(0x3c)
+				v3a := uint64(0x20)
 				var v3 uint64
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
@@ -7473,7 +7472,7 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 319: ld.param.f32
-				v1a := uint64(0x34)
+				v1a := uint64(0x18)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -7489,7 +7488,7 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				}
 				r76[l] = v1
 				// 320: ld.param.f32
-				v2a := uint64(0x38)
+				v2a := uint64(0x1c)
 				var v2 uint64
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
@@ -7505,7 +7504,7 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				}
 				r77[l] = v2
 				// 321: ld.param.f32
-				v3a := uint64(0x3c)
+				v3a := uint64(0x20)
 				var v3 uint64
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))

@@ -116,7 +116,7 @@ var (
 		Name:         "indirect",
 		NumPreds:     2,
 		NumRegs:      28,
-		ParamSize:    48,
+		ParamSize:    16,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 	}
@@ -481,17 +481,16 @@ func init() {
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{f0Func, f1Func, f2Func},
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 24,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     4,
 				}},
 				Guard: -1,
 				Results: []runtime.Slot{{
-					ParamOff: 28,
+					ParamOff: 12,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -588,18 +587,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 32,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 40,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     4,
 				}},
 				Guard: -1,
 				Proto: "(.param 4)(.param 8,.param 4)",
 				Results: []runtime.Slot{{
-					ParamOff: 44,
+					ParamOff: 12,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -2080,7 +2078,7 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 118: st.param.u64
-				s14 := uint64(0x10)
+				s14 := uint64(0x0)
 				s14v := uint64(r18[l])
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
@@ -2094,7 +2092,7 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 118: st.param.u64
-				s14 := uint64(0x10)
+				s14 := uint64(0x0)
 				s14v := uint64(r18[l])
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
@@ -2123,7 +2121,7 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 119: st.param.u32
-				s15 := uint64(0x18)
+				s15 := uint64(0x8)
 				s15v := uint64(r11[l])
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
@@ -2137,7 +2135,7 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 119: st.param.u32
-				s15 := uint64(0x18)
+				s15 := uint64(0x8)
 				s15v := uint64(r11[l])
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
@@ -2286,7 +2284,7 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: ld.param.u32
-				v1a := uint64(0x1c)
+				v1a := uint64(0xc)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2306,7 +2304,7 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 124: ld.param.u32
-				v1a := uint64(0x1c)
+				v1a := uint64(0xc)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2605,7 +2603,7 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 144: st.param.u64
-				s13 := uint64(0x20)
+				s13 := uint64(0x0)
 				s13v := uint64(r25[l])
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
@@ -2619,7 +2617,7 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 144: st.param.u64
-				s13 := uint64(0x20)
+				s13 := uint64(0x0)
 				s13v := uint64(r25[l])
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
@@ -2648,7 +2646,7 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 145: st.param.u32
-				s14 := uint64(0x28)
+				s14 := uint64(0x8)
 				s14v := uint64(r19[l])
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
@@ -2662,7 +2660,7 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 145: st.param.u32
-				s14 := uint64(0x28)
+				s14 := uint64(0x8)
 				s14v := uint64(r19[l])
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
@@ -2802,7 +2800,7 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 150: ld.param.u32
-				v1a := uint64(0x2c)
+				v1a := uint64(0xc)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2822,7 +2820,7 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 150: ld.param.u32
-				v1a := uint64(0x2c)
+				v1a := uint64(0xc)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

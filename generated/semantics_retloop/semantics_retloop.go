@@ -91,7 +91,7 @@ var (
 		Name:         "retloop",
 		NumPreds:     0,
 		NumRegs:      13,
-		ParamSize:    32,
+		ParamSize:    16,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 	}
@@ -532,18 +532,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     8,
+					Reg:  -1,
+					Size: 8,
 				}, {
-					ParamOff: 24,
+					ParamOff: 8,
 					Reg:      -1,
 					Size:     4,
 				}},
 				Direct: find2Func,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 28,
+					ParamOff: 12,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -2051,7 +2050,7 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 116: st.param.u64
-				s10 := uint64(0x10)
+				s10 := uint64(0x0)
 				s10v := uint64(r10[l])
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
@@ -2065,7 +2064,7 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 116: st.param.u64
-				s10 := uint64(0x10)
+				s10 := uint64(0x0)
 				s10v := uint64(r10[l])
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
@@ -2094,7 +2093,7 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 117: st.param.u32
-				s11 := uint64(0x18)
+				s11 := uint64(0x8)
 				s11v := uint64(r9[l])
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
@@ -2108,7 +2107,7 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 117: st.param.u32
-				s11 := uint64(0x18)
+				s11 := uint64(0x8)
 				s11v := uint64(r9[l])
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
@@ -2248,7 +2247,7 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 122: ld.param.u32
-				v1a := uint64(0x1c)
+				v1a := uint64(0xc)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -2268,7 +2267,7 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 122: ld.param.u32
-				v1a := uint64(0x1c)
+				v1a := uint64(0xc)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

@@ -269,7 +269,7 @@ var (
 		Name:         "calls",
 		NumPreds:     2,
 		NumRegs:      12,
-		ParamSize:    24,
+		ParamSize:    8,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 	}
@@ -1385,14 +1385,13 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 8,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Direct: gFunc,
 				Guard:  0,
 				Results: []runtime.Slot{{
-					ParamOff: 12,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -1460,13 +1459,12 @@ func init() {
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{h0Func, h1Func},
 				Args: []runtime.Slot{{
-					ParamOff: 16,
-					Reg:      -1,
-					Size:     4,
+					Reg:  -1,
+					Size: 4,
 				}},
 				Guard: -1,
 				Results: []runtime.Slot{{
-					ParamOff: 20,
+					ParamOff: 4,
 					Reg:      -1,
 					Size:     4,
 				}},
@@ -4503,7 +4501,7 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 249: st.param.u32
-				s5 := uint64(0x8)
+				s5 := uint64(0x0)
 				s5v := uint64(r0[l])
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
@@ -4517,7 +4515,7 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 249: st.param.u32
-				s5 := uint64(0x8)
+				s5 := uint64(0x0)
 				s5v := uint64(r0[l])
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
@@ -4553,7 +4551,7 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 251: ld.param.u32
 				if p0>>l&1 != 0 {
-					v1a := uint64(0xc)
+					v1a := uint64(0x4)
 					if budget == 0 {
 						w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
 					}
@@ -4578,7 +4576,7 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 251: ld.param.u32
 				if p0>>l&1 != 0 {
-					v1a := uint64(0xc)
+					v1a := uint64(0x4)
 					if budget == 0 {
 						w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
 					}
@@ -4693,7 +4691,7 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 				}
 				r10[l] = v7
 				// 262: st.param.u32
-				s8 := uint64(0x10)
+				s8 := uint64(0x0)
 				s8v := uint64(r0[l])
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
@@ -4713,7 +4711,7 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 				}
 				r10[l] = v7
 				// 262: st.param.u32
-				s8 := uint64(0x10)
+				s8 := uint64(0x0)
 				s8v := uint64(r0[l])
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
@@ -4750,7 +4748,7 @@ func callsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 264: ld.param.u32
-				v1a := uint64(0x14)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4770,7 +4768,7 @@ func callsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 264: ld.param.u32
-				v1a := uint64(0x14)
+				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))

@@ -155,7 +155,7 @@ var (
 		Name:         "vec_ops",
 		NumPreds:     1,
 		NumRegs:      37,
-		ParamSize:    64,
+		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 12,.param 4)",
 		StackBytes:   16,
 	}
@@ -771,18 +771,17 @@ func init() {
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
-					ParamOff: 28,
-					Reg:      -1,
-					Size:     12,
+					Reg:  -1,
+					Size: 12,
 				}, {
-					ParamOff: 40,
+					ParamOff: 12,
 					Reg:      -1,
 					Size:     12,
 				}},
 				Direct: cross3Func,
 				Guard:  -1,
 				Results: []runtime.Slot{{
-					ParamOff: 52,
+					ParamOff: 24,
 					Reg:      -1,
 					Size:     12,
 				}},
@@ -3788,7 +3787,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 183: st.param.f32
-				s11 := uint64(0x1c)
+				s11 := uint64(0x0)
 				s11v := uint64(r27[l])
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
@@ -3802,7 +3801,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 183: st.param.f32
-				s11 := uint64(0x1c)
+				s11 := uint64(0x0)
 				s11v := uint64(r27[l])
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
@@ -3831,7 +3830,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 184: st.param.f32
-				s12 := uint64(0x20)
+				s12 := uint64(0x4)
 				s12v := uint64(r28[l])
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
@@ -3845,7 +3844,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 184: st.param.f32
-				s12 := uint64(0x20)
+				s12 := uint64(0x4)
 				s12v := uint64(r28[l])
 				if s12 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
@@ -3874,7 +3873,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: st.param.f32
-				s13 := uint64(0x24)
+				s13 := uint64(0x8)
 				s13v := uint64(r29[l])
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
@@ -3888,7 +3887,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 185: st.param.f32
-				s13 := uint64(0x24)
+				s13 := uint64(0x8)
 				s13v := uint64(r29[l])
 				if s13 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
@@ -3917,7 +3916,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 187: st.param.f32
-				s14 := uint64(0x28)
+				s14 := uint64(0xc)
 				s14v := uint64(r30[l])
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
@@ -3931,7 +3930,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 187: st.param.f32
-				s14 := uint64(0x28)
+				s14 := uint64(0xc)
 				s14v := uint64(r30[l])
 				if s14 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
@@ -3960,7 +3959,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 188: st.param.f32
-				s15 := uint64(0x2c)
+				s15 := uint64(0x10)
 				s15v := uint64(r31[l])
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
@@ -3974,7 +3973,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 188: st.param.f32
-				s15 := uint64(0x2c)
+				s15 := uint64(0x10)
 				s15v := uint64(r31[l])
 				if s15 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
@@ -4003,7 +4002,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 189: st.param.f32
-				s16 := uint64(0x30)
+				s16 := uint64(0x14)
 				s16v := uint64(r32[l])
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
@@ -4017,7 +4016,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 189: st.param.f32
-				s16 := uint64(0x30)
+				s16 := uint64(0x14)
 				s16v := uint64(r32[l])
 				if s16 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
@@ -4076,7 +4075,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 197: ld.param.f32
-				v1a := uint64(0x34)
+				v1a := uint64(0x18)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4092,7 +4091,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				}
 				r33[l] = v1
 				// 198: ld.param.f32
-				v2a := uint64(0x38)
+				v2a := uint64(0x1c)
 				var v2 uint64
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
@@ -4108,7 +4107,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				}
 				r34[l] = v2
 				// 199: ld.param.f32
-				v3a := uint64(0x3c)
+				v3a := uint64(0x20)
 				var v3 uint64
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
@@ -4131,7 +4130,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 197: ld.param.f32
-				v1a := uint64(0x34)
+				v1a := uint64(0x18)
 				var v1 uint64
 				if v1a < pmEnd4 {
 					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
@@ -4147,7 +4146,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				}
 				r33[l] = v1
 				// 198: ld.param.f32
-				v2a := uint64(0x38)
+				v2a := uint64(0x1c)
 				var v2 uint64
 				if v2a < pmEnd4 {
 					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
@@ -4163,7 +4162,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				}
 				r34[l] = v2
 				// 199: ld.param.f32
-				v3a := uint64(0x3c)
+				v3a := uint64(0x20)
 				var v3 uint64
 				if v3a < pmEnd4 {
 					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
