@@ -148,7 +148,14 @@ func (w *Warp) arrive(b *Barrier, m uint32, loc string) (uint64, bool) {
 		bar.and = bar.and && p&m == m
 		bar.or = bar.or || p&m != 0
 	}
-	bar.waiting = append(bar.waiting, barWaiter{w: w, mask: m, op: b, loc: loc})
+	n := len(bar.waiting)
+	if n < cap(bar.waiting) {
+		bar.waiting = bar.waiting[:n+1]
+	} else {
+		bar.waiting = append(bar.waiting, barWaiter{})
+	}
+	bw := &bar.waiting[n] // field by field, as pushEntry
+	bw.w, bw.mask, bw.op, bw.loc = w, m, b, loc
 	return id, true
 }
 

@@ -104,7 +104,7 @@ type Function struct {
 	// around it (-1 for the body itself). A variable lives only inside its group, so the
 	// variables of two groups neither of which holds the other never live at once.
 	Groups []int
-	Values   []*Value    // every SSA value, Values[i].ID == i
+	Values []*Value // every SSA value, Values[i].ID == i
 	// LabelTables are the .branchtargets lists; CallTables the .calltargets lists;
 	// Prototypes the .callprototype signatures; each by directive name.
 	BranchTables map[string][]*Block
