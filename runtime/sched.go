@@ -82,6 +82,10 @@ type progressCheck struct {
 	mask  uint32
 	hash  uint64
 	stuck int // checks in a row that found the path spinning
+	// mbarWaited says an mbarrier wait of the warp found its phase incomplete since the probe
+	// reached the loop header: the path waits for others even when its registers change, as
+	// a polling loop's counter and clock reads do (libcu++'s cuda::barrier).
+	mbarWaited bool
 }
 
 // endSlice runs when the warp has used its time slice (or, while probing, after each block).
@@ -110,13 +114,13 @@ func (w *Warp) endSlice() bool {
 		fallthrough
 	case 1:
 		if fn.loopHeader(e.pc) {
-			pg.phase, pg.pc, pg.mask, pg.hash = 2, e.pc, e.mask, w.pathHash(e)
+			pg.phase, pg.pc, pg.mask, pg.hash, pg.mbarWaited = 2, e.pc, e.mask, w.pathHash(e), false
 			w.setSlice(1)
 			return false
 		}
 	case 2:
 		if e.pc == pg.pc {
-			return w.judge(e, e.mask == pg.mask && w.pathHash(e) == pg.hash)
+			return w.judge(e, e.mask == pg.mask && (pg.mbarWaited || w.pathHash(e) == pg.hash))
 		}
 	}
 	if pg.left--; pg.left > 0 {

@@ -398,6 +398,8 @@ func (e *emitter) lower() runtime.Instr {
 		return e.warp()
 	case frontend.OpIsspacep:
 		return e.isspacep()
+	case frontend.OpMbarrier:
+		return e.mbarrier()
 	case frontend.OpPrefetch, frontend.OpPrefetchu:
 		return e.prefetch()
 	case frontend.OpNanosleep:

@@ -372,6 +372,11 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		e.stmts = append(e.stmts, e.countWarp(in))
 		e.atom(in)
 		return
+	case frontend.OpMbarrier:
+		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
+		e.mbarrier(in)
+		return
 	}
 	if layout.IsWarpInstr(in) {
 		e.flush()

@@ -123,7 +123,11 @@ type kernelCase struct {
 	// maybeUnsupported marks the kernels of the wider instruction set (kernels_isa.go),
 	// skipped while the back end rejects some of their instructions as unsupported.
 	maybeUnsupported bool
-	shapes           []kernelShape
+	// clocked marks kernels whose instruction counts follow the wall clock: their waits back
+	// off by %globaltimer (libcu++'s cuda::barrier), so the engines' statistics differ from
+	// run to run while their outputs do not.
+	clocked bool
+	shapes  []kernelShape
 	// setup uploads random inputs for shape s, allocates the outputs and returns the launch:
 	// its arguments and a check that compares the outputs with the Go reference.
 	setup func(f *kernelFixture, s kernelShape) kernelLaunch
@@ -143,6 +147,14 @@ var cgTileShapes = []kernelShape{
 	{grid: runtime.D1(1), block: runtime.D1(256), n: 256},
 	{grid: runtime.D1(3), block: runtime.D1(256), n: 2000},
 	{grid: runtime.D1(2), block: runtime.D1(256), n: 100},
+}
+
+// mbarrierShapes launch whole-warp blocks, as nvcc/mbarrier.cu requires.
+var mbarrierShapes = []kernelShape{
+	{grid: runtime.D1(1), block: runtime.D1(32), n: 32},
+	{grid: runtime.D1(3), block: runtime.D1(64), n: 192},
+	{grid: runtime.D1(2), block: runtime.D1(256), n: 512},
+	{grid: runtime.D1(1), block: runtime.D1(1024), n: 1024},
 }
 
 // cgTileReduce sets up cg_tiles' tile_reduce<tile>: per-block sums and per-thread tile sums of
@@ -571,6 +583,46 @@ var kernelCases = []kernelCase{
 					return int32(1000*(b+1)+bd) + int32(t)
 				}
 				return int32(t)
+			})
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+
+	// nvcc/mbarrier.cu
+	{file: "mbarrier", kernel: "barrier_rounds", clocked: true, shapes: mbarrierShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		bd := int(s.block.X)
+		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
+			at := func(g, k int) int32 { return in[g-g%bd+(g%bd+k)%bd] }
+			want := tabulate(s.n, func(g int) int32 { return at(g, 1) + 2*at(g, 2) + 4*at(g, 3) })
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+	{file: "mbarrier", kernel: "barrier_drop", clocked: true, shapes: mbarrierShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		bd := int(s.block.X)
+		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(g int) int32 {
+				base, t := g-g%bd, g%bd
+				if t >= bd/2 {
+					return in[g]
+				}
+				w := func(t int) int32 { return in[base+(t+1)%bd] }
+				return in[g] + w(t) + 3*w((t+1)%(bd/2))
+			})
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+	{file: "mbarrier", kernel: "barrier_split", clocked: true, shapes: mbarrierShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		bd := int(s.block.X)
+		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(g int) int32 {
+				b, t := g/bd, g%bd
+				return in[g] ^ 0x55 + in[b*32+t*5%32]*7
 			})
 			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
 		}}
