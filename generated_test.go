@@ -96,6 +96,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_setp_two_dest"
 	"github.com/ptx2go/ptx2go/generated/hand_sink_vector"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_guarded"
+	"github.com/ptx2go/ptx2go/generated/hand_warp_pass"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_sz"
 	"github.com/ptx2go/ptx2go/generated/int64_math"
 	"github.com/ptx2go/ptx2go/generated/intmisc"
@@ -375,6 +376,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/setp_two_dest":           hand_setp_two_dest.Module,
 	"hand/sink_vector":             hand_sink_vector.Module,
 	"hand/warp_guarded":            hand_warp_guarded.Module,
+	"hand/warp_pass":               hand_warp_pass.Module,
 	"hand/warp_sz":                 hand_warp_sz.Module,
 	"nvcc/atomics":                 nvcc_atomics.Module,
 	"nvcc/barrier_exit":            nvcc_barrier_exit.Module,

@@ -123,7 +123,8 @@ func floatLanes(f floatOp, d, a, b, c int) runtime.Instr {
 			D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)
 			if m == ^uint32(0) {
 				for l := range ws {
-					if f := float64(f32(A[l]))*float64(f32(B[l])) + float64(f32(C[l])); isa.FmaF32Rounded(f, math.Float32bits(float32(f))) {
+					p, z := float64(f32(A[l]))*float64(f32(B[l])), float64(f32(C[l]))
+					if f := p + z; isa.FmaF32Rounded(p, z, f, math.Float32bits(float32(f))) {
 						D[l] = b32(float32(f))
 					} else {
 						D[l] = uint64(isa.FmaF32RN(uint32(A[l]), uint32(B[l]), uint32(C[l])))

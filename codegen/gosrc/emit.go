@@ -42,6 +42,8 @@ type blockEmit struct {
 	// instead of the register file; written are the register slots it writes.
 	lane    bool
 	written map[int]bool
+	// pass, while the block's warp pass is generated, is its plan (warppass.go).
+	pass *warpPass
 }
 
 // segment is a fused lane loop being built.
@@ -204,12 +206,7 @@ func (e *blockEmit) setLaneReg(s int, n string) jen.Code {
 // emitBlock generates the code of one runtime block: the statements of its case in the
 // function's block chain (run.go), or nil after an error.
 func (f *fnGen) emitBlock(b *ssa.Block, instrs []*ssa.Instr) []jen.Code {
-	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}, read: map[string]bool{}}
-	for _, in := range instrs {
-		if laneLocal(in) || (in.Op == frontend.OpLd || in.Op == frontend.OpLdu || in.Op == frontend.OpSt) && e.laneMemOK(in) {
-			e.local[in] = true
-		}
-	}
+	e := newBlockEmit(f, b, instrs)
 	for _, in := range instrs {
 		e.instr(in)
 	}
@@ -217,6 +214,22 @@ func (f *fnGen) emitBlock(b *ssa.Block, instrs []*ssa.Instr) []jen.Code {
 	if e.bad {
 		return nil
 	}
+	return e.body()
+}
+
+// newBlockEmit starts the code of a runtime block with the given instructions.
+func newBlockEmit(f *fnGen, b *ssa.Block, instrs []*ssa.Instr) *blockEmit {
+	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}, read: map[string]bool{}}
+	for _, in := range instrs {
+		if laneLocal(in) || (in.Op == frontend.OpLd || in.Op == frontend.OpLdu || in.Op == frontend.OpSt) && e.laneMemOK(in) {
+			e.local[in] = true
+		}
+	}
+	return e
+}
+
+// body is the generated block's code: its register arrays and immediates, then its statements.
+func (e *blockEmit) body() []jen.Code {
 	for _, u := range e.unis {
 		if !e.read[u] {
 			e.stmts = append(e.stmts, jen.Id("_").Op("=").Id(u))
@@ -259,6 +272,10 @@ func (e *blockEmit) flush() {
 	if s == nil {
 		return
 	}
+	if fp := e.pass; fp != nil && !fp.final {
+		fp.failed = true // warp-uniform work after lane work: not one loop
+		return
+	}
 	e.seg = nil
 	if len(s.body) == 0 {
 		return
@@ -285,8 +302,12 @@ func (e *blockEmit) flush() {
 	ppre, ppost := s.predWrites()
 	pre = append(pre, ppre...)
 	post = append(post, ppost...)
-	comment := fmt.Sprintf("PTX lines %s: lane-local, one loop over the lanes", lineList(s.lines))
 	full := s.fullWarp(e.f.g)
+	if e.pass != nil {
+		e.stmts = append(e.stmts, jen.Commentf("PTX lines %s: one pass over a full warp's lanes", lineList(s.lines)), jen.Block(append(append(pre, full), post...)...))
+		return
+	}
+	comment := fmt.Sprintf("PTX lines %s: lane-local, one loop over the lanes", lineList(s.lines))
 	sparse := jen.For(jen.Id("mm").Op(":=").Id("m"), jen.Id("mm").Op("!=").Lit(0), jen.Id("mm").Op("&=").Id("mm").Op("-").Lit(1)).Block(
 		append([]jen.Code{jen.Id("l").Op(":=").Qual("math/bits", "TrailingZeros32").Call(jen.Id("mm")).Op("&").Lit(31)}, s.body...)...)
 	blk := append(pre, jen.If(jen.Id("m").Op("==").Id("0xffffffff")).Block(full).Else().Block(sparse))
@@ -700,6 +721,9 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 // laneInstr adds a lane-local instruction to the current lane loop.
 func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	if e.seg == nil {
+		if fp := e.pass; fp != nil && !fp.started {
+			e.passAddrs()
+		}
 		e.seg = newSegment(&e.f.g.nwin)
 	}
 	s := e.seg

@@ -35,9 +35,12 @@ func (f *fnGen) block(b *ssa.Block) {
 	part := 0
 	prof := &runtime.BlockProfile{File: f.Fn.Pos.File}
 	emit := func(term jen.Dict, rt runtime.Term, comment string) {
-		var body []jen.Code
+		var body, pass []jen.Code
 		if len(pending) > 0 {
 			body = f.emitBlock(b, pending)
+			if body != nil {
+				pass = f.emitWarpPass(b, pending)
+			}
 		}
 		lines := ""
 		if len(pending) > 0 {
@@ -45,7 +48,7 @@ func (f *fnGen) block(b *ssa.Block) {
 		} else if b.Pos.Line > 0 {
 			lines = fmt.Sprintf(", PTX line %d", b.Pos.Line)
 		}
-		f.blocks = append(f.blocks, blockGen{code: body, ptxInstrs: count, loc: layout.StartLoc(prof), term: term, rt: rt, comment: blockName(b) + lines + comment, instrs: pending, prof: prof})
+		f.blocks = append(f.blocks, blockGen{code: body, ptxInstrs: count, loc: layout.StartLoc(prof), term: term, rt: rt, comment: blockName(b) + lines + comment, instrs: pending, prof: prof, pass: pass})
 		pending, count = nil, 0
 		prof = &runtime.BlockProfile{File: f.Fn.Pos.File}
 		part++

@@ -100,6 +100,8 @@ type fnGen struct {
 	run      string
 	runDecls []jen.Code
 	live     map[*ssa.Block]map[*ssa.Value]bool // liveIns
+	// windows are the runtime.Window indices of global and generic accesses in lane loops.
+	windows map[*ssa.Instr]int
 }
 
 // blockGen is one runtime block: its code, statistics count, where it starts, terminator
@@ -119,6 +121,8 @@ type blockGen struct {
 	instrs []*ssa.Instr
 	// prof is its static profile for statistics (profile.go); nil for the exit.
 	prof *runtime.BlockProfile
+	// pass is the body of its warp pass for a full warp (warppass.go), or nil.
+	pass []jen.Code
 }
 
 // PackageName is the default package name for a PTX file.

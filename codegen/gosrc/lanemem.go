@@ -58,7 +58,7 @@ func (e *blockEmit) laneMemOK(in *ssa.Instr) bool {
 // the current one cannot take it.
 func (e *blockEmit) laneMem(in *ssa.Instr) {
 	store := in.Op == frontend.OpSt
-	if s := e.seg; s != nil && (s.mem == segStore || store && s.mem != segNoMem) {
+	if s := e.seg; s != nil && e.pass == nil && (s.mem == segStore || store && s.mem != segNoMem) {
 		e.flush()
 	}
 	if store {
@@ -153,10 +153,12 @@ var storeFn = map[int]string{1: "Store8", 2: "Store16", 4: "Store32", 8: "Store6
 // load defines n as the value a scalar ld loads for lane l.
 func (c ctx) load(in *ssa.Instr, n string) []jen.Code {
 	e := c.e
+	if e.pass != nil {
+		return c.passLoad(in, n)
+	}
 	t := typeOf(in)
 	ad := e.memOperand(in, memArgs(in)[0])
 	es := t.Bytes()
-	width := firstDst(in).Value.Reg.Type.Bits()
 	a := n + "a"
 	s := e.seg
 	idx := s.nloads
@@ -182,16 +184,38 @@ func (c ctx) load(in *ssa.Instr, n string) []jen.Code {
 			return jen.Id(n).Op("=").Qual(rtPath, loadFn[es]).Call(mem, o)
 		}, slow),
 	}
-	if t.IsSigned() && 8*es < 64 {
-		w := min(width, 64)
-		out = append(out, jen.Id(n).Op("=").Add(u64(conv(utype(w), conv(stype(w), conv(stype(8*es), jen.Id(n)))))))
+	e.f.noteWindow(in, s, a)
+	return append(out, c.loadExtend(in, n)...)
+}
+
+// loadExtend sign-extends n, the bytes a signed scalar load read, to its destination's width.
+func (c ctx) loadExtend(in *ssa.Instr, n string) []jen.Code {
+	t := typeOf(in)
+	es := t.Bytes()
+	if !t.IsSigned() || 8*es >= 64 {
+		return nil
 	}
-	return out
+	w := min(firstDst(in).Value.Reg.Type.Bits(), 64)
+	return []jen.Code{jen.Id(n).Op("=").Add(u64(conv(utype(w), conv(stype(w), conv(stype(8*es), jen.Id(n))))))}
+}
+
+// noteWindow records the window of a global or generic access whose address local is a, for
+// the block's warp pass (warppass.go).
+func (f *fnGen) noteWindow(in *ssa.Instr, s *segment, a string) {
+	if i, ok := s.winIndex[a+"w"]; ok {
+		if f.windows == nil {
+			f.windows = map[*ssa.Instr]int{}
+		}
+		f.windows[in] = i
+	}
 }
 
 // store emits a scalar st for lane l.
 func (c ctx) store(in *ssa.Instr) []jen.Code {
 	e := c.e
+	if e.pass != nil {
+		return c.passStore(in)
+	}
 	t := typeOf(in)
 	ad := e.memOperand(in, memArgs(in)[0])
 	es := t.Bytes()
@@ -199,7 +223,7 @@ func (c ctx) store(in *ssa.Instr) []jen.Code {
 	v := a + "v"
 	sp := jen.Qual(rtPath, ad.space)
 	lc := jen.Lit(layout.Loc(in.Pos))
-	return []jen.Code{
+	code := []jen.Code{
 		jen.Id(a).Op(":=").Add(c.accessAddr(in, ad)),
 		e.countLane(in, a),
 		jen.Id(v).Op(":=").Add(u64(c.src(in, memArgs(in)[1], t))),
@@ -210,6 +234,8 @@ func (c ctx) store(in *ssa.Instr) []jen.Code {
 			return jen.Qual(rtPath, storeFn[es]).Call(mem, o, jen.Id(v))
 		}, []jen.Code{jen.Id("w").Dot("StoreLane").Call(c.winArg(ad, a), sp, jen.Id(a), jen.Lit(es), jen.Id(v), jen.Id("l"), lc)}),
 	}
+	e.f.noteWindow(in, e.seg, a)
+	return code
 }
 
 // memPre declares what the loop's inline accesses use: the shared memory and its bounds,

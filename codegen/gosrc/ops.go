@@ -298,12 +298,13 @@ func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 					// product of two float32 values is exact in float64, so a multiply and an
 					// add are that fma; unlike math.FMA they need no check of the CPU and no
 					// call where it lacks FMA, around which the compiler would save registers.
-					f := n + "f"
+					f, p, z := n+"f", n+"p", n+"z"
 					return []jen.Code{
 						jen.Var().Id(n).Uint64(),
 						jen.Var().Id(nf).Float32(),
-						jen.If(jen.Id(f).Op(":=").Float64().Call(c.srcF32(in, 0)).Op("*").Float64().Call(c.srcF32(in, 1)).Op("+").Float64().Call(c.srcF32(in, 2)),
-							isaFn("FmaF32Rounded", jen.Id(f), jen.Qual("math", "Float32bits").Call(jen.Float32().Call(jen.Id(f))))).Block(
+						jen.Id(p).Op(",").Id(z).Op(":=").Float64().Call(c.srcF32(in, 0)).Op("*").Float64().Call(c.srcF32(in, 1)).Op(",").Float64().Call(c.srcF32(in, 2)),
+						jen.If(jen.Id(f).Op(":=").Id(p).Op("+").Id(z),
+							isaFn("FmaF32Rounded", jen.Id(p), jen.Id(z), jen.Id(f), jen.Qual("math", "Float32bits").Call(jen.Float32().Call(jen.Id(f))))).Block(
 							jen.Id(nf).Op("=").Float32().Call(jen.Id(f)),
 							jen.Id(n).Op("=").Add(u64(jen.Qual("math", "Float32bits").Call(jen.Id(nf))))).Else().Block(
 							c.slowPath(

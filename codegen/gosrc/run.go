@@ -31,9 +31,17 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 		body := []jen.Code{jen.Comment(b.comment)}
 		if b.instrs != nil {
 			blockFn := f.g.names.unique(fmt.Sprintf("%sBlock%d", base, i))
+			code := b.code
+			if b.pass != nil {
+				passFn := f.g.names.unique(blockFn + "Warp")
+				blockDecls = append(blockDecls, jen.Comment(fmt.Sprintf("%s runs block %d of %s %s for a full warp in one pass over the lanes where its", passFn, i, kindName(f.Fn), f.Fn.Name)).Line().
+					Comment("accesses allow (codegen/gosrc/warppass.go), and reports whether it did.").Line().
+					Func().Id(passFn).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32(), jen.Id("budget").Int()).Bool().Block(b.pass...))
+				code = append([]jen.Code{jen.If(jen.Id("m").Op("==").Id("0xffffffff").Op("&&").Id("budget").Op("!=").Lit(0).Op("&&").Id(passFn).Call(jen.Id("w"), jen.Id("m"), jen.Id("budget"))).Block(jen.Return())}, code...)
+			}
 			blockDecls = append(blockDecls, jen.Comment(fmt.Sprintf("%s runs block %d of %s %s for the lanes m (budget 0: counting statistics).", blockFn, i, kindName(f.Fn), f.Fn.Name)).Line().
 				Comment(b.comment).Line().
-				Func().Id(blockFn).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32(), jen.Id("budget").Int()).Block(b.code...))
+				Func().Id(blockFn).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32(), jen.Id("budget").Int()).Block(code...))
 			body = append(body, jen.Id(blockFn).Call(jen.Id("w"), jen.Id("m"), jen.Id("budget")),
 				jen.If(jen.Id("budget").Op("==").Lit(0)).Block(jen.Return(jen.Id("pc"), jen.Lit(0))))
 		}

@@ -2788,9 +2788,88 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// compactBlock2Warp runs block 2 of kernel compact for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func compactBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 202: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:202")
+	}
+	// PTX line 203: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 204: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 205: add.s64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 206: the index of ld.global.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(9)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 204, 205, 206, 207: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 204: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 205: add.s64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 206: ld.global.u32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r9[l] = v7
+			// 207: setp.lt.s32
+			c8t := int32(v7) < int32(k1)
+			c8 := c8t
+			c8b0 := uint32(0)
+			if c8 {
+				c8b0 = 1
+			}
+			p1n |= c8b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // compactBlock2 runs block 2 of kernel compact for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 202-207; divergent, reconverges at block 1 (b1 ($L__BB4_3))
 func compactBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && compactBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r9 := w.Reg(9)
 	k0 := uint64(0x4)

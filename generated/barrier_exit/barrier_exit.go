@@ -1167,9 +1167,117 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// earlyReturnBarrierBlock3Warp runs block 3 of kernel early_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func earlyReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 47: add.s32
+			v1 := uint64(uint32(r1[l]) + uint32(k0))
+			// 48: rem.u32
+			v2 := isa.Rem(v1, r0[l], 32, false)
+			// 49: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+			// 50: add.s64
+			v4 := uint64(uint64(r13[l]) + uint64(v3))
+			// 51: the address of ld.shared.u32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 52: not.b32
+			v5 := uint64(^uint32(r1[l]))
+			// 53: add.s32
+			v6 := uint64(uint32(v5) + uint32(r0[l]))
+			// 54: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k1))))
+			// 55: add.s64
+			v8 := uint64(uint64(r13[l]) + uint64(v7))
+			// 56: the address of ld.shared.u32
+			fd1 := uint64(v8) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 58: add.s64
+			v9 := uint64(uint64(r5[l]) + uint64(r9[l]))
+			// 59: the address of st.global.u32
+			fd2 := uint64(v9) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(1)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	// PTX lines 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 47: add.s32
+			v10 := uint64(uint32(r1[l]) + uint32(k0))
+			// 48: rem.u32
+			v11 := isa.Rem(v10, r0[l], 32, false)
+			// 49: mul.wide.u32
+			v12 := uint64(uint64(uint64(uint32(v11)) * uint64(uint32(k1))))
+			// 50: add.s64
+			v13 := uint64(uint64(r13[l]) + uint64(v12))
+			_ = v13
+			// 51: ld.shared.u32
+			v14 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 52: not.b32
+			v15 := uint64(^uint32(r1[l]))
+			// 53: add.s32
+			v16 := uint64(uint32(v15) + uint32(r0[l]))
+			// 54: mul.wide.s32
+			v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k1))))
+			// 55: add.s64
+			v18 := uint64(uint64(r13[l]) + uint64(v17))
+			_ = v18
+			// 56: ld.shared.u32
+			v19 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 57: add.s32
+			v20 := uint64(uint32(v19) + uint32(v14))
+			// 58: add.s64
+			v21 := uint64(uint64(r5[l]) + uint64(r9[l]))
+			_ = v21
+			// 59: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v20))
+		}
+	}
+	return true
+}
+
 // earlyReturnBarrierBlock3 runs block 3 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 47-59
 func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && earlyReturnBarrierBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r5 := w.Reg(5)
@@ -1772,9 +1880,49 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// interleavedReturnBarrierBlock4Warp runs block 4 of kernel interleaved_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	k0 := uint64(0x3)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 106: the address of st.shared.u32
+			fd0 := uint64(r15[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 105, 106: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 105: mul.lo.s32
+			v1 := uint64(uint32(r20[l]) * uint32(k0))
+			// 106: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+		}
+	}
+	return true
+}
+
 // interleavedReturnBarrierBlock4 runs block 4 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 105-106; bar.sync at line 107
 func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && interleavedReturnBarrierBlock4Warp(w, m, budget) {
+		return
+	}
 	r15 := w.Reg(15)
 	r20 := w.Reg(20)
 	k0 := uint64(0x3)
@@ -1827,9 +1975,84 @@ func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// interleavedReturnBarrierBlock5Warp runs block 5 of kernel interleaved_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func interleavedReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 108: the address of ld.shared.u32
+			fd0 := uint64(r15[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 109: the address of ld.global.u32
+			fd1 := uint64(r11[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 111: add.s64
+			v1 := uint64(uint64(r6[l]) + uint64(r10[l]))
+			// 112: the address of st.global.u32
+			fd2 := uint64(v1) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(3)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(4)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 108, 109, 110, 111, 112: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 108: ld.shared.u32
+			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 109: ld.global.u32
+			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 110: add.s32
+			v4 := uint64(uint32(v3) + uint32(v2))
+			// 111: add.s64
+			v5 := uint64(uint64(r6[l]) + uint64(r10[l]))
+			_ = v5
+			// 112: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v4))
+		}
+	}
+	return true
+}
+
 // interleavedReturnBarrierBlock5 runs block 5 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 108-112
 func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && interleavedReturnBarrierBlock5Warp(w, m, budget) {
+		return
+	}
 	r6 := w.Reg(6)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
@@ -2326,9 +2549,63 @@ func warpHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpHandoffBlock5Warp runs block 5 of kernel warp_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 166: mad.lo.s32
+			v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
+			// 167: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+			// 168: add.s64
+			v3 := uint64(uint64(r3[l]) + uint64(v2))
+			// 169: the address of st.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 166, 167, 168, 169: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 166: mad.lo.s32
+			v4 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
+			// 167: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 168: add.s64
+			v6 := uint64(uint64(r3[l]) + uint64(v5))
+			_ = v6
+			// 169: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r8[l]))
+		}
+	}
+	return true
+}
+
 // warpHandoffBlock5 runs block 5 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB2_7), PTX lines 166-169; ret
 func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpHandoffBlock5Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)

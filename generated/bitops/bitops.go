@@ -613,9 +613,610 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// bitops32Block2Warp runs block 2 of kernel bitops32 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0xc)
+	k2 := uint64(0x1f)
+	k3 := uint64(0xffffffff)
+	k4 := uint64(0x1)
+	k5 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/bitops.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/bitops.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/bitops.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 37: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 38: add.s64
+			v8 := uint64(uint64(u5) + uint64(v7))
+			_ = v8
+			// 39: the index of ld.global.u32
+			fd0 := v7 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 40: add.s64
+			v9 := uint64(uint64(u3) + uint64(v7))
+			_ = v9
+			// 43: mul.lo.s32
+			v10 := uint64(uint32(r4[l]) * uint32(k1))
+			// 44: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			// 45: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 47: the index of st.global.u32
+			fd1 := v11 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u5 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u3 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u6 + fl1 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u6 + fl1 + 0x4
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u6 + fl1 + 0x8
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u6 + fl1 + 0xc
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u6 + fl1 + 0x10
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := u6 + fl1 + 0x14
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := u6 + fl1 + 0x18
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := u6 + fl1 + 0x1c
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := u6 + fl1 + 0x20
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := u6 + fl1 + 0x24
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	fb12 := u6 + fl1 + 0x28
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x7c && fb12&3 == 0) {
+		return false
+	}
+	fb13 := u3 + fl0 + 0x0
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	fb14 := u6 + fl1 + 0x2c
+	fw14 := w.Window(14)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0x7c && fb14&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb2 != fb10 && fb2+128 > fb10 && fb10+128 > fb2 {
+		return false
+	}
+	if fb2 != fb11 && fb2+128 > fb11 && fb11+128 > fb2 {
+		return false
+	}
+	if fb2 != fb12 && fb2+128 > fb12 && fb12+128 > fb2 {
+		return false
+	}
+	if fb2 != fb13 && fb2+128 > fb13 && fb13+128 > fb2 {
+		return false
+	}
+	if fb2 != fb14 && fb2+128 > fb14 && fb14+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+128 > fb12 && fb12+128 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+128 > fb13 && fb13+128 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+128 > fb14 && fb14+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+128 > fb12 && fb12+128 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+128 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+128 > fb14 && fb14+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+128 > fb12 && fb12+128 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+128 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+128 > fb14 && fb14+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+128 > fb12 && fb12+128 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+128 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+128 > fb14 && fb14+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+128 > fb12 && fb12+128 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+128 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+128 > fb14 && fb14+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+128 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+128 > fb11 && fb11+128 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+128 > fb12 && fb12+128 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+128 > fb13 && fb13+128 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+128 > fb14 && fb14+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+128 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+128 > fb1 && fb1+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+128 > fb12 && fb12+128 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+128 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+128 > fb14 && fb14+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+128 > fb0 && fb0+128 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+128 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+128 > fb11 && fb11+128 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+128 > fb12 && fb12+128 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+128 > fb13 && fb13+128 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+128 > fb14 && fb14+128 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+128 > fb0 && fb0+128 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+128 > fb1 && fb1+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+128 > fb12 && fb12+128 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+128 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+128 > fb14 && fb14+128 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+128 > fb0 && fb0+128 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+128 > fb1 && fb1+128 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+128 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+128 > fb14 && fb14+128 > fb12 {
+		return false
+	}
+	if fb14 != fb0 && fb14+128 > fb0 && fb0+128 > fb14 {
+		return false
+	}
+	if fb14 != fb1 && fb14+128 > fb1 && fb1+128 > fb14 {
+		return false
+	}
+	if fb14 != fb13 && fb14+128 > fb13 && fb13+128 > fb14 {
+		return false
+	}
+	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 77, 79: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 37: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 38: add.s64
+			v14 := uint64(uint64(u5) + uint64(v13))
+			_ = v14
+			// 39: ld.global.u32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 40: add.s64
+			v16 := uint64(uint64(u3) + uint64(v13))
+			_ = v16
+			// 41: ld.global.u32
+			v17 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 42: and.b32
+			v18 := uint64(uint32(v17) & uint32(k2))
+			// 43: mul.lo.s32
+			v19 := uint64(uint32(r4[l]) * uint32(k1))
+			// 44: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v19)) * int64(int32(k0))))
+			// 45: add.s64
+			v21 := uint64(uint64(u6) + uint64(v20))
+			_ = v21
+			// 46: popc.b32
+			v22 := uint64(bits.OnesCount64(uint64(uint32(v15))))
+			// 47: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v22))
+			// 48: clz.b32
+			v23 := uint64(bits.LeadingZeros64(uint64(uint32(v15))) - 32)
+			// 49: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			// 50: brev.b32
+			v24 := bits.Reverse64(v15) >> 32
+			// 51: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			// 52: shl.b32
+			v25 := uint64(uint32(v15) << uint32(v18))
+			// 53: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			// 54: shr.u32
+			v26 := uint64(uint32(v15) >> uint32(v18))
+			// 55: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			// 56: shr.s32
+			v27 := uint64(uint32(int32(v15) >> uint32(v18)))
+			// 57: st.global.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+			// 58: shf.l.wrap.b32
+			v28 := uint64(isa.Shf(uint32(v15), uint32(v15), uint32(v17), true, false))
+			// 59: st.global.u32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v28))
+			// 60: shf.r.wrap.b32
+			v29 := uint64(isa.Shf(uint32(v15), uint32(v15), uint32(v17), false, false))
+			// 61: st.global.u32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v29))
+			// 62: add.s32
+			v30 := uint64(uint32(v15) + uint32(k3))
+			// 63: not.b32
+			v31 := uint64(^uint32(v15))
+			// 64: and.b32
+			v32 := uint64(uint32(v31) & uint32(v30))
+			// 65: popc.b32
+			v33 := uint64(bits.OnesCount64(uint64(uint32(v32))))
+			// 66: add.s32
+			v34 := uint64(uint32(v33) + uint32(k4))
+			// 67: setp.eq.s32
+			c35t := uint32(v15) == uint32(k5)
+			c35 := c35t
+			c35b0 := uint32(0)
+			if c35 {
+				c35b0 = 1
+			}
+			p1n |= c35b0 << l
+			// 68: selp.b32
+			v36 := uint64(v34)
+			if c35 {
+				v36 = uint64(k5)
+			}
+			// 69: st.global.u32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v36))
+			// 70: neg.s32
+			v37 := uint64(-uint32(v15))
+			// 71: and.b32
+			v38 := uint64(uint32(v15) & uint32(v37))
+			// 72: st.global.u32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v38))
+			// 73: and.b32
+			v39 := uint64(uint32(v22) & uint32(k4))
+			// 74: st.global.u32
+			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v39))
+			// 75: ld.global.u32
+			v40 := runtime.Load32(fp13, fo13+uint64(l)<<2)
+			// 77: shf.l.wrap.b32
+			v41 := uint64(isa.Shf(uint32(v15), uint32(v40), uint32(v18), true, false))
+			// 79: st.global.u32
+			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v41))
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // bitops32Block2 runs block 2 of kernel bitops32 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 31-79
 func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && bitops32Block2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
@@ -1600,9 +2201,192 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// bitops64Block2Warp runs block 2 of kernel bitops64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	k2 := uint64(0xd)
+	k3 := uint64(0x33)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 104: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/bitops.ptx:104")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 105: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/bitops.ptx:105")
+	}
+	// PTX line 106: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 107: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 108: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 109: add.s64
+			v6 := uint64(uint64(u3) + uint64(v5))
+			_ = v6
+			// 110: the index of ld.global.u64
+			fd0 := v5 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 111: shl.b32
+			v7 := uint64(uint32(r4[l]) << uint32(k1))
+			// 112: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+			// 113: add.s64
+			v9 := uint64(uint64(u4) + uint64(v8))
+			_ = v9
+			// 116: the index of st.global.u64
+			fd1 := v8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(15)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u4 + fl1 + 0x0
+	fw1 := w.Window(16)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u4 + fl1 + 0x8
+	fw2 := w.Window(17)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u4 + fl1 + 0x10
+	fw3 := w.Window(18)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := u4 + fl1 + 0x18
+	fw4 := w.Window(19)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+256 > fb0 && fb0+256 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	// PTX lines 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 125, 126, 127, 129: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 108: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 109: add.s64
+			v11 := uint64(uint64(u3) + uint64(v10))
+			_ = v11
+			// 110: ld.global.u64
+			v12 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 111: shl.b32
+			v13 := uint64(uint32(r4[l]) << uint32(k1))
+			// 112: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 113: add.s64
+			v15 := uint64(uint64(u4) + uint64(v14))
+			_ = v15
+			// 114: popc.b64
+			v16 := uint64(bits.OnesCount64(uint64(uint64(v12))))
+			// 115: cvt.u64.u32
+			v17 := uint64(uint64(uint32(v16)))
+			// 116: st.global.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v17))
+			// 117: clz.b64
+			v18 := uint64(bits.LeadingZeros64(uint64(uint64(v12))) - 0)
+			// 118: cvt.u64.u32
+			v19 := uint64(uint64(uint32(v18)))
+			// 119: st.global.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v19))
+			// 120: brev.b64
+			v20 := bits.Reverse64(v12) >> 0
+			// 121: st.global.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v20))
+			// 125: shl.b64
+			v21 := uint64(uint64(v12) << uint32(k2))
+			// 126: shr.b64
+			v22 := uint64(uint64(v12) >> uint32(k3))
+			// 127: add.u64
+			v23 := uint64(uint64(v21) + uint64(v22))
+			// 129: st.global.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v23))
+		}
+	}
+	return true
+}
+
 // bitops64Block2 runs block 2 of kernel bitops64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 104-129
 func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && bitops64Block2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
 	r14 := w.Reg(14)

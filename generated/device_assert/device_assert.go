@@ -580,9 +580,89 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u2
 }
 
+// checkPositiveBlock2Warp runs block 2 of kernel check_positive for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func checkPositiveBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 53: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/device_assert.ptx:53")
+	}
+	// PTX line 54: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 55: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 56: add.s64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 57: the index of ld.global.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 55, 56, 57, 58: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 55: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 56: add.s64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			r10[l] = v6
+			// 57: ld.global.u32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r11[l] = v7
+			// 58: setp.gt.s32
+			c8t := int32(v7) > int32(k1)
+			c8 := c8t
+			c8b0 := uint32(0)
+			if c8 {
+				c8b0 = 1
+			}
+			p1n |= c8b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // checkPositiveBlock2 runs block 2 of kernel check_positive for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 53-58; divergent, reconverges at block 1 (b1 ($L__BB0_4))
 func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && checkPositiveBlock2Warp(w, m, budget) {
+		return
+	}
 	r6 := w.Reg(6)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)

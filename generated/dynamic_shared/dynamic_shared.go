@@ -917,9 +917,85 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// blockReverseBlock1Warp runs block 1 of kernel block_reverse for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func blockReverseBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 38: not.b32
+			v1 := uint64(^uint32(r4[l]))
+			// 39: add.s32
+			v2 := uint64(uint32(r5[l]) + uint32(v1))
+			// 40: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+			// 41: add.s64
+			v4 := uint64(uint64(r12[l]) + uint64(v3))
+			// 42: the address of ld.shared.f32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 43: add.s64
+			v5 := uint64(uint64(r3[l]) + uint64(r8[l]))
+			// 44: the address of st.global.f32
+			fd1 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 38, 39, 40, 41, 42, 43, 44: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 38: not.b32
+			v6 := uint64(^uint32(r4[l]))
+			// 39: add.s32
+			v7 := uint64(uint32(r5[l]) + uint32(v6))
+			// 40: mul.wide.u32
+			v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
+			// 41: add.s64
+			v9 := uint64(uint64(r12[l]) + uint64(v8))
+			_ = v9
+			// 42: ld.shared.f32
+			v10 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 43: add.s64
+			v11 := uint64(uint64(r3[l]) + uint64(r8[l]))
+			_ = v11
+			// 44: st.global.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v10))
+		}
+	}
+	return true
+}
+
 // blockReverseBlock1 runs block 1 of kernel block_reverse for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 38-44; ret
 func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && blockReverseBlock1Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
@@ -1490,9 +1566,46 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// stencil3Block4Warp runs block 4 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	r20 := w.Reg(20)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 108: the address of st.shared.f32
+			fd0 := uint64(r13[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 108: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 108: st.shared.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r20[l]))
+		}
+	}
+	return true
+}
+
 // stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_9), PTX lines 108-108
 func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && stencil3Block4Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r20 := w.Reg(20)
 	// PTX lines 108: lane-local, one loop over the lanes
@@ -1577,9 +1690,47 @@ func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// stencil3Block8Warp runs block 8 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 75: the address of ld.global.f32
+			fd0 := uint64(r9[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 75: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 75: ld.global.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r10[l] = v1
+		}
+	}
+	return true
+}
+
 // stencil3Block8 runs block 8 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 75-75
 func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && stencil3Block8Warp(w, m, budget) {
+		return
+	}
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	// PTX lines 75: lane-local, one loop over the lanes
@@ -1719,9 +1870,58 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// stencil3Block10Warp runs block 10 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 91: mul.wide.u32
+			v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
+			// 92: add.s64
+			v2 := uint64(uint64(r2[l]) + uint64(v1))
+			// 93: the address of ld.global.f32
+			fd0 := uint64(v2) + 0xfffffffffffffffc - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 91, 92, 93: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 91: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
+			// 92: add.s64
+			v4 := uint64(uint64(r2[l]) + uint64(v3))
+			_ = v4
+			// 93: ld.global.f32
+			v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r15[l] = v5
+		}
+	}
+	return true
+}
+
 // stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 91-93
 func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && stencil3Block10Warp(w, m, budget) {
+		return
+	}
 	r2 := w.Reg(2)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
@@ -1839,9 +2039,47 @@ func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// stencil3Block12Warp runs block 12 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r9 := w.Reg(9)
+	r20 := w.Reg(20)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 106: the address of ld.global.f32
+			fd0 := uint64(r9[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 106: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 106: ld.global.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r20[l] = v1
+		}
+	}
+	return true
+}
+
 // stencil3Block12 runs block 12 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 106-106
 func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && stencil3Block12Warp(w, m, budget) {
+		return
+	}
 	r9 := w.Reg(9)
 	r20 := w.Reg(20)
 	// PTX lines 106: lane-local, one loop over the lanes
@@ -1901,9 +2139,137 @@ func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// stencil3Block13Warp runs block 13 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r7 := w.Reg(7)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	k1 := uint64(0x40400000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 114: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:114")
+	}
+	// PTX line 115: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 116: the address of ld.shared.f32
+			fd0 := uint64(r13[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 117: the address of ld.shared.f32
+			fd1 := uint64(r13[l]) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 119: the address of ld.shared.f32
+			fd2 := uint64(r13[l]) + 0x8 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 122: shl.b64
+			v3 := uint64(uint64(r7[l]) << uint32(k0))
+			// 123: add.s64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 124: the index of st.global.f32
+			fd3 := v3 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u2 + fl3 + 0x0
+	fw3 := w.Window(5)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	// PTX lines 116, 117, 118, 119, 120, 121, 122, 123, 124: one pass over a full warp's lanes
+	{
+		{
+			var v7F_s [32]float32
+			var v9F_s [32]float32
+			for l := range 32 {
+				// 116: ld.shared.f32
+				v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				// 117: ld.shared.f32
+				v6 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				// 118: add.f32
+				v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) + math.Float32frombits(uint32(v6)))
+				v7 := uint64(math.Float32bits(v7F))
+				_ = v7F
+				_ = v7
+				v7F_s[l] = v7F
+			}
+			for l := range 32 {
+				v7F := v7F_s[l]
+				// 119: ld.shared.f32
+				v8 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+				// 120: add.f32
+				v9F := isa.CanonF32(v7F + math.Float32frombits(uint32(v8)))
+				v9 := uint64(math.Float32bits(v9F))
+				_ = v9F
+				_ = v9
+				v9F_s[l] = v9F
+			}
+			for l := range 32 {
+				v9F := v9F_s[l]
+				// 121: div.rn.f32
+				v10 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v9F))), uint32(k1), isa.RN))
+				// 122: shl.b64
+				v11 := uint64(uint64(r7[l]) << uint32(k0))
+				// 123: add.s64
+				v12 := uint64(uint64(u2) + uint64(v11))
+				_ = v12
+				// 124: st.global.f32
+				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v10))
+			}
+		}
+	}
+	return true
+}
+
 // stencil3Block13 runs block 13 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 114-124
 func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && stencil3Block13Warp(w, m, budget) {
+		return
+	}
 	r7 := w.Reg(7)
 	r13 := w.Reg(13)
 	r28 := w.Reg(28)

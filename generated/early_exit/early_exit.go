@@ -1389,9 +1389,64 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// findFirstBlock1Warp runs block 1 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 75: the address of ld.global.u32
+			fd0 := uint64(r15[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 75, 76, 77: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 75: ld.global.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r17[l] = v1
+			// 76: setp.eq.s32
+			c2t := uint32(v1) == uint32(r10[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p2n |= c2b0 << l
+			// 77: mov.u32
+			v3 := uint64(r16[l])
+			r9[l] = v3
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // findFirstBlock1 runs block 1 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findFirstBlock1Warp(w, m, budget) {
+		return
+	}
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r15 := w.Reg(15)
@@ -1565,9 +1620,57 @@ func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// findFirstBlock4Warp runs block 4 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 93: mul.wide.s32
+			v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 94: add.s64
+			v2 := uint64(uint64(r7[l]) + uint64(v1))
+			// 95: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 93, 94, 95: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 93: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 94: add.s64
+			v4 := uint64(uint64(r7[l]) + uint64(v3))
+			_ = v4
+			// 95: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r9[l]))
+		}
+	}
+	return true
+}
+
 // findFirstBlock4 runs block 4 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_7), PTX lines 93-95
 func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findFirstBlock4Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r7 := w.Reg(7)
 	r9 := w.Reg(9)
@@ -2300,9 +2403,57 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifySumBlock6Warp runs block 6 of kernel classify_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifySumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 150: shl.b64
+			v1 := uint64(uint64(r10[l]) << uint32(k0))
+			// 151: add.s64
+			v2 := uint64(uint64(r8[l]) + uint64(v1))
+			// 152: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 150, 151, 152: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 150: shl.b64
+			v3 := uint64(uint64(r10[l]) << uint32(k0))
+			// 151: add.s64
+			v4 := uint64(uint64(r8[l]) + uint64(v3))
+			_ = v4
+			// 152: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+		}
+	}
+	return true
+}
+
 // classifySumBlock6 runs block 6 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b5, PTX lines 150-152
 func classifySumBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifySumBlock6Warp(w, m, budget) {
+		return
+	}
 	r8 := w.Reg(8)
 	r10 := w.Reg(10)
 	r13 := w.Reg(13)

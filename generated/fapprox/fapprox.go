@@ -356,9 +356,287 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// fapproxBlock2Warp runs block 2 of kernel fapprox for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0x6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fapprox.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fapprox.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fapprox.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 38: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 39: add.s64
+			v8 := uint64(uint64(u5) + uint64(v7))
+			_ = v8
+			// 40: the index of ld.global.f32
+			fd0 := v7 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 41: add.s64
+			v9 := uint64(uint64(u3) + uint64(v7))
+			_ = v9
+			// 43: mul.lo.s32
+			v10 := uint64(uint32(r4[l]) * uint32(k1))
+			// 44: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			// 45: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 47: the index of st.global.f32
+			fd1 := v11 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u5 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u3 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u6 + fl1 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u6 + fl1 + 0x4
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u6 + fl1 + 0x8
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u6 + fl1 + 0xc
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u6 + fl1 + 0x10
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := u6 + fl1 + 0x14
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 38: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 39: add.s64
+			v14 := uint64(uint64(u5) + uint64(v13))
+			_ = v14
+			// 40: ld.global.f32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 41: add.s64
+			v16 := uint64(uint64(u3) + uint64(v13))
+			_ = v16
+			// 42: ld.global.f32
+			v17 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 43: mul.lo.s32
+			v18 := uint64(uint32(r4[l]) * uint32(k1))
+			// 44: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(v18)) * int64(int32(k0))))
+			// 45: add.s64
+			v20 := uint64(uint64(u6) + uint64(v19))
+			_ = v20
+			// 46: sin.approx.f32
+			v21 := uint64(isa.SinApproxF32(uint32(v15)))
+			// 47: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
+			// 48: cos.approx.f32
+			v22 := uint64(isa.CosApproxF32(uint32(v15)))
+			// 49: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+			// 50: abs.f32
+			v23 := uint64(isa.AbsF32(uint32(v15)))
+			// 51: lg2.approx.f32
+			v24 := uint64(isa.Lg2ApproxF32(uint32(v23)))
+			// 52: st.global.f32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			// 53: ex2.approx.f32
+			v25 := uint64(isa.Ex2ApproxF32(uint32(v15)))
+			// 54: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			// 55: rsqrt.approx.f32
+			v26 := uint64(isa.RsqrtApproxF32(uint32(v23)))
+			// 56: st.global.f32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			// 57: div.approx.f32
+			v27 := uint64(isa.DivApproxF32(uint32(v15), uint32(v17)))
+			// 58: st.global.f32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+		}
+	}
+	return true
+}
+
 // fapproxBlock2 runs block 2 of kernel fapprox for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-58
 func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && fapproxBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)

@@ -693,7 +693,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 43: fma.rn.f32
 				var v10 uint64
 				var v10F float32
-				if v10f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+				v10p, v10z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))
+				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -711,7 +712,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 43: fma.rn.f32
 				var v10 uint64
 				var v10F float32
-				if v10f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+				v10p, v10z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))
+				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -743,7 +745,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 45: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -761,7 +764,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 45: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -793,7 +797,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v14 uint64
 				var v14F float32
-				if v14f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+				v14p, v14z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))
+				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -811,7 +816,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v14 uint64
 				var v14F float32
-				if v14f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+				v14p, v14z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))
+				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -843,7 +849,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 49: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+				v16p, v16z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -861,7 +868,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 49: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+				v16p, v16z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -893,7 +901,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 51: fma.rn.f32
 				var v18 uint64
 				var v18F float32
-				if v18f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Rounded(v18f, math.Float32bits(float32(v18f))) {
+				v18p, v18z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))
+				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
@@ -911,7 +920,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 51: fma.rn.f32
 				var v18 uint64
 				var v18F float32
-				if v18f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Rounded(v18f, math.Float32bits(float32(v18f))) {
+				v18p, v18z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))
+				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
@@ -943,7 +953,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 53: fma.rn.f32
 				var v20 uint64
 				var v20F float32
-				if v20f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+				v20p, v20z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))
+				if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
@@ -961,7 +972,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 53: fma.rn.f32
 				var v20 uint64
 				var v20F float32
-				if v20f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+				v20p, v20z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))
+				if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
@@ -1003,7 +1015,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 55: fma.rn.f32
 				var v22 uint64
 				var v22F float32
-				if v22f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u21))); isa.FmaF32Rounded(v22f, math.Float32bits(float32(v22f))) {
+				v22p, v22z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))
+				if v22f := v22p + v22z; isa.FmaF32Rounded(v22p, v22z, v22f, math.Float32bits(float32(v22f))) {
 					v22F = float32(v22f)
 					v22 = uint64(math.Float32bits(v22F))
 				} else {
@@ -1033,7 +1046,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 55: fma.rn.f32
 				var v22 uint64
 				var v22F float32
-				if v22f := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u21))); isa.FmaF32Rounded(v22f, math.Float32bits(float32(v22f))) {
+				v22p, v22z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))
+				if v22f := v22p + v22z; isa.FmaF32Rounded(v22p, v22z, v22f, math.Float32bits(float32(v22f))) {
 					v22F = float32(v22f)
 					v22 = uint64(math.Float32bits(v22F))
 				} else {

@@ -728,9 +728,211 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// toIntBlock2Warp runs block 2 of kernel to_int for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0x5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 35: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 36: add.s64
+			v6 := uint64(uint64(u3) + uint64(v5))
+			_ = v6
+			// 37: the index of ld.global.f32
+			fd0 := v5 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 38: mul.lo.s32
+			v7 := uint64(uint32(r4[l]) * uint32(k1))
+			// 39: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+			// 40: add.s64
+			v9 := uint64(uint64(u4) + uint64(v8))
+			_ = v9
+			// 42: the index of st.global.u32
+			fd1 := v8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u4 + fl1 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u4 + fl1 + 0x4
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u4 + fl1 + 0x8
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u4 + fl1 + 0xc
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u4 + fl1 + 0x10
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+128 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	// PTX lines 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 35: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 36: add.s64
+			v11 := uint64(uint64(u3) + uint64(v10))
+			_ = v11
+			// 37: ld.global.f32
+			v12 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 38: mul.lo.s32
+			v13 := uint64(uint32(r4[l]) * uint32(k1))
+			// 39: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 40: add.s64
+			v15 := uint64(uint64(u4) + uint64(v14))
+			_ = v15
+			// 41: cvt.rzi.s32.f32
+			v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RZ, 32, true)
+			// 42: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v16))
+			// 43: cvt.rni.s32.f32
+			v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RN, 32, true)
+			// 44: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+			// 45: cvt.rmi.s32.f32
+			v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RM, 32, true)
+			// 46: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v18))
+			// 47: cvt.rpi.f32.f32
+			v19 := isa.CvtFloat(v12, 32, 32, isa.RP, true, false, false)
+			// 48: cvt.rzi.s32.f32
+			v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(v19))), isa.RZ, 32, true)
+			// 49: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v20))
+			// 50: abs.f32
+			v21 := uint64(isa.AbsF32(uint32(v12)))
+			// 51: cvt.rzi.u32.f32
+			v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RZ, 32, false)
+			// 52: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v22))
+		}
+	}
+	return true
+}
+
 // toIntBlock2 runs block 2 of kernel to_int for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 31-52
 func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && toIntBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
 	r14 := w.Reg(14)
@@ -1206,9 +1408,210 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// toFloatBlock2Warp runs block 2 of kernel to_float for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func toFloatBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x8)
+	k1 := uint64(0x5)
+	k2 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 78: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:78")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 79: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:79")
+	}
+	// PTX line 80: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 81: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 82: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 83: add.s64
+			v6 := uint64(uint64(u3) + uint64(v5))
+			_ = v6
+			// 84: the index of ld.global.u64
+			fd0 := v5 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 85: mul.lo.s32
+			v7 := uint64(uint32(r4[l]) * uint32(k1))
+			// 86: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k2))))
+			// 87: add.s64
+			v9 := uint64(uint64(u4) + uint64(v8))
+			_ = v9
+			// 90: the index of st.global.f32
+			fd1 := v8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u4 + fl1 + 0x0
+	fw1 := w.Window(7)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u4 + fl1 + 0x4
+	fw2 := w.Window(8)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u4 + fl1 + 0x8
+	fw3 := w.Window(9)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u4 + fl1 + 0xc
+	fw4 := w.Window(10)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u4 + fl1 + 0x10
+	fw5 := w.Window(11)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb1+128 > fb0 && fb0+256 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+128 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2+128 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3+128 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb4+128 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb5+128 > fb0 && fb0+256 > fb5 {
+		return false
+	}
+	// PTX lines 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 98, 100: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 82: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 83: add.s64
+			v11 := uint64(uint64(u3) + uint64(v10))
+			_ = v11
+			// 84: ld.global.u64
+			v12 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 85: mul.lo.s32
+			v13 := uint64(uint32(r4[l]) * uint32(k1))
+			// 86: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k2))))
+			// 87: add.s64
+			v15 := uint64(uint64(u4) + uint64(v14))
+			_ = v15
+			// 88: cvt.u32.u64
+			v16 := uint64(uint32(uint64(v12)))
+			// 89: cvt.rn.f32.s32
+			v17 := uint64(math.Float32bits(float32(int32(v16))))
+			// 90: st.global.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v17))
+			// 91: cvt.rn.f32.u32
+			v18 := uint64(math.Float32bits(float32(uint32(v16))))
+			// 92: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v18))
+			// 93: cvt.rn.f32.s64
+			v19 := uint64(math.Float32bits(float32(int64(v12))))
+			// 94: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v19))
+			// 95: cvt.rn.f32.u64
+			v20 := isa.IntToFloat(0, uint64(uint64(v12)), false, 32, isa.RN)
+			// 96: st.global.f32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v20))
+			// 98: cvt.rz.f32.s32
+			v21 := isa.IntToFloat(int64(int32(v16)), 0, true, 32, isa.RZ)
+			// 100: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v21))
+		}
+	}
+	return true
+}
+
 // toFloatBlock2 runs block 2 of kernel to_float for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 78-100
 func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && toFloatBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
 	r14 := w.Reg(14)
@@ -1684,9 +2087,192 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// f64RoundtripBlock2Warp runs block 2 of kernel f64_roundtrip for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 128: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:128")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 129: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:129")
+	}
+	// PTX line 130: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 132: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 133: add.s64
+			v6 := uint64(uint64(u3) + uint64(v5))
+			_ = v6
+			// 134: the index of ld.global.f64
+			fd0 := v5 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 135: shl.b32
+			v7 := uint64(uint32(r4[l]) << uint32(k1))
+			// 136: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+			// 137: add.s64
+			v9 := uint64(uint64(u4) + uint64(v8))
+			_ = v9
+			// 140: the index of st.global.f64
+			fd1 := v8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u4 + fl1 + 0x0
+	fw1 := w.Window(13)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u4 + fl1 + 0x8
+	fw2 := w.Window(14)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u4 + fl1 + 0x10
+	fw3 := w.Window(15)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := u4 + fl1 + 0x18
+	fw4 := w.Window(16)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+256 > fb0 && fb0+256 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	// PTX lines 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 132: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 133: add.s64
+			v11 := uint64(uint64(u3) + uint64(v10))
+			_ = v11
+			// 134: ld.global.f64
+			v12 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 135: shl.b32
+			v13 := uint64(uint32(r4[l]) << uint32(k1))
+			// 136: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 137: add.s64
+			v15 := uint64(uint64(u4) + uint64(v14))
+			_ = v15
+			// 138: cvt.rn.f32.f64
+			v16 := isa.CvtFloat(v12, 32, 64, isa.RN, false, false, false)
+			// 139: cvt.f64.f32
+			v17 := isa.CvtFloat(v16, 64, 32, isa.RN, false, false, false)
+			// 140: st.global.f64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v17))
+			// 141: cvt.rz.f32.f64
+			v18 := isa.CvtFloat(v12, 32, 64, isa.RZ, false, false, false)
+			// 142: cvt.f64.f32
+			v19 := isa.CvtFloat(v18, 64, 32, isa.RN, false, false, false)
+			// 143: st.global.f64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v19))
+			// 144: cvt.rzi.s64.f64
+			v20 := isa.FloatToInt(math.Float64frombits(v12), isa.RZ, 64, true)
+			// 145: cvt.rn.f64.s64
+			v21 := math.Float64bits(float64(int64(v20)))
+			// 146: st.global.f64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v21))
+			// 147: cvt.rzi.s32.f64
+			v22 := isa.FloatToInt(math.Float64frombits(v12), isa.RZ, 32, true)
+			// 148: cvt.u16.u32
+			v23 := uint64(uint16(uint32(v22)))
+			// 149: cvt.rn.f64.s16
+			v24 := isa.IntToFloat(int64(int16(v23)), 0, true, 64, isa.RN)
+			// 150: st.global.f64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v24))
+		}
+	}
+	return true
+}
+
 // f64RoundtripBlock2 runs block 2 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 128-150
 func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && f64RoundtripBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
 	r14 := w.Reg(14)

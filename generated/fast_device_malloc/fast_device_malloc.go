@@ -1745,9 +1745,137 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock1Warp runs block 1 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r5 := w.Reg(5)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 85: the address of st.u32
+			fd0 := uint64(r25[l]) + 0xfffffffffffffff8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 87: the address of st.u32
+			fd1 := uint64(r25[l]) + 0xfffffffffffffffc - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 89: the address of st.u32
+			fd2 := uint64(r25[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 91: the address of st.u32
+			fd3 := uint64(r25[l]) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+128 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95: one pass over a full warp's lanes
+	{
+		p4 := w.P[4]
+		p4n := uint32(0)
+		for l := range 32 {
+			// 85: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r26[l]))
+			// 86: add.s32
+			v1 := uint64(uint32(r5[l]) + uint32(r26[l]))
+			// 87: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v1))
+			// 88: add.s32
+			v2 := uint64(uint32(r23[l]) + uint32(r26[l]))
+			// 89: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v2))
+			// 90: add.s32
+			v3 := uint64(uint32(r24[l]) + uint32(r26[l]))
+			// 91: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v3))
+			// 92: add.s32
+			v4 := uint64(uint32(r18[l]) + uint32(k0))
+			r18[l] = v4
+			// 93: add.s32
+			v5 := uint64(uint32(r26[l]) + uint32(r20[l]))
+			r26[l] = v5
+			// 94: add.s64
+			v6 := uint64(uint64(r25[l]) + uint64(k1))
+			r25[l] = v6
+			// 95: setp.eq.s32
+			c7t := uint32(r19[l]) == uint32(v4)
+			c7 := c7t
+			c7b0 := uint32(0)
+			if c7 {
+				c7b0 = 1
+			}
+			p4n |= c7b0 << l
+		}
+		w.P[4] = p4&^m | p4n
+	}
+	return true
+}
+
 // mallocSumBlock1 runs block 1 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_5), PTX lines 85-95; divergent, reconverges at block 2 (b2 ($L__BB0_6))
 func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock1Warp(w, m, budget) {
+		return
+	}
 	r5 := w.Reg(5)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
@@ -2007,9 +2135,71 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock3Warp runs block 3 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r5 := w.Reg(5)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 108: the address of st.u32
+			fd0 := uint64(r31[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 108, 109, 110, 111, 112: one pass over a full warp's lanes
+	{
+		p6 := w.P[6]
+		p6n := uint32(0)
+		for l := range 32 {
+			// 108: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r32[l]))
+			// 109: add.s64
+			v1 := uint64(uint64(r31[l]) + uint64(k0))
+			r31[l] = v1
+			// 110: add.s32
+			v2 := uint64(uint32(r32[l]) + uint32(r5[l]))
+			r32[l] = v2
+			// 111: add.s32
+			v3 := uint64(uint32(r33[l]) + uint32(k1))
+			r33[l] = v3
+			// 112: setp.ne.s32
+			c4t := uint32(v3) != uint32(k2)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p6n |= c4b0 << l
+		}
+		w.P[6] = p6&^m | p6n
+	}
+	return true
+}
+
 // mallocSumBlock3 runs block 3 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_8), PTX lines 108-112; divergent, reconverges at block 20 (b18)
 func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock3Warp(w, m, budget) {
+		return
+	}
 	r5 := w.Reg(5)
 	r31 := w.Reg(31)
 	r32 := w.Reg(32)
@@ -2109,9 +2299,115 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 	_ = u2
 }
 
+// mallocSumBlock5Warp runs block 5 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r16 := w.Reg(16)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 124: the address of ld.u32
+			fd0 := uint64(r36[l]) + 0xfffffffffffffff8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 126: the address of ld.u32
+			fd1 := uint64(r36[l]) + 0xfffffffffffffffc - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 128: the address of ld.u32
+			fd2 := uint64(r36[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 130: the address of ld.u32
+			fd3 := uint64(r36[l]) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(6)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(7)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(8)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	// PTX lines 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134: one pass over a full warp's lanes
+	{
+		p7 := w.P[7]
+		p7n := uint32(0)
+		for l := range 32 {
+			// 124: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 125: add.s32
+			v2 := uint64(uint32(v1) + uint32(r16[l]))
+			// 126: ld.u32
+			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 127: add.s32
+			v4 := uint64(uint32(v3) + uint32(v2))
+			// 128: ld.u32
+			v5 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 129: add.s32
+			v6 := uint64(uint32(v5) + uint32(v4))
+			// 130: ld.u32
+			v7 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 131: add.s32
+			v8 := uint64(uint32(v7) + uint32(v6))
+			r16[l] = v8
+			// 132: add.s32
+			v9 := uint64(uint32(r34[l]) + uint32(k0))
+			r34[l] = v9
+			// 133: add.s64
+			v10 := uint64(uint64(r36[l]) + uint64(k1))
+			r36[l] = v10
+			// 134: setp.eq.s32
+			c11t := uint32(r35[l]) == uint32(v9)
+			c11 := c11t
+			c11b0 := uint32(0)
+			if c11 {
+				c11b0 = 1
+			}
+			p7n |= c11b0 << l
+		}
+		w.P[7] = p7&^m | p7n
+	}
+	return true
+}
+
 // mallocSumBlock5 runs block 5 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_11), PTX lines 124-134; divergent, reconverges at block 6 (b6 ($L__BB0_12))
 func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock5Warp(w, m, budget) {
+		return
+	}
 	r16 := w.Reg(16)
 	r34 := w.Reg(34)
 	r35 := w.Reg(35)
@@ -2330,9 +2626,70 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock7Warp runs block 7 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r45 := w.Reg(45)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 144: the address of ld.u32
+			fd0 := uint64(r45[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(9)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 144, 145, 146, 147, 148: one pass over a full warp's lanes
+	{
+		p8 := w.P[8]
+		p8n := uint32(0)
+		for l := range 32 {
+			// 144: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 145: add.s32
+			v2 := uint64(uint32(v1) + uint32(r16[l]))
+			r16[l] = v2
+			// 146: add.s64
+			v3 := uint64(uint64(r45[l]) + uint64(k0))
+			r45[l] = v3
+			// 147: add.s32
+			v4 := uint64(uint32(r17[l]) + uint32(k1))
+			r17[l] = v4
+			// 148: setp.ne.s32
+			c5t := uint32(v4) != uint32(k2)
+			c5 := c5t
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p8n |= c5b0 << l
+		}
+		w.P[8] = p8&^m | p8n
+	}
+	return true
+}
+
 // mallocSumBlock7 runs block 7 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_14), PTX lines 144-148; divergent, reconverges at block 24 (b22)
 func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock7Warp(w, m, budget) {
+		return
+	}
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	r45 := w.Reg(45)
@@ -3293,9 +3650,57 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocKeepBlock1Warp runs block 1 of kernel malloc_keep for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocKeepBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 212: mul.wide.s32
+			v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 213: add.s64
+			v2 := uint64(uint64(r7[l]) + uint64(v1))
+			// 214: the address of st.global.u64
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 212, 213, 214: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 212: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 213: add.s64
+			v4 := uint64(uint64(r7[l]) + uint64(v3))
+			_ = v4
+			// 214: st.global.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r8[l]))
+		}
+	}
+	return true
+}
+
 // mallocKeepBlock1 runs block 1 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 212-214
 func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocKeepBlock1Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r7 := w.Reg(7)
 	r8 := w.Reg(8)
@@ -3519,9 +3924,46 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocKeepBlock6Warp runs block 6 of kernel malloc_keep for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocKeepBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 210: the address of st.u32
+			fd0 := uint64(r8[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(14)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 210: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 210: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r4[l]))
+		}
+	}
+	return true
+}
+
 // mallocKeepBlock6 runs block 6 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b5, PTX lines 210-210
 func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocKeepBlock6Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	// PTX lines 210: lane-local, one loop over the lanes
@@ -3943,9 +4385,47 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 	_ = u10
 }
 
+// freeKeptBlock5Warp runs block 5 of kernel free_kept for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func freeKeptBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 251: the address of ld.u32
+			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(17)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 251: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 251: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r13[l] = v1
+		}
+	}
+	return true
+}
+
 // freeKeptBlock5 runs block 5 of kernel free_kept for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 251-251
 func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && freeKeptBlock5Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	// PTX lines 251: lane-local, one loop over the lanes

@@ -1068,9 +1068,57 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// collatzStepsBlock1Warp runs block 1 of kernel collatz_steps for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func collatzStepsBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 43: shl.b64
+			v1 := uint64(uint64(r9[l]) << uint32(k0))
+			// 44: add.s64
+			v2 := uint64(uint64(r8[l]) + uint64(v1))
+			// 45: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 43, 44, 45: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 43: shl.b64
+			v3 := uint64(uint64(r9[l]) << uint32(k0))
+			// 44: add.s64
+			v4 := uint64(uint64(r8[l]) + uint64(v3))
+			_ = v4
+			// 45: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+		}
+	}
+	return true
+}
+
 // collatzStepsBlock1 runs block 1 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_7), PTX lines 43-45
 func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && collatzStepsBlock1Warp(w, m, budget) {
+		return
+	}
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
@@ -2003,9 +2051,57 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tidHashBlock4Warp runs block 4 of kernel tid_hash for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 152: shl.b64
+			v1 := uint64(uint64(r39[l]) << uint32(k0))
+			// 153: add.s64
+			v2 := uint64(uint64(r38[l]) + uint64(v1))
+			// 154: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 152, 153, 154: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 152: shl.b64
+			v3 := uint64(uint64(r39[l]) << uint32(k0))
+			// 153: add.s64
+			v4 := uint64(uint64(r38[l]) + uint64(v3))
+			_ = v4
+			// 154: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+		}
+	}
+	return true
+}
+
 // tidHashBlock4 runs block 4 of kernel tid_hash for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_6), PTX lines 152-154
 func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tidHashBlock4Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r38 := w.Reg(38)
 	r39 := w.Reg(39)

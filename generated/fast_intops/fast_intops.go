@@ -769,9 +769,184 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// bytePermBlock2Warp runs block 2 of kernel byte_perm for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0x7777)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/intops.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/intops.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/intops.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/intops.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 40: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v10 := uint64(uint64(u7) + uint64(v9))
+			_ = v10
+			// 42: the index of ld.global.u32
+			fd0 := v9 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 43: add.s64
+			v11 := uint64(uint64(u6) + uint64(v9))
+			_ = v11
+			// 45: add.s64
+			v12 := uint64(uint64(u3) + uint64(v9))
+			_ = v12
+			// 49: add.s64
+			v13 := uint64(uint64(u8) + uint64(v9))
+			_ = v13
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u7 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u6 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u3 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u8 + fl0 + 0x0
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 40: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v15 := uint64(uint64(u7) + uint64(v14))
+			_ = v15
+			// 42: ld.global.u32
+			v16 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 43: add.s64
+			v17 := uint64(uint64(u6) + uint64(v14))
+			_ = v17
+			// 44: ld.global.u32
+			v18 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 45: add.s64
+			v19 := uint64(uint64(u3) + uint64(v14))
+			_ = v19
+			// 46: ld.global.u32
+			v20 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 47: and.b32
+			v21 := uint64(uint32(v20) & uint32(k1))
+			// 48: prmt.b32
+			v22 := uint64(isa.Prmt(uint32(v16), uint32(v18), uint32(v21), isa.PrmtGeneric))
+			// 49: add.s64
+			v23 := uint64(uint64(u8) + uint64(v14))
+			_ = v23
+			// 50: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+		}
+	}
+	return true
+}
+
 // bytePermBlock2 runs block 2 of kernel byte_perm for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-50
 func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && bytePermBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r21 := w.Reg(21)
 	r22 := w.Reg(22)
@@ -1164,9 +1339,270 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sadMul24Block2Warp runs block 2 of kernel sad_mul24 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/intops.ptx:77")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 78: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/intops.ptx:78")
+	}
+	// PTX line 79: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 80: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/intops.ptx:80")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/intops.ptx:81")
+	}
+	// PTX line 82: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 83: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 84: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 85: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 86: add.s64
+			v10 := uint64(uint64(u7) + uint64(v9))
+			_ = v10
+			// 87: the index of ld.global.u32
+			fd0 := v9 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 88: add.s64
+			v11 := uint64(uint64(u6) + uint64(v9))
+			_ = v11
+			// 90: add.s64
+			v12 := uint64(uint64(u3) + uint64(v9))
+			_ = v12
+			// 93: shl.b32
+			v13 := uint64(uint32(r4[l]) << uint32(k1))
+			// 94: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 95: add.s64
+			v15 := uint64(uint64(u8) + uint64(v14))
+			_ = v15
+			// 96: the index of st.global.u32
+			fd1 := v14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u7 + fl0 + 0x0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u6 + fl0 + 0x0
+	fw1 := w.Window(5)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u3 + fl0 + 0x0
+	fw2 := w.Window(6)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u8 + fl1 + 0x0
+	fw3 := w.Window(7)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u8 + fl1 + 0x4
+	fw4 := w.Window(8)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u8 + fl1 + 0x8
+	fw5 := w.Window(9)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u8 + fl1 + 0xc
+	fw6 := w.Window(10)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+128 > fb2 && fb2+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+128 > fb2 && fb2+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
+		return false
+	}
+	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 85: mul.wide.s32
+			v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 86: add.s64
+			v17 := uint64(uint64(u7) + uint64(v16))
+			_ = v17
+			// 87: ld.global.u32
+			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 88: add.s64
+			v19 := uint64(uint64(u6) + uint64(v16))
+			_ = v19
+			// 89: ld.global.u32
+			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 90: add.s64
+			v21 := uint64(uint64(u3) + uint64(v16))
+			_ = v21
+			// 91: ld.global.u32
+			v22 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 92: sad.s32
+			v23 := isa.Sad(v18, v20, v22, 32, true)
+			// 93: shl.b32
+			v24 := uint64(uint32(r4[l]) << uint32(k1))
+			// 94: mul.wide.s32
+			v25 := uint64(uint64(int64(int32(v24)) * int64(int32(k0))))
+			// 95: add.s64
+			v26 := uint64(uint64(u8) + uint64(v25))
+			_ = v26
+			// 96: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			// 97: sad.u32
+			v27 := isa.Sad(v18, v20, v22, 32, false)
+			// 98: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			// 99: mul24.lo.s32
+			v28 := uint64(isa.Mul24(uint32(v18), uint32(v20), false, true))
+			// 100: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v28))
+			// 101: mul24.lo.u32
+			v29 := uint64(isa.Mul24(uint32(v18), uint32(v20), false, false))
+			// 102: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+		}
+	}
+	return true
+}
+
 // sadMul24Block2 runs block 2 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 77-102
 func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sadMul24Block2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r15 := w.Reg(15)
 	r17 := w.Reg(17)
@@ -1716,9 +2152,184 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// findNthBlock2Warp runs block 2 of kernel find_nth for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 129: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/intops.ptx:129")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/intops.ptx:130")
+	}
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 132: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/intops.ptx:132")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 133: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/intops.ptx:133")
+	}
+	// PTX line 134: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 135: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 136: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 137: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 138: add.s64
+			v10 := uint64(uint64(u7) + uint64(v9))
+			_ = v10
+			// 139: the index of ld.global.u32
+			fd0 := v9 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 140: add.s64
+			v11 := uint64(uint64(u6) + uint64(v9))
+			_ = v11
+			// 143: add.s64
+			v12 := uint64(uint64(u3) + uint64(v9))
+			_ = v12
+			// 146: add.s64
+			v13 := uint64(uint64(u8) + uint64(v9))
+			_ = v13
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u7 + fl0 + 0x0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u6 + fl0 + 0x0
+	fw1 := w.Window(12)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u3 + fl0 + 0x0
+	fw2 := w.Window(13)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u8 + fl0 + 0x0
+	fw3 := w.Window(14)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 137: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 138: add.s64
+			v15 := uint64(uint64(u7) + uint64(v14))
+			_ = v15
+			// 139: ld.global.u32
+			v16 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 140: add.s64
+			v17 := uint64(uint64(u6) + uint64(v14))
+			_ = v17
+			// 141: ld.global.u32
+			v18 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 142: and.b32
+			v19 := uint64(uint32(v18) & uint32(k1))
+			// 143: add.s64
+			v20 := uint64(uint64(u3) + uint64(v14))
+			_ = v20
+			// 144: ld.global.u32
+			v21 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 145: fns.b32
+			v22 := uint64(isa.Fns(uint32(v16), uint32(v19), uint32(v21)))
+			// 146: add.s64
+			v23 := uint64(uint64(u8) + uint64(v14))
+			_ = v23
+			// 147: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+		}
+	}
+	return true
+}
+
 // findNthBlock2 runs block 2 of kernel find_nth for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 129-147
 func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findNthBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r21 := w.Reg(21)
 	r22 := w.Reg(22)

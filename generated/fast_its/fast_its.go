@@ -1702,9 +1702,57 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u6
 }
 
+// laneHandoffBlock1Warp runs block 1 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 74: the address of ld.volatile.global.u32
+			fd0 := uint64(r5[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 74, 75: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 74: ld.volatile.global.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 75: setp.eq.s32
+			c2t := uint32(v1) == uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p2n |= c2b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // laneHandoffBlock1 runs block 1 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_2), PTX lines 74-75; divergent, reconverges at block 8 (b8)
 func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && laneHandoffBlock1Warp(w, m, budget) {
+		return
+	}
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
 	// PTX lines 74, 75: lane-local, one loop over the lanes
@@ -1781,9 +1829,53 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// laneHandoffBlock2Warp runs block 2 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 84: the address of st.volatile.global.u32
+			fd0 := uint64(r5[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 83, 84, 85: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 83: add.s32
+			v1 := uint64(uint32(r2[l]) + uint32(k0))
+			// 84: st.volatile.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			// 85: add.s64
+			v2 := uint64(uint64(r5[l]) + uint64(k1))
+			r5[l] = v2
+		}
+	}
+	return true
+}
+
 // laneHandoffBlock2 runs block 2 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_4), PTX lines 83-85
 func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && laneHandoffBlock2Warp(w, m, budget) {
+		return
+	}
 	r2 := w.Reg(2)
 	r5 := w.Reg(5)
 	k0 := uint64(0x1)
@@ -1841,9 +1933,57 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// laneHandoffBlock3Warp runs block 3 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 87: the address of ld.volatile.global.u32
+			fd0 := uint64(r5[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 87, 88: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 87: ld.volatile.global.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 88: setp.eq.s32
+			c2t := uint32(v1) == uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p3n |= c2b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // laneHandoffBlock3 runs block 3 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_5), PTX lines 87-88; divergent, reconverges at block 9 (b9)
 func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && laneHandoffBlock3Warp(w, m, budget) {
+		return
+	}
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
 	// PTX lines 87, 88: lane-local, one loop over the lanes
@@ -1920,9 +2060,91 @@ func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// laneHandoffBlock4Warp runs block 4 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 91: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/its.ptx:91")
+	}
+	// PTX line 92: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 93: the address of ld.volatile.global.u32
+			fd0 := uint64(r5[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 94: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+			// 95: add.s64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 96: the index of st.global.u32
+			fd1 := v3 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(7)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u2 + fl1 + 0x0
+	fw1 := w.Window(8)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 93, 94, 95, 96: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 93: ld.volatile.global.u32
+			v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 94: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+			// 95: add.s64
+			v7 := uint64(uint64(u2) + uint64(v6))
+			_ = v7
+			// 96: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v5))
+		}
+	}
+	return true
+}
+
 // laneHandoffBlock4 runs block 4 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_6), PTX lines 91-96
 func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && laneHandoffBlock4Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r5 := w.Reg(5)
 	r13 := w.Reg(13)
@@ -2091,9 +2313,53 @@ func laneHandoffBlock6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// laneHandoffBlock8Warp runs block 8 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 79: the address of st.volatile.global.u32
+			fd0 := uint64(r5[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(9)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 78, 79, 80: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 78: add.s32
+			v1 := uint64(uint32(r3[l]) + uint32(k0))
+			// 79: st.volatile.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			// 80: or.b32
+			v2 := uint64(uint32(r3[l]) | uint32(k1))
+			r3[l] = v2
+		}
+	}
+	return true
+}
+
 // laneHandoffBlock8 runs block 8 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b8, PTX lines 78-80
 func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && laneHandoffBlock8Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r5 := w.Reg(5)
 	k0 := uint64(0x2)
@@ -2605,9 +2871,57 @@ func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// storeReturnBarrierBlock3Warp runs block 3 of kernel store_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func storeReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 154: shl.b64
+			v1 := uint64(uint64(r11[l]) << uint32(k0))
+			// 155: add.s64
+			v2 := uint64(uint64(r6[l]) + uint64(v1))
+			// 156: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 154, 155, 156: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 154: shl.b64
+			v3 := uint64(uint64(r11[l]) << uint32(k0))
+			// 155: add.s64
+			v4 := uint64(uint64(r6[l]) + uint64(v3))
+			_ = v4
+			// 156: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r10[l]))
+		}
+	}
+	return true
+}
+
 // storeReturnBarrierBlock3 runs block 3 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_4), PTX lines 154-156
 func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && storeReturnBarrierBlock3Warp(w, m, budget) {
+		return
+	}
 	r6 := w.Reg(6)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
@@ -3086,9 +3400,84 @@ func syncwarpBothSidesBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// syncwarpBothSidesBlock3Warp runs block 3 of kernel syncwarp_both_sides for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func syncwarpBothSidesBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r9 := w.Reg(9)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 202: mul.wide.u32
+			v1 := uint64(uint64(uint64(uint32(r16[l])) * uint64(uint32(k0))))
+			// 203: add.s64
+			v2 := uint64(uint64(r14[l]) + uint64(v1))
+			// 204: the address of ld.shared.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 206: shl.b64
+			v3 := uint64(uint64(r9[l]) << uint32(k1))
+			// 207: add.s64
+			v4 := uint64(uint64(r3[l]) + uint64(v3))
+			// 208: the address of st.global.u32
+			fd1 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(14)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 202, 203, 204, 205, 206, 207, 208: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 202: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(r16[l])) * uint64(uint32(k0))))
+			// 203: add.s64
+			v6 := uint64(uint64(r14[l]) + uint64(v5))
+			_ = v6
+			// 204: ld.shared.u32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 205: add.s32
+			v8 := uint64(uint32(v7) + uint32(r17[l]))
+			// 206: shl.b64
+			v9 := uint64(uint64(r9[l]) << uint32(k1))
+			// 207: add.s64
+			v10 := uint64(uint64(r3[l]) + uint64(v9))
+			_ = v10
+			// 208: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v8))
+		}
+	}
+	return true
+}
+
 // syncwarpBothSidesBlock3 runs block 3 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB3_3), PTX lines 202-208; ret
 func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && syncwarpBothSidesBlock3Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r9 := w.Reg(9)
 	r14 := w.Reg(14)

@@ -2544,9 +2544,76 @@ func reduceSumBlock16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock20Warp runs block 20 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/reduce_shared.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 36: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 37: add.s64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 38: the index of ld.global.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 36, 37, 38: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 36: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 37: add.s64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 38: ld.global.u32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r5[l] = v7
+		}
+	}
+	return true
+}
+
 // reduceSumBlock20 runs block 20 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 34-38
 func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock20Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	k0 := uint64(0x4)
@@ -2633,9 +2700,77 @@ func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock21Warp runs block 21 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 48: the address of ld.shared.u32
+			fd0 := uint64(r12[l]) + 0x200 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 49: the address of ld.shared.u32
+			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 51: the address of st.shared.u32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 48, 49, 50, 51: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 48: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 49: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 50: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 51: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock21 runs block 21 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 48-51
 func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock21Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r15 := w.Reg(15)
 	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
@@ -2783,9 +2918,77 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock22Warp runs block 22 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 57: the address of ld.shared.u32
+			fd0 := uint64(r12[l]) + 0x100 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 58: the address of ld.shared.u32
+			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 60: the address of st.shared.u32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 57, 58, 59, 60: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 57: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 58: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 59: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 60: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock22 runs block 22 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 57-60
 func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock22Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r18 := w.Reg(18)
 	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
@@ -2933,9 +3136,77 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock23Warp runs block 23 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 66: the address of ld.shared.u32
+			fd0 := uint64(r12[l]) + 0x80 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 67: the address of ld.shared.u32
+			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 69: the address of st.shared.u32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 66, 67, 68, 69: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 66: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 67: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 68: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 69: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock23 runs block 23 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 66-69
 func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock23Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r21 := w.Reg(21)
 	// PTX lines 66, 67, 68: lane-local, one loop over the lanes
@@ -3083,9 +3354,77 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock24Warp runs block 24 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 75: the address of ld.shared.u32
+			fd0 := uint64(r12[l]) + 0x40 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 76: the address of ld.shared.u32
+			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 78: the address of st.shared.u32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 75, 76, 77, 78: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 75: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 76: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 77: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 78: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock24 runs block 24 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 75-78
 func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock24Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r24 := w.Reg(24)
 	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
@@ -3233,9 +3572,77 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock25Warp runs block 25 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 84: the address of ld.shared.u32
+			fd0 := uint64(r12[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 85: the address of ld.shared.u32
+			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 87: the address of st.shared.u32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 84, 85, 86, 87: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 84: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 85: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 86: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 87: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock25 runs block 25 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 84-87
 func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock25Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r27 := w.Reg(27)
 	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
@@ -3383,9 +3790,77 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock26Warp runs block 26 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 93: the address of ld.shared.u32
+			fd0 := uint64(r12[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 94: the address of ld.shared.u32
+			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 96: the address of st.shared.u32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 93, 94, 95, 96: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 93: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 94: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 95: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 96: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock26 runs block 26 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 93-96
 func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock26Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r30 := w.Reg(30)
 	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
@@ -3533,9 +4008,77 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock27Warp runs block 27 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 102: the address of ld.shared.u32
+			fd0 := uint64(r12[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 103: the address of ld.shared.u32
+			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 105: the address of st.shared.u32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 102, 103, 104, 105: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 102: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 103: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 104: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 105: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock27 runs block 27 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 102-105
 func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock27Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r33 := w.Reg(33)
 	// PTX lines 102, 103, 104: lane-local, one loop over the lanes
@@ -3683,9 +4226,73 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock28Warp runs block 28 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 111: ld.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/fast/reduce_shared.ptx:111")
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 112: the address of ld.shared.u32
+			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 114: the address of st.shared.u32
+			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 112, 113, 114: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 112: ld.shared.u32
+			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 113: add.s32
+			v3 := uint64(uint32(v2) + uint32(u1))
+			// 114: st.shared.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock28 runs block 28 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 111-114
 func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock28Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r36 := w.Reg(36)
 	if budget == 0 {
@@ -4625,9 +5232,76 @@ func reduceMaxBlock16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock20Warp runs block 20 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 152: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/reduce_shared.ptx:152")
+	}
+	// PTX line 153: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 154: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 155: add.s64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 156: the index of ld.global.f32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 154, 155, 156: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 154: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 155: add.s64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 156: ld.global.f32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r5[l] = v7
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock20 runs block 20 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 152-156
 func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock20Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	k0 := uint64(0x4)
@@ -4714,9 +5388,77 @@ func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock21Warp runs block 21 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 166: the address of ld.shared.f32
+			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 167: the address of ld.shared.f32
+			fd1 := uint64(r12[l]) + 0x200 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 169: the address of st.shared.f32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 166, 167, 168, 169: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 166: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 167: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 168: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 169: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock21 runs block 21 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 166-169
 func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock21Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r15 := w.Reg(15)
 	// PTX lines 166, 167, 168: lane-local, one loop over the lanes
@@ -4864,9 +5606,77 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock22Warp runs block 22 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 175: the address of ld.shared.f32
+			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 176: the address of ld.shared.f32
+			fd1 := uint64(r12[l]) + 0x100 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 178: the address of st.shared.f32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 175, 176, 177, 178: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 175: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 176: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 177: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 178: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock22 runs block 22 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 175-178
 func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock22Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r18 := w.Reg(18)
 	// PTX lines 175, 176, 177: lane-local, one loop over the lanes
@@ -5014,9 +5824,77 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock23Warp runs block 23 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 184: the address of ld.shared.f32
+			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 185: the address of ld.shared.f32
+			fd1 := uint64(r12[l]) + 0x80 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 187: the address of st.shared.f32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 184, 185, 186, 187: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 184: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 185: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 186: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 187: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock23 runs block 23 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 184-187
 func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock23Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r21 := w.Reg(21)
 	// PTX lines 184, 185, 186: lane-local, one loop over the lanes
@@ -5164,9 +6042,77 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock24Warp runs block 24 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 193: the address of ld.shared.f32
+			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 194: the address of ld.shared.f32
+			fd1 := uint64(r12[l]) + 0x40 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 196: the address of st.shared.f32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 193, 194, 195, 196: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 193: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 194: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 195: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 196: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock24 runs block 24 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 193-196
 func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock24Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r24 := w.Reg(24)
 	// PTX lines 193, 194, 195: lane-local, one loop over the lanes
@@ -5314,9 +6260,77 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock25Warp runs block 25 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 202: the address of ld.shared.f32
+			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 203: the address of ld.shared.f32
+			fd1 := uint64(r12[l]) + 0x20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 205: the address of st.shared.f32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 202, 203, 204, 205: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 202: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 203: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 204: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 205: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock25 runs block 25 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 202-205
 func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock25Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r27 := w.Reg(27)
 	// PTX lines 202, 203, 204: lane-local, one loop over the lanes
@@ -5464,9 +6478,77 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock26Warp runs block 26 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 211: the address of ld.shared.f32
+			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 212: the address of ld.shared.f32
+			fd1 := uint64(r12[l]) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 214: the address of st.shared.f32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 211, 212, 213, 214: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 211: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 212: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 213: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 214: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock26 runs block 26 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 211-214
 func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock26Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r30 := w.Reg(30)
 	// PTX lines 211, 212, 213: lane-local, one loop over the lanes
@@ -5614,9 +6696,77 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock27Warp runs block 27 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 220: the address of ld.shared.f32
+			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 221: the address of ld.shared.f32
+			fd1 := uint64(r12[l]) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 223: the address of st.shared.f32
+			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 220, 221, 222, 223: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 220: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 221: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 222: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 223: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock27 runs block 27 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 220-223
 func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock27Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r33 := w.Reg(33)
 	// PTX lines 220, 221, 222: lane-local, one loop over the lanes

@@ -2600,9 +2600,79 @@ func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock16Warp runs block 16 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	k0 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 104: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/switch_dense.ptx:104")
+	}
+	// PTX line 105: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 106: cvt.s64.s32
+			v3 := uint64(uint64(int32(r4[l])))
+			// 107: shl.b64
+			v4 := uint64(uint64(v3) << uint32(k0))
+			// 108: add.s64
+			v5 := uint64(uint64(u2) + uint64(v4))
+			_ = v5
+			// 109: the index of st.global.u32
+			fd0 := v4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 106, 107, 108, 109: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 106: cvt.s64.s32
+			v6 := uint64(uint64(int32(r4[l])))
+			// 107: shl.b64
+			v7 := uint64(uint64(v6) << uint32(k0))
+			// 108: add.s64
+			v8 := uint64(uint64(u2) + uint64(v7))
+			_ = v8
+			// 109: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r11[l]))
+		}
+	}
+	return true
+}
+
 // switchDenseBlock16 runs block 16 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB0_21), PTX lines 104-109
 func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock16Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
 	k0 := uint64(0x2)
@@ -2679,9 +2749,93 @@ func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock19Warp runs block 19 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	k1 := uint64(0x7)
+	k2 := uint64(0x3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/switch_dense.ptx:30")
+	}
+	// PTX line 31: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 32: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 33: add.s64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 34: the index of ld.global.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 32, 33, 34, 35, 36: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 32: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 33: add.s64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 34: ld.global.u32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r9[l] = v7
+			// 35: and.b32
+			v8 := uint64(uint32(v7) & uint32(k1))
+			r10[l] = v8
+			// 36: setp.gt.s32
+			c9t := int32(v8) > int32(k2)
+			c9 := c9t
+			c9b0 := uint32(0)
+			if c9 {
+				c9b0 = 1
+			}
+			p1n |= c9b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // switchDenseBlock19 runs block 19 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 30-36; divergent, reconverges at the exit
 func switchDenseBlock19(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock19Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -3764,9 +3918,57 @@ func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock15Warp runs block 15 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 215: shl.b64
+			v1 := uint64(uint64(r9[l]) << uint32(k0))
+			// 216: add.s64
+			v2 := uint64(uint64(r8[l]) + uint64(v1))
+			// 217: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 215, 216, 217: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 215: shl.b64
+			v3 := uint64(uint64(r9[l]) << uint32(k0))
+			// 216: add.s64
+			v4 := uint64(uint64(r8[l]) + uint64(v3))
+			_ = v4
+			// 217: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock15 runs block 15 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB1_22), PTX lines 215-217
 func switchDefaultBlock15(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock15Warp(w, m, budget) {
+		return
+	}
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
@@ -3822,9 +4024,113 @@ func switchDefaultBlock15(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock17Warp runs block 17 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 138: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/switch_dense.ptx:138")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 139: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/switch_dense.ptx:139")
+	}
+	// PTX line 140: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 141: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r8, m, u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 143: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 144: add.s64
+			v6 := uint64(uint64(u3) + uint64(v5))
+			_ = v6
+			// 145: the index of ld.global.u32
+			fd0 := v5 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 142, 143, 144, 145, 146: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 142: cvt.s64.s32
+			v7 := uint64(uint64(int32(r4[l])))
+			r9[l] = v7
+			// 143: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 144: add.s64
+			v9 := uint64(uint64(u3) + uint64(v8))
+			_ = v9
+			// 145: ld.global.u32
+			v10 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r12[l] = v10
+			// 146: setp.gt.s32
+			c11t := int32(v10) > int32(k1)
+			c11 := c11t
+			c11b0 := uint32(0)
+			if c11 {
+				c11b0 = 1
+			}
+			p1n |= c11b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	_ = u4
+	return true
+}
+
 // switchDefaultBlock17 runs block 17 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock17Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)

@@ -658,7 +658,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 45: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -672,7 +673,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 46: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -686,7 +688,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v13 uint64
 				var v13F float32
-				if v13f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Rounded(v13f, math.Float32bits(float32(v13f))) {
+				v13p, v13z := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))
+				if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f, math.Float32bits(float32(v13f))) {
 					v13F = float32(v13f)
 					v13 = uint64(math.Float32bits(v13F))
 				} else {
@@ -700,7 +703,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 48: fma.rn.f32
 				var v14 uint64
 				var v14F float32
-				if v14f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r22[l]))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+				v14p, v14z := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))
+				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -721,7 +725,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 45: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -735,7 +740,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 46: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -749,7 +755,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v13 uint64
 				var v13F float32
-				if v13f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Rounded(v13f, math.Float32bits(float32(v13f))) {
+				v13p, v13z := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))
+				if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f, math.Float32bits(float32(v13f))) {
 					v13F = float32(v13f)
 					v13 = uint64(math.Float32bits(v13F))
 				} else {
@@ -763,7 +770,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 48: fma.rn.f32
 				var v14 uint64
 				var v14F float32
-				if v14f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))) + float64(math.Float32frombits(uint32(r22[l]))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+				v14p, v14z := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))
+				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {

@@ -1505,9 +1505,93 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// warpReduceSumBlock0Warp runs block 0 of kernel warp_reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpReduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 21: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:21")
+	}
+	// PTX line 22: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 23: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	// PTX line 24: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 25: mov.u32
+			v5 := uint64(uint64(tid0[l]))
+			// 26: mad.lo.s32
+			v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+			// 27: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+			// 28: add.s64
+			v8 := uint64(uint64(u2) + uint64(v7))
+			_ = v8
+			// 29: the index of ld.global.u32
+			fd0 := v7 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 25, 26, 27, 28, 29: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 25: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			r4[l] = v9
+			// 26: mad.lo.s32
+			v10 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v9)))
+			r5[l] = v10
+			// 27: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			// 28: add.s64
+			v12 := uint64(uint64(u2) + uint64(v11))
+			_ = v12
+			// 29: ld.global.u32
+			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r8[l] = v13
+		}
+	}
+	return true
+}
+
 // warpReduceSumBlock0 runs block 0 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 21-29; the lanes wait here for those shfl.sync.down.b32 at line 30 names
 func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpReduceSumBlock0Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r8 := w.Reg(8)
@@ -1764,9 +1848,97 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpReduceSumBlock7Warp runs block 7 of kernel warp_reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpReduceSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r5 := w.Reg(5)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1b)
+	k2 := uint64(0x5)
+	k3 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 43: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:43")
+	}
+	// PTX line 44: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 46: shr.s32
+			v3 := uint64(uint32(int32(r5[l]) >> uint32(k0)))
+			// 47: shr.u32
+			v4 := uint64(uint32(v3) >> uint32(k1))
+			// 48: add.s32
+			v5 := uint64(uint32(r5[l]) + uint32(v4))
+			// 49: shr.s32
+			v6 := uint64(uint32(int32(v5) >> uint32(k2)))
+			// 50: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k3))))
+			// 51: add.s64
+			v8 := uint64(uint64(u2) + uint64(v7))
+			_ = v8
+			// 52: the index of st.global.u32
+			fd0 := v7 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 45, 46, 47, 48, 49, 50, 51, 52: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 45: add.s32
+			v9 := uint64(uint32(r17[l]) + uint32(r16[l]))
+			// 46: shr.s32
+			v10 := uint64(uint32(int32(r5[l]) >> uint32(k0)))
+			// 47: shr.u32
+			v11 := uint64(uint32(v10) >> uint32(k1))
+			// 48: add.s32
+			v12 := uint64(uint32(r5[l]) + uint32(v11))
+			// 49: shr.s32
+			v13 := uint64(uint32(int32(v12) >> uint32(k2)))
+			// 50: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k3))))
+			// 51: add.s64
+			v15 := uint64(uint64(u2) + uint64(v14))
+			_ = v15
+			// 52: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v9))
+		}
+	}
+	return true
+}
+
 // warpReduceSumBlock7 runs block 7 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 43-52
 func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpReduceSumBlock7Warp(w, m, budget) {
+		return
+	}
 	r5 := w.Reg(5)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
@@ -1921,9 +2093,112 @@ func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 	}
 }
 
+// warpAllreduceMaxBlock0Warp runs block 0 of kernel warp_allreduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpAllreduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 68: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:68")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 69: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:69")
+	}
+	// PTX line 70: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 71: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 72: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 73: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 74: mov.u32
+			v7 := uint64(uint64(tid0[l]))
+			// 75: mad.lo.s32
+			v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+			// 76: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			// 77: add.s64
+			v10 := uint64(uint64(u3) + uint64(v9))
+			_ = v10
+			// 78: the index of ld.global.f32
+			fd0 := v9 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 74, 75, 76, 77, 78: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 74: mov.u32
+			v11 := uint64(uint64(tid0[l]))
+			// 75: mad.lo.s32
+			v12 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v11)))
+			// 76: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+			r8[l] = v13
+			// 77: add.s64
+			v14 := uint64(uint64(u3) + uint64(v13))
+			_ = v14
+			// 78: ld.global.f32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r10[l] = v15
+		}
+	}
+	_ = u4
+	return true
+}
+
 // warpAllreduceMaxBlock0 runs block 0 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 68-78; the lanes wait here for those shfl.sync.bfly.b32 at line 79 names
 func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpAllreduceMaxBlock0Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r8 := w.Reg(8)
 	r10 := w.Reg(10)
@@ -2272,9 +2547,117 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// warpScanBlock0Warp runs block 0 of kernel warp_scan for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpScanBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 105: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:105")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 106: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:106")
+	}
+	// PTX line 107: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 108: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 109: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 110: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 111: mov.u32
+			v7 := uint64(uint64(tid0[l]))
+			// 112: mad.lo.s32
+			v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+			// 114: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			// 115: add.s64
+			v10 := uint64(uint64(u3) + uint64(v9))
+			_ = v10
+			// 116: the index of ld.global.u32
+			fd0 := v9 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 111, 112, 113, 114, 115, 116: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 111: mov.u32
+			v11 := uint64(uint64(tid0[l]))
+			// 112: mad.lo.s32
+			v12 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v11)))
+			// 113: and.b32
+			v13 := uint64(uint32(v11) & uint32(k1))
+			r8[l] = v13
+			// 114: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+			r9[l] = v14
+			// 115: add.s64
+			v15 := uint64(uint64(u3) + uint64(v14))
+			_ = v15
+			// 116: ld.global.u32
+			v16 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r11[l] = v16
+		}
+	}
+	_ = u4
+	return true
+}
+
 // warpScanBlock0 runs block 0 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 105-116; the lanes wait here for those shfl.sync.up.b32 at line 117 names
 func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpScanBlock0Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
@@ -2762,9 +3145,117 @@ func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// warpBroadcastBlock0Warp runs block 0 of kernel warp_broadcast for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpBroadcastBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 152: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:152")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 153: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:153")
+	}
+	// PTX line 154: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 155: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 156: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 157: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 158: mov.u32
+			v7 := uint64(uint64(tid0[l]))
+			// 159: mad.lo.s32
+			v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+			// 160: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			// 161: add.s64
+			v10 := uint64(uint64(u3) + uint64(v9))
+			_ = v10
+			// 162: the index of ld.global.u32
+			fd0 := v9 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 158, 159, 160, 161, 162, 163: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 158: mov.u32
+			v11 := uint64(uint64(tid0[l]))
+			// 159: mad.lo.s32
+			v12 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v11)))
+			// 160: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+			r8[l] = v13
+			// 161: add.s64
+			v14 := uint64(uint64(u3) + uint64(v13))
+			_ = v14
+			// 162: ld.global.u32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r10[l] = v15
+			// 163: and.b32
+			v16 := uint64(uint32(v15) & uint32(k1))
+			r11[l] = v16
+		}
+	}
+	_ = u4
+	return true
+}
+
 // warpBroadcastBlock0 runs block 0 of kernel warp_broadcast for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 152-163; the lanes wait here for those shfl.sync.idx.b32 at line 164 names
 func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpBroadcastBlock0Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r8 := w.Reg(8)
 	r10 := w.Reg(10)
@@ -3011,9 +3502,168 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// warpVotesBlock0Warp runs block 0 of kernel warp_votes for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpVotesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 184: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/warp_ops.ptx:184")
+	}
+	// PTX line 185: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 186: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:186")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 187: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/warp_ops.ptx:187")
+	}
+	// PTX line 188: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 189: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_ops.ptx:189")
+	}
+	// PTX line 190: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u6)
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 191: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u3)
+	runtime.Broadcast(r7, m, u8)
+	// PTX line 192: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 193: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.NTID().X))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 194: mov.u32
+			v11 := uint64(uint64(tid0[l]))
+			// 195: mad.lo.s32
+			v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+			// 197: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+			// 198: add.s64
+			v14 := uint64(uint64(u2) + uint64(v13))
+			_ = v14
+			// 199: the index of ld.global.u32
+			fd0 := v13 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(8)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 194, 195, 196, 197, 198, 199, 200: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 194: mov.u32
+			v15 := uint64(uint64(tid0[l]))
+			r10[l] = v15
+			// 195: mad.lo.s32
+			v16 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v15)))
+			// 196: cvt.s64.s32
+			v17 := uint64(uint64(int32(v16)))
+			r12[l] = v17
+			// 197: mul.wide.s32
+			v18 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			// 198: add.s64
+			v19 := uint64(uint64(u2) + uint64(v18))
+			_ = v19
+			// 199: ld.global.u32
+			v20 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 200: setp.gt.s32
+			c21t := int32(v20) > int32(k1)
+			c21 := c21t
+			c21b0 := uint32(0)
+			if c21 {
+				c21b0 = 1
+			}
+			p0n |= c21b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	_ = u5
+	_ = u7
+	_ = u8
+	return true
+}
+
 // warpVotesBlock0 runs block 0 of kernel warp_votes for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 184-200; the lanes wait here for those vote.sync.ballot.b32 at line 201 names
 func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpVotesBlock0Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
@@ -3453,9 +4103,98 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpVotesBlock5Warp runs block 5 of kernel warp_votes for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpVotesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	r16 := w.Reg(16)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1b)
+	k2 := uint64(0x5)
+	k3 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 206: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:206")
+	}
+	// PTX line 207: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 208: cvt.u32.u64
+			v3 := uint64(uint32(uint64(r12[l])))
+			// 209: shr.s32
+			v4 := uint64(uint32(int32(v3) >> uint32(k0)))
+			// 210: shr.u32
+			v5 := uint64(uint32(v4) >> uint32(k1))
+			// 211: add.s32
+			v6 := uint64(uint32(v3) + uint32(v5))
+			// 212: shr.s32
+			v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+			// 213: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
+			// 214: add.s64
+			v9 := uint64(uint64(u2) + uint64(v8))
+			_ = v9
+			// 215: the index of st.global.u32
+			fd0 := v8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 208, 209, 210, 211, 212, 213, 214, 215: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 208: cvt.u32.u64
+			v10 := uint64(uint32(uint64(r12[l])))
+			// 209: shr.s32
+			v11 := uint64(uint32(int32(v10) >> uint32(k0)))
+			// 210: shr.u32
+			v12 := uint64(uint32(v11) >> uint32(k1))
+			// 211: add.s32
+			v13 := uint64(uint32(v10) + uint32(v12))
+			// 212: shr.s32
+			v14 := uint64(uint32(int32(v13) >> uint32(k2)))
+			// 213: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k3))))
+			// 214: add.s64
+			v16 := uint64(uint64(u2) + uint64(v15))
+			_ = v16
+			// 215: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r16[l]))
+		}
+	}
+	return true
+}
+
 // warpVotesBlock5 runs block 5 of kernel warp_votes for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 206-215
 func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpVotesBlock5Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r16 := w.Reg(16)
 	k0 := uint64(0x1f)

@@ -623,9 +623,150 @@ func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// shflWidthBlock0Warp runs block 0 of kernel shfl_width for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func shflWidthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r12 := w.Reg(12)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 21: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_width.ptx:21")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 22: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_width.ptx:22")
+	}
+	// PTX line 23: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_width.ptx:24")
+	}
+	// PTX line 25: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 26: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX line 27: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX line 28: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 29: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			// 30: mad.lo.s32
+			v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+			// 31: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			// 32: add.s64
+			v12 := uint64(uint64(u5) + uint64(v11))
+			_ = v12
+			// 33: the index of ld.global.u32
+			fd0 := v11 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 37: add.s64
+			v13 := uint64(uint64(u3) + uint64(v11))
+			_ = v13
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u5 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u3 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 29, 30, 31, 32, 33, 34, 35, 36, 37, 38: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 29: mov.u32
+			v14 := uint64(uint64(tid0[l]))
+			// 30: mad.lo.s32
+			v15 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v14)))
+			// 31: mul.wide.s32
+			v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
+			// 32: add.s64
+			v17 := uint64(uint64(u5) + uint64(v16))
+			_ = v17
+			// 33: ld.global.u32
+			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r12[l] = v18
+			// 34: shl.b32
+			v19 := uint64(uint32(v15) << uint32(k1))
+			// 35: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v19)) * int64(int32(k0))))
+			// 36: add.s64
+			v21 := uint64(uint64(u6) + uint64(v20))
+			r15[l] = v21
+			// 37: add.s64
+			v22 := uint64(uint64(u3) + uint64(v16))
+			_ = v22
+			// 38: ld.global.u32
+			v23 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r17[l] = v23
+		}
+	}
+	return true
+}
+
 // shflWidthBlock0 runs block 0 of kernel shfl_width for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 21-38; the lanes wait here for those shfl.sync.idx.b32 at line 39 names
 func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && shflWidthBlock0Warp(w, m, budget) {
+		return
+	}
 	r12 := w.Reg(12)
 	r15 := w.Reg(15)
 	r17 := w.Reg(17)
@@ -1215,9 +1356,57 @@ func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 	w.Vote(runtime.VoteBallot, 13, w.P[2], 14, m, m, "testdata/ptx/fast/warp_width.ptx:87")
 }
 
+// divergentMaskBlock3Warp runs block 3 of kernel divergent_mask for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func divergentMaskBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 89: shl.b64
+			v1 := uint64(uint64(r9[l]) << uint32(k0))
+			// 90: add.s64
+			v2 := uint64(uint64(r8[l]) + uint64(v1))
+			// 91: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 89, 90, 91: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 89: shl.b64
+			v3 := uint64(uint64(r9[l]) << uint32(k0))
+			// 90: add.s64
+			v4 := uint64(uint64(r8[l]) + uint64(v3))
+			_ = v4
+			// 91: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+		}
+	}
+	return true
+}
+
 // divergentMaskBlock3 runs block 3 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_4), PTX lines 89-91
 func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && divergentMaskBlock3Warp(w, m, budget) {
+		return
+	}
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
@@ -1273,9 +1462,113 @@ func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// divergentMaskBlock5Warp runs block 5 of kernel divergent_mask for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func divergentMaskBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 70: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_width.ptx:70")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 71: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_width.ptx:71")
+	}
+	// PTX line 72: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 73: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r8, m, u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 75: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 76: add.s64
+			v6 := uint64(uint64(u3) + uint64(v5))
+			_ = v6
+			// 77: the index of ld.global.u32
+			fd0 := v5 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(7)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 74, 75, 76, 77, 78: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 74: cvt.s64.s32
+			v7 := uint64(uint64(int32(r4[l])))
+			r9[l] = v7
+			// 75: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 76: add.s64
+			v9 := uint64(uint64(u3) + uint64(v8))
+			_ = v9
+			// 77: ld.global.u32
+			v10 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r12[l] = v10
+			// 78: setp.lt.s32
+			c11t := int32(v10) < int32(k1)
+			c11 := c11t
+			c11b0 := uint32(0)
+			if c11 {
+				c11b0 = 1
+			}
+			p1n |= c11b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	_ = u4
+	return true
+}
+
 // divergentMaskBlock5 runs block 5 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 70-78; divergent, reconverges at block 3 (b2 ($L__BB1_4))
 func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && divergentMaskBlock5Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)

@@ -789,9 +789,209 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// dnormBlock2Warp runs block 2 of kernel dnorm for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x8)
+	k1 := uint64(0x1)
+	k2 := uint64(0x3ff0000000000000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fp64_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fp64_math.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fp64_math.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 38: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 39: add.s64
+			v8 := uint64(uint64(u5) + uint64(v7))
+			_ = v8
+			// 40: the index of ld.global.f64
+			fd0 := v7 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 41: add.s64
+			v9 := uint64(uint64(u3) + uint64(v7))
+			_ = v9
+			// 46: shl.b32
+			v10 := uint64(uint32(r4[l]) << uint32(k1))
+			// 47: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			// 48: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 49: the index of st.global.f64
+			fd1 := v11 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u5 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u3 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u6 + fl1 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u6 + fl1 + 0x8
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+256 > fb1 && fb1+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
+		return false
+	}
+	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: one pass over a full warp's lanes
+	{
+		{
+			var v15_s [32]uint64
+			var v17_s [32]uint64
+			var v18_s [32]uint64
+			var v19_s [32]uint64
+			for l := range 32 {
+				// 38: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 39: add.s64
+				v14 := uint64(uint64(u5) + uint64(v13))
+				_ = v14
+				// 40: ld.global.f64
+				v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+				// 41: add.s64
+				v16 := uint64(uint64(u3) + uint64(v13))
+				_ = v16
+				// 42: ld.global.f64
+				v17 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+				// 43: mul.f64
+				v18 := isa.MulF64RN(v17, v17)
+				v15_s[l] = v15
+				v18_s[l] = v18
+				v17_s[l] = v17
+			}
+			for l := range 32 {
+				v15 := v15_s[l]
+				v18 := v18_s[l]
+				// 44: fma.rn.f64
+				v19 := isa.FmaF64RN(v15, v15, v18)
+				v19_s[l] = v19
+			}
+			for l := range 32 {
+				v19 := v19_s[l]
+				v15 := v15_s[l]
+				v17 := v17_s[l]
+				// 45: sqrt.rn.f64
+				v20 := isa.SqrtF64(v19, isa.RN)
+				// 46: shl.b32
+				v21 := uint64(uint32(r4[l]) << uint32(k1))
+				// 47: mul.wide.s32
+				v22 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
+				// 48: add.s64
+				v23 := uint64(uint64(u6) + uint64(v22))
+				_ = v23
+				// 49: st.global.f64
+				runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v20))
+				// 50: min.f64
+				v24 := isa.MinF64(v15, v17, false)
+				// 51: abs.f64
+				v25 := isa.AbsF64(v15)
+				// 52: max.f64
+				v26 := isa.MaxF64(v25, k2, false)
+				// 53: div.rn.f64
+				v27 := isa.DivF64(v24, v26, isa.RN)
+				// 54: st.global.f64
+				runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v27))
+			}
+		}
+	}
+	return true
+}
+
 // dnormBlock2 runs block 2 of kernel dnorm for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-54
 func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && dnormBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
@@ -1579,9 +1779,57 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// newtonSqrtBlock4Warp runs block 4 of kernel newton_sqrt for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r14 := w.Reg(14)
+	k0 := uint64(0x3)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 130: shl.b64
+			v1 := uint64(uint64(r10[l]) << uint32(k0))
+			// 131: add.s64
+			v2 := uint64(uint64(r9[l]) + uint64(v1))
+			// 132: the address of st.global.f64
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 130, 131, 132: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 130: shl.b64
+			v3 := uint64(uint64(r10[l]) << uint32(k0))
+			// 131: add.s64
+			v4 := uint64(uint64(r9[l]) + uint64(v3))
+			_ = v4
+			// 132: st.global.f64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r14[l]))
+		}
+	}
+	return true
+}
+
 // newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_7), PTX lines 130-132
 func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && newtonSqrtBlock4Warp(w, m, budget) {
+		return
+	}
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r14 := w.Reg(14)
@@ -1637,9 +1885,135 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// newtonSqrtBlock6Warp runs block 6 of kernel newton_sqrt for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x8)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fp64_math.ptx:81")
+	}
+	runtime.Broadcast(r5, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 82: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fp64_math.ptx:82")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 83: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fp64_math.ptx:83")
+	}
+	// PTX line 84: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 85: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u2)
+	runtime.Broadcast(r9, m, u5)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 87: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 88: add.s64
+			v7 := uint64(uint64(u4) + uint64(v6))
+			_ = v7
+			// 89: the index of ld.global.f64
+			fd0 := v6 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u4 + fl0 + 0x0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 86, 87, 88, 89, 90, 91: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 86: cvt.s64.s32
+			v8 := uint64(uint64(int32(r4[l])))
+			r10[l] = v8
+			// 87: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 88: add.s64
+			v10 := uint64(uint64(u4) + uint64(v9))
+			_ = v10
+			// 89: ld.global.f64
+			v11 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			r13[l] = v11
+			// 90: setp.lt.s32
+			c12t := int32(u1) < int32(k1)
+			c12 := c12t
+			c12b0 := uint32(0)
+			if c12 {
+				c12b0 = 1
+			}
+			p1n |= c12b0 << l
+			// 91: mov.f64
+			v13 := uint64(v11)
+			r14[l] = v13
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	_ = u5
+	return true
+}
+
 // newtonSqrtBlock6 runs block 6 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b6, PTX lines 81-91
 func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && newtonSqrtBlock6Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r9 := w.Reg(9)

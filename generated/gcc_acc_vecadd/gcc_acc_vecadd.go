@@ -2958,9 +2958,116 @@ func vaddOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// vaddOmpFn0Block10Warp runs block 10 of kernel vadd$_omp_fn$0 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func vaddOmpFn0Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	k0 := uint64(0x80)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 115: add.u64
+			v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
+			// 116: add.u64
+			v2 := uint64(uint64(r2[l]) + uint64(r8[l]))
+			// 117: add.u64
+			v3 := uint64(uint64(r3[l]) + uint64(r8[l]))
+			// 118: the address of ld.f32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 119: the address of ld.f32
+			fd1 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 121: the address of st.f32
+			fd2 := uint64(v1) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 115, 116, 117, 118, 119, 120, 121, 122, 123: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 115: add.u64
+			v4 := uint64(uint64(r4[l]) + uint64(r8[l]))
+			_ = v4
+			// 116: add.u64
+			v5 := uint64(uint64(r2[l]) + uint64(r8[l]))
+			_ = v5
+			// 117: add.u64
+			v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
+			_ = v6
+			// 118: ld.f32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 119: ld.f32
+			v8 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 120: add.f32
+			v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v8)))
+			v9 := uint64(math.Float32bits(v9F))
+			_ = v9F
+			_ = v9
+			// 121: st.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v9F))))
+			// 122: add.u64
+			v10 := uint64(uint64(r8[l]) + uint64(k0))
+			r8[l] = v10
+			// 123: setp.ne.u64
+			c11t := uint64(r5[l]) != uint64(v10)
+			c11 := c11t
+			c11b0 := uint32(0)
+			if c11 {
+				c11b0 = 1
+			}
+			p1n |= c11b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // vaddOmpFn0Block10 runs block 10 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
 // b2 ($L3), PTX lines 115-123; divergent, reconverges at block 14 (b6)
 func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && vaddOmpFn0Block10Warp(w, m, budget) {
+		return
+	}
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
@@ -4265,9 +4372,94 @@ func scaleRowsOmpFn0Block21(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// scaleRowsOmpFn0Block22Warp runs block 22 of kernel scale_rows$_omp_fn$0 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func scaleRowsOmpFn0Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	k0 := uint64(0x80)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 277: the address of ld.f32
+			fd0 := uint64(r11[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 279: the address of st.f32
+			fd1 := uint64(r11[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(8)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(9)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 277, 278, 279, 280, 281: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 277: ld.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 278: fma.rn.f32
+			var v2 uint64
+			var v2F float32
+			v2p, v2z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))
+			if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
+				v2F = float32(v2f)
+				v2 = uint64(math.Float32bits(v2F))
+			} else {
+				{
+					v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
+					v2F = math.Float32frombits(uint32(v2))
+				}
+			}
+			_ = v2F
+			_ = v2
+			// 279: st.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(uint64(math.Float32bits(v2F))))
+			// 280: add.u64
+			v3 := uint64(uint64(r11[l]) + uint64(k0))
+			r11[l] = v3
+			// 281: setp.ne.u64
+			c4t := uint64(r9[l]) != uint64(v3)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p2n |= c4b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // scaleRowsOmpFn0Block22 runs block 22 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
 // b7 ($L10), PTX lines 277-281; divergent, reconverges at block 30 (b15)
 func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && scaleRowsOmpFn0Block22Warp(w, m, budget) {
+		return
+	}
 	r2 := w.Reg(2)
 	r6 := w.Reg(6)
 	r8 := w.Reg(8)
@@ -4301,7 +4493,8 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				// 278: fma.rn.f32
 				var v2 uint64
 				var v2F float32
-				if v2f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r6[l]))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+				v2p, v2z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))
+				if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
@@ -4337,7 +4530,8 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				// 278: fma.rn.f32
 				var v2 uint64
 				var v2F float32
-				if v2f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r6[l]))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+				v2p, v2z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))
+				if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
@@ -5448,9 +5642,83 @@ func countPositiveOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// countPositiveOmpFn0Block8Warp runs block 8 of kernel count_positive$_omp_fn$0 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func countPositiveOmpFn0Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r25 := w.Reg(25)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x80)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 406: the address of ld.u32
+			fd0 := uint64(r25[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(17)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 406, 407, 408, 409, 410, 411: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p1n := uint32(0)
+		p2n := uint32(0)
+		for l := range 32 {
+			// 406: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 407: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+			// 408: selp.u32
+			v3 := uint64(k0)
+			if c2 {
+				v3 = uint64(k1)
+			}
+			// 409: add.u32
+			v4 := uint64(uint32(r1[l]) + uint32(v3))
+			r1[l] = v4
+			// 410: add.u64
+			v5 := uint64(uint64(r25[l]) + uint64(k2))
+			r25[l] = v5
+			// 411: setp.ne.u64
+			c6t := uint64(r6[l]) != uint64(v5)
+			c6 := c6t
+			c6b0 := uint32(0)
+			if c6 {
+				c6b0 = 1
+			}
+			p2n |= c6b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // countPositiveOmpFn0Block8 runs block 8 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
 // b2 ($L21), PTX lines 406-411; divergent, reconverges at block 27 (b12)
 func countPositiveOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && countPositiveOmpFn0Block8Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)
 	r25 := w.Reg(25)
@@ -6106,9 +6374,58 @@ func countPositiveOmpFn0Block27(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// countPositiveOmpFn0Block28Warp runs block 28 of kernel count_positive$_omp_fn$0 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func countPositiveOmpFn0Block28Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r28 := w.Reg(28)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 432: the address of ld.u64
+			fd0 := uint64(r28[l]) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(21)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 431, 432, 433: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 431: add.u32
+			v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
+			r22[l] = v1
+			// 432: ld.u64
+			v2 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			r9[l] = v2
+			// 433: mov.u32
+			v3 := uint64(k0)
+			r4[l] = v3
+		}
+	}
+	return true
+}
+
 // countPositiveOmpFn0Block28 runs block 28 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 431-433
 func countPositiveOmpFn0Block28(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && countPositiveOmpFn0Block28Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r9 := w.Reg(9)
 	r20 := w.Reg(20)

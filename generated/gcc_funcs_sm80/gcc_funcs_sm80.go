@@ -4136,9 +4136,65 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifyBlock3Warp runs block 3 of function classify for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	k1 := uint64(0x2)
+	// PTX line 108: cvta.const.u64, warp-uniform
+	u1 := uint64((w.GlobalVar(2) + k0))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 109: cvt.u64.u32
+			v2 := uint64(uint64(uint32(r3[l])))
+			// 110: shl.b64
+			v3 := uint64(uint64(v2) << uint32(k1))
+			// 111: add.u64
+			v4 := uint64(uint64(u1) + uint64(v3))
+			_ = v4
+			// 112: the index of ld.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u1 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 109, 110, 111, 112: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 109: cvt.u64.u32
+			v5 := uint64(uint64(uint32(r3[l])))
+			// 110: shl.b64
+			v6 := uint64(uint64(v5) << uint32(k1))
+			// 111: add.u64
+			v7 := uint64(uint64(u1) + uint64(v6))
+			_ = v7
+			// 112: ld.u32
+			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r2[l] = v8
+		}
+	}
+	return true
+}
+
 // classifyBlock3 runs block 3 of function classify for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 108-112
 func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifyBlock3Warp(w, m, budget) {
+		return
+	}
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	k0 := uint64(0x0)
@@ -6879,7 +6935,8 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					// 429: fma.rn.f32
 					var v3 uint64
 					var v3F float32
-					if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+					v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))
+					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
@@ -6901,7 +6958,8 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						// 430: fma.rn.f32
 						var v4 uint64
 						var v4F float32
-						if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Rounded(v4f, math.Float32bits(float32(v4f))) {
+						v4p, v4z := float64(v3F)*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))
+						if v4f := v4p + v4z; isa.FmaF32Rounded(v4p, v4z, v4f, math.Float32bits(float32(v4f))) {
 							v4F = float32(v4f)
 							v4 = uint64(math.Float32bits(v4F))
 						} else {
@@ -6921,7 +6979,8 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						// 430: fma.rn.f32
 						var v4 uint64
 						var v4F float32
-						if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Rounded(v4f, math.Float32bits(float32(v4f))) {
+						v4p, v4z := float64(v3F)*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))
+						if v4f := v4p + v4z; isa.FmaF32Rounded(v4p, v4z, v4f, math.Float32bits(float32(v4f))) {
 							v4F = float32(v4f)
 							v4 = uint64(math.Float32bits(v4F))
 						} else {
@@ -6941,7 +7000,8 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					// 431: fma.rn.f32
 					var v5 uint64
 					var v5F float32
-					if v5f := float64(v4F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+					v5p, v5z := float64(v4F)*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))
+					if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
 						v5F = float32(v5f)
 						v5 = uint64(math.Float32bits(v5F))
 					} else {
@@ -6987,7 +7047,8 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 429: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -7001,7 +7062,8 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 430: fma.rn.f32
 				var v4 uint64
 				var v4F float32
-				if v4f := float64(v3F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k2))); isa.FmaF32Rounded(v4f, math.Float32bits(float32(v4f))) {
+				v4p, v4z := float64(v3F)*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))
+				if v4f := v4p + v4z; isa.FmaF32Rounded(v4p, v4z, v4f, math.Float32bits(float32(v4f))) {
 					v4F = float32(v4f)
 					v4 = uint64(math.Float32bits(v4F))
 				} else {
@@ -7015,7 +7077,8 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 431: fma.rn.f32
 				var v5 uint64
 				var v5F float32
-				if v5f := float64(v4F)*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+				v5p, v5z := float64(v4F)*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))
+				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -7115,7 +7178,8 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 						// 435: fma.rn.f32
 						var v2 uint64
 						var v2F float32
-						if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+						v2p, v2z := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))
+						if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
 							v2F = float32(v2f)
 							v2 = uint64(math.Float32bits(v2F))
 						} else {
@@ -7136,7 +7200,8 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 						// 435: fma.rn.f32
 						var v2 uint64
 						var v2F float32
-						if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+						v2p, v2z := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))
+						if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
 							v2F = float32(v2f)
 							v2 = uint64(math.Float32bits(v2F))
 						} else {
@@ -7167,7 +7232,8 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 435: fma.rn.f32
 				var v2 uint64
 				var v2F float32
-				if v2f := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+				v2p, v2z := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))
+				if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
@@ -7392,9 +7458,65 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// meanBlock1Warp runs block 1 of function mean for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func meanBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 476: the address of ld.f64
+			fd0 := uint64(r4[l]) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 476, 477, 478, 479: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 476: ld.f64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 477: add.f64
+			v2 := isa.AddF64RN(r3[l], v1)
+			r3[l] = v2
+			// 478: add.u64
+			v3 := uint64(uint64(r4[l]) + uint64(k0))
+			r4[l] = v3
+			// 479: setp.ne.u64
+			c4t := uint64(v3) != uint64(r5[l])
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p1n |= c4b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // meanBlock1 runs block 1 of function mean for the lanes m (budget 0: counting statistics).
 // b1 ($L54), PTX lines 476-479; divergent, reconverges at block 5 (b5)
 func meanBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && meanBlock1Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
@@ -8669,9 +8791,102 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u7
 }
 
+// primeWindowBlock1Warp runs block 1 of function prime_window for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func primeWindowBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r17 := w.Reg(17)
+	k0 := uint64(0x7)
+	k1 := uint64(0x2)
+	k2 := uint64(0x1)
+	k3 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 635: and.b32
+			v1 := uint64(uint32(r5[l]) & uint32(k0))
+			// 636: cvt.s64.s32
+			v2 := uint64(uint64(int32(v1)))
+			// 637: shl.b64
+			v3 := uint64(uint64(v2) << uint32(k1))
+			// 638: add.u64
+			v4 := uint64(uint64(r17[l]) + uint64(v3))
+			// 639: the address of ld.u32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 640: the address of st.u32
+			fd1 := uint64(r6[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(4)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 635, 636, 637, 638, 639, 640, 641, 642, 643: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 635: and.b32
+			v5 := uint64(uint32(r5[l]) & uint32(k0))
+			// 636: cvt.s64.s32
+			v6 := uint64(uint64(int32(v5)))
+			// 637: shl.b64
+			v7 := uint64(uint64(v6) << uint32(k1))
+			// 638: add.u64
+			v8 := uint64(uint64(r17[l]) + uint64(v7))
+			_ = v8
+			// 639: ld.u32
+			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 640: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+			// 641: add.u32
+			v10 := uint64(uint32(r5[l]) + uint32(k2))
+			r5[l] = v10
+			// 642: add.u64
+			v11 := uint64(uint64(r6[l]) + uint64(k3))
+			r6[l] = v11
+			// 643: setp.ne.u64
+			c12t := uint64(v11) != uint64(r8[l])
+			c12 := c12t
+			c12b0 := uint32(0)
+			if c12 {
+				c12b0 = 1
+			}
+			p0n |= c12b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // primeWindowBlock1 runs block 1 of function prime_window for the lanes m (budget 0: counting statistics).
 // b1 ($L65), PTX lines 635-643
 func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && primeWindowBlock1Warp(w, m, budget) {
+		return
+	}
 	r5 := w.Reg(5)
 	r6 := w.Reg(6)
 	r8 := w.Reg(8)
@@ -8820,9 +9035,69 @@ func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// primeWindowBlock2Warp runs block 2 of function prime_window for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func primeWindowBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	k0 := uint64(0xfffffffffffffffc)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 649: the address of ld.u32
+			fd0 := uint64(r3[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 648, 649, 650, 651, 652, 653: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 648: add.u32
+			v1 := uint64(uint32(r9[l]) + uint32(r9[l]))
+			// 649: ld.u32
+			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 650: vadd.u32.u32.u32.add
+			v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(v1), uint32(v2)))
+			r9[l] = v3
+			// 651: mov.u64
+			v4 := uint64(r3[l])
+			// 652: add.u64
+			v5 := uint64(uint64(r3[l]) + uint64(k0))
+			r3[l] = v5
+			// 653: setp.ne.u64
+			c6t := uint64(v4) != uint64(r7[l])
+			c6 := c6t
+			c6b0 := uint32(0)
+			if c6 {
+				c6b0 = 1
+			}
+			p1n |= c6b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // primeWindowBlock2 runs block 2 of function prime_window for the lanes m (budget 0: counting statistics).
 // b2 ($L66), PTX lines 648-653
 func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && primeWindowBlock2Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r7 := w.Reg(7)
 	r9 := w.Reg(9)
@@ -9367,7 +9642,8 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 			// 435: fma.rn.f32
 			var v2 uint64
 			var v2F float32
-			if v2f := float64(math.Float32frombits(uint32(x7)))*float64(math.Float32frombits(uint32(x7))) + float64(math.Float32frombits(uint32(k0))); isa.FmaF32Rounded(v2f, math.Float32bits(float32(v2f))) {
+			v2p, v2z := float64(math.Float32frombits(uint32(x7)))*float64(math.Float32frombits(uint32(x7))), float64(math.Float32frombits(uint32(k0)))
+			if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
 				v2F = float32(v2f)
 				v2 = uint64(math.Float32bits(v2F))
 			} else {

@@ -611,9 +611,112 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gridStrideScaleBlock1Warp runs block 1 of kernel grid_stride_scale for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 40: mul.wide.s32
+			v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v2 := uint64(uint64(r8[l]) + uint64(v1))
+			// 42: the address of ld.global.f32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 45: add.s64
+			v3 := uint64(uint64(r9[l]) + uint64(v1))
+			// 46: the address of st.global.f32
+			fd1 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 40: mul.wide.s32
+			v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v5 := uint64(uint64(r8[l]) + uint64(v4))
+			_ = v5
+			// 42: ld.global.f32
+			v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 43: cvt.rn.f32.s32
+			v7 := uint64(math.Float32bits(float32(int32(r4[l]))))
+			// 44: fma.rn.f32
+			var v8 uint64
+			var v8F float32
+			v8p, v8z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v7)))
+			if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				v8F = float32(v8f)
+				v8 = uint64(math.Float32bits(v8F))
+			} else {
+				{
+					v8 = uint64(isa.FmaF32RN(uint32(v6), uint32(r5[l]), uint32(v7)))
+					v8F = math.Float32frombits(uint32(v8))
+				}
+			}
+			_ = v8F
+			_ = v8
+			// 45: add.s64
+			v9 := uint64(uint64(r9[l]) + uint64(v4))
+			_ = v9
+			// 46: st.global.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(uint64(math.Float32bits(v8F))))
+			// 47: add.s32
+			v10 := uint64(uint32(r4[l]) + uint32(r11[l]))
+			r4[l] = v10
+			// 48: setp.lt.s32
+			c11t := int32(v10) < int32(r0[l])
+			c11 := c11t
+			c11b0 := uint32(0)
+			if c11 {
+				c11b0 = 1
+			}
+			p1n |= c11b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // gridStrideScaleBlock1 runs block 1 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_2), PTX lines 40-48; divergent, reconverges at block 4 (b4)
 func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStrideScaleBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
@@ -662,7 +765,8 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 44: fma.rn.f32
 				var v5 uint64
 				var v5F float32
-				if v5f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r5[l]))) + float64(math.Float32frombits(uint32(v4))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+				v5p, v5z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))
+				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -704,7 +808,8 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 44: fma.rn.f32
 				var v5 uint64
 				var v5F float32
-				if v5f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r5[l]))) + float64(math.Float32frombits(uint32(v4))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+				v5p, v5z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))
+				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -1061,9 +1166,70 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u11
 }
 
+// gridStridePartialBlock1Warp runs block 1 of kernel grid_stride_partial for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStridePartialBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 88: the address of ld.global.u32
+			fd0 := uint64(r15[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 88, 89, 90, 91, 92: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 88: ld.global.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 89: add.s32
+			v2 := uint64(uint32(v1) + uint32(r9[l]))
+			r9[l] = v2
+			// 90: add.s64
+			v3 := uint64(uint64(r15[l]) + uint64(r16[l]))
+			r15[l] = v3
+			// 91: add.s64
+			v4 := uint64(uint64(r8[l]) + uint64(r14[l]))
+			r8[l] = v4
+			// 92: setp.lt.s64
+			c5t := int64(v4) < int64(r0[l])
+			c5 := c5t
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p1n |= c5b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // gridStridePartialBlock1 runs block 1 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_2), PTX lines 88-92; divergent, reconverges at block 4 (b4)
 func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStridePartialBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
@@ -1162,9 +1328,52 @@ func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gridStridePartialBlock2Warp runs block 2 of kernel grid_stride_partial for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStridePartialBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 95: add.s64
+			v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
+			// 96: the address of st.global.u32
+			fd0 := uint64(v1) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 95, 96: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 95: add.s64
+			v2 := uint64(uint64(r2[l]) + uint64(r10[l]))
+			_ = v2
+			// 96: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r9[l]))
+		}
+	}
+	return true
+}
+
 // gridStridePartialBlock2 runs block 2 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_3), PTX lines 95-96; ret
 func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStridePartialBlock2Warp(w, m, budget) {
+		return
+	}
 	r2 := w.Reg(2)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)

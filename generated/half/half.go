@@ -631,9 +631,616 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// halfOpsBlock2Warp runs block 2 of kernel half_ops for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	k2 := uint64(0x9)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/half.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/half.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/half.ptx:39")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/half.ptx:40")
+	}
+	// PTX line 41: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 42: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/half.ptx:42")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 43: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/half.ptx:43")
+	}
+	// PTX line 44: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 46: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 48: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 49: add.s64
+			v14 := uint64(uint64(u10) + uint64(v13))
+			_ = v14
+			// 50: the index of ld.global.b16
+			fd0 := v13 - uint64(l)<<1
+			fl0 &= fd0
+			fh0 |= fd0
+			// 51: add.s64
+			v15 := uint64(uint64(u9) + uint64(v13))
+			_ = v15
+			// 53: add.s64
+			v16 := uint64(uint64(u6) + uint64(v13))
+			_ = v16
+			// 63: mul.wide.s32
+			v17 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+			// 64: add.s64
+			v18 := uint64(uint64(u3) + uint64(v17))
+			_ = v18
+			// 65: the index of ld.global.f32
+			fd1 := v17 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 67: mul.lo.s32
+			v19 := uint64(uint32(r4[l]) * uint32(k2))
+			// 68: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v19)) * int64(int32(k0))))
+			// 69: add.s64
+			v21 := uint64(uint64(u12) + uint64(v20))
+			_ = v21
+			// 70: the index of st.global.b16
+			fd2 := v20 - uint64(l)<<1
+			fl2 &= fd2
+			fh2 |= fd2
+			// 80: add.s64
+			v22 := uint64(uint64(u11) + uint64(v17))
+			_ = v22
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := u10 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
+		return false
+	}
+	fb1 := u9 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x3e && fb1&1 == 0) {
+		return false
+	}
+	fb2 := u6 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x3e && fb2&1 == 0) {
+		return false
+	}
+	fb3 := u3 + fl1 + 0x0
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u12 + fl2 + 0x0
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x3e && fb4&1 == 0) {
+		return false
+	}
+	fb5 := u12 + fl2 + 0x2
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x3e && fb5&1 == 0) {
+		return false
+	}
+	fb6 := u12 + fl2 + 0x4
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x3e && fb6&1 == 0) {
+		return false
+	}
+	fb7 := u12 + fl2 + 0x6
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x3e && fb7&1 == 0) {
+		return false
+	}
+	fb8 := u12 + fl2 + 0x8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x3e && fb8&1 == 0) {
+		return false
+	}
+	fb9 := u12 + fl2 + 0xa
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x3e && fb9&1 == 0) {
+		return false
+	}
+	fb10 := u12 + fl2 + 0xc
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x3e && fb10&1 == 0) {
+		return false
+	}
+	fb11 := u12 + fl2 + 0xe
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x3e && fb11&1 == 0) {
+		return false
+	}
+	fb12 := u12 + fl2 + 0x10
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x3e && fb12&1 == 0) {
+		return false
+	}
+	fb13 := u11 + fl1 + 0x0
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	if fb4 != fb0 && fb4+64 > fb0 && fb0+64 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+64 > fb1 && fb1+64 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+64 > fb2 && fb2+64 > fb4 {
+		return false
+	}
+	if fb4+64 > fb3 && fb3+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+64 > fb5 && fb5+64 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+64 > fb6 && fb6+64 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+64 > fb7 && fb7+64 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+64 > fb8 && fb8+64 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+64 > fb9 && fb9+64 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+64 > fb10 && fb10+64 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+64 > fb11 && fb11+64 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+64 > fb12 && fb12+64 > fb4 {
+		return false
+	}
+	if fb4+64 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+64 > fb0 && fb0+64 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+64 > fb1 && fb1+64 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+64 > fb2 && fb2+64 > fb5 {
+		return false
+	}
+	if fb5+64 > fb3 && fb3+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+64 > fb6 && fb6+64 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+64 > fb8 && fb8+64 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+64 > fb9 && fb9+64 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+64 > fb10 && fb10+64 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+64 > fb11 && fb11+64 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+64 > fb12 && fb12+64 > fb5 {
+		return false
+	}
+	if fb5+64 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+64 > fb0 && fb0+64 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+64 > fb1 && fb1+64 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+64 > fb2 && fb2+64 > fb6 {
+		return false
+	}
+	if fb6+64 > fb3 && fb3+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+64 > fb7 && fb7+64 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+64 > fb8 && fb8+64 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+64 > fb9 && fb9+64 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+64 > fb10 && fb10+64 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+64 > fb11 && fb11+64 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+64 > fb12 && fb12+64 > fb6 {
+		return false
+	}
+	if fb6+64 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+64 > fb0 && fb0+64 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+64 > fb1 && fb1+64 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+64 > fb2 && fb2+64 > fb7 {
+		return false
+	}
+	if fb7+64 > fb3 && fb3+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+64 > fb8 && fb8+64 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+64 > fb9 && fb9+64 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+64 > fb10 && fb10+64 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+64 > fb11 && fb11+64 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+64 > fb12 && fb12+64 > fb7 {
+		return false
+	}
+	if fb7+64 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+64 > fb0 && fb0+64 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+64 > fb1 && fb1+64 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+64 > fb2 && fb2+64 > fb8 {
+		return false
+	}
+	if fb8+64 > fb3 && fb3+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+64 > fb9 && fb9+64 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+64 > fb10 && fb10+64 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+64 > fb11 && fb11+64 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+64 > fb12 && fb12+64 > fb8 {
+		return false
+	}
+	if fb8+64 > fb13 && fb13+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+64 > fb0 && fb0+64 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+64 > fb1 && fb1+64 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+64 > fb2 && fb2+64 > fb9 {
+		return false
+	}
+	if fb9+64 > fb3 && fb3+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+64 > fb10 && fb10+64 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+64 > fb11 && fb11+64 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+64 > fb12 && fb12+64 > fb9 {
+		return false
+	}
+	if fb9+64 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+64 > fb0 && fb0+64 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+64 > fb1 && fb1+64 > fb10 {
+		return false
+	}
+	if fb10 != fb2 && fb10+64 > fb2 && fb2+64 > fb10 {
+		return false
+	}
+	if fb10+64 > fb3 && fb3+128 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+64 > fb11 && fb11+64 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+64 > fb12 && fb12+64 > fb10 {
+		return false
+	}
+	if fb10+64 > fb13 && fb13+128 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+64 > fb0 && fb0+64 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+64 > fb1 && fb1+64 > fb11 {
+		return false
+	}
+	if fb11 != fb2 && fb11+64 > fb2 && fb2+64 > fb11 {
+		return false
+	}
+	if fb11+64 > fb3 && fb3+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+64 > fb12 && fb12+64 > fb11 {
+		return false
+	}
+	if fb11+64 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+64 > fb0 && fb0+64 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+64 > fb1 && fb1+64 > fb12 {
+		return false
+	}
+	if fb12 != fb2 && fb12+64 > fb2 && fb2+64 > fb12 {
+		return false
+	}
+	if fb12+64 > fb3 && fb3+128 > fb12 {
+		return false
+	}
+	if fb12+64 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb13+128 > fb0 && fb0+64 > fb13 {
+		return false
+	}
+	if fb13+128 > fb1 && fb1+64 > fb13 {
+		return false
+	}
+	if fb13+128 > fb2 && fb2+64 > fb13 {
+		return false
+	}
+	if fb13 != fb3 && fb13+128 > fb3 && fb3+128 > fb13 {
+		return false
+	}
+	// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 48: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 49: add.s64
+			v24 := uint64(uint64(u10) + uint64(v23))
+			_ = v24
+			// 50: ld.global.b16
+			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			// 51: add.s64
+			v26 := uint64(uint64(u9) + uint64(v23))
+			_ = v26
+			// 52: ld.global.b16
+			v27 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			// 53: add.s64
+			v28 := uint64(uint64(u6) + uint64(v23))
+			_ = v28
+			// 54: ld.global.b16
+			v29 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			// 55: add.f16
+			v30h0 := v25
+			v30h1 := v27
+			v30 := uint64(isa.AddF16(uint16(v30h0), uint16(v30h1)))
+			// 56: sub.f16
+			v31h0 := v25
+			v31h1 := v27
+			v31 := uint64(isa.SubF16(uint16(v31h0), uint16(v31h1)))
+			// 57: mul.f16
+			v32h0 := v25
+			v32h1 := v27
+			v32 := uint64(isa.MulF16(uint16(v32h0), uint16(v32h1)))
+			// 58: fma.rn.f16
+			v33h0 := v25
+			v33h1 := v27
+			v33h2 := v29
+			v33 := uint64(isa.FmaF16(uint16(v33h0), uint16(v33h1), uint16(v33h2)))
+			// 59: fma.rn.relu.f16
+			v34h0 := v25
+			v34h1 := v27
+			v34h2 := v29
+			v34 := uint64(isa.ReluF16(isa.FmaF16(uint16(v34h0), uint16(v34h1), uint16(v34h2))))
+			// 60: min.f16
+			v35h0 := v25
+			v35h1 := v27
+			v35 := uint64(isa.MinF16(uint16(v35h0), uint16(v35h1), false, false))
+			// 61: max.NaN.f16
+			v36h0 := v25
+			v36h1 := v27
+			v36 := uint64(isa.MaxF16(uint16(v36h0), uint16(v36h1), true, false))
+			// 62: neg.f16
+			v37h0 := v25
+			v37 := uint64(isa.NegHalf(uint16(v37h0)))
+			// 63: mul.wide.s32
+			v38 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+			// 64: add.s64
+			v39 := uint64(uint64(u3) + uint64(v38))
+			_ = v39
+			// 65: ld.global.f32
+			v40 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 66: cvt.rn.f16.f32
+			v41s := v40
+			v41 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v41s)))), isa.RN))
+			// 67: mul.lo.s32
+			v42 := uint64(uint32(r4[l]) * uint32(k2))
+			// 68: mul.wide.s32
+			v43 := uint64(uint64(int64(int32(v42)) * int64(int32(k0))))
+			// 69: add.s64
+			v44 := uint64(uint64(u12) + uint64(v43))
+			_ = v44
+			// 70: st.global.b16
+			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v30))
+			// 71: st.global.b16
+			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v31))
+			// 72: st.global.b16
+			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v32))
+			// 73: st.global.b16
+			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v33))
+			// 74: st.global.b16
+			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v34))
+			// 75: st.global.b16
+			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v35))
+			// 76: st.global.b16
+			runtime.Store16(fp10, fo10+uint64(l)<<1, uint64(v36))
+			// 77: st.global.b16
+			runtime.Store16(fp11, fo11+uint64(l)<<1, uint64(v37))
+			// 78: st.global.b16
+			runtime.Store16(fp12, fo12+uint64(l)<<1, uint64(v41))
+			// 79: cvt.f32.f16
+			v45s := v25
+			v45 := uint64(isa.F16ToF32(uint16(v45s)))
+			// 80: add.s64
+			v46 := uint64(uint64(u11) + uint64(v38))
+			_ = v46
+			// 81: st.global.f32
+			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v45))
+		}
+	}
+	return true
+}
+
 // halfOpsBlock2 runs block 2 of kernel half_ops for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 36-81
 func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && halfOpsBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r19 := w.Reg(19)
 	r24 := w.Reg(24)
@@ -1598,9 +2205,179 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// packHalf2Block2Warp runs block 2 of kernel pack_half2 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 108: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/half.ptx:108")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 109: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/half.ptx:109")
+	}
+	// PTX line 110: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 111: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/half.ptx:111")
+	}
+	// PTX line 112: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 113: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 114: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 115: add.s64
+			v8 := uint64(uint64(u5) + uint64(v7))
+			_ = v8
+			// 116: the index of ld.global.f32
+			fd0 := v7 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 117: add.s64
+			v9 := uint64(uint64(u3) + uint64(v7))
+			_ = v9
+			// 120: shl.b32
+			v10 := uint64(uint32(r4[l]) << uint32(k1))
+			// 121: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			// 122: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 123: the index of st.global.b32
+			fd1 := v11 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u5 + fl0 + 0x0
+	fw0 := w.Window(14)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u3 + fl0 + 0x0
+	fw1 := w.Window(15)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u6 + fl1 + 0x0
+	fw2 := w.Window(16)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u6 + fl1 + 0x4
+	fw3 := w.Window(17)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	// PTX lines 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 114: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 115: add.s64
+			v14 := uint64(uint64(u5) + uint64(v13))
+			_ = v14
+			// 116: ld.global.f32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 117: add.s64
+			v16 := uint64(uint64(u3) + uint64(v13))
+			_ = v16
+			// 118: ld.global.f32
+			v17 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 119: cvt.rn.f16x2.f32
+			v18 := uint64(isa.NarrowF32(uint32(v17), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v15), false, isa.RN, false, false))
+			// 120: shl.b32
+			v19 := uint64(uint32(r4[l]) << uint32(k1))
+			// 121: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v19)) * int64(int32(k0))))
+			// 122: add.s64
+			v21 := uint64(uint64(u6) + uint64(v20))
+			_ = v21
+			// 123: st.global.b32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v18))
+			// 124: cvt.rn.bf16x2.f32
+			v22 := uint64(isa.NarrowF32(uint32(v17), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))
+			// 125: st.global.b32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+		}
+	}
+	return true
+}
+
 // packHalf2Block2 runs block 2 of kernel pack_half2 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 108-125
 func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && packHalf2Block2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)

@@ -779,9 +779,52 @@ func globalStoreBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// globalStoreBlock2Warp runs block 2 of kernel global_store for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func globalStoreBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 50: mov.u64, warp-uniform
+	u1 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 51: cvta.const.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 52: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 53: the address of st.global.u32
+			fd0 := uint64(u3) + 0x14 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 53: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 53: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r0[l]))
+		}
+	}
+	return true
+}
+
 // globalStoreBlock2 runs block 2 of kernel global_store for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 50-53
 func globalStoreBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && globalStoreBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 50: mov.u64, warp-uniform

@@ -1254,9 +1254,74 @@ func kTunedBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// kTunedBlock4Warp runs block 4 of kernel k_tuned for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func kTunedBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	k0 := uint64(0x4)
+	k1 := uint64(0x20)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 107: mul.wide.u32
+			v1 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 108: add.u64
+			v2 := uint64(uint64(r3[l]) + uint64(v1))
+			// 109: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 101, 102, 103, 104, 105, 106, 107, 108, 109: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 101: mad.lo.u32
+			v3 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
+			// 102: shr.u64
+			v4 := uint64(uint64(r7[l]) >> uint32(k1))
+			// 103: add.u64
+			v5 := uint64(uint64(r6[l]) + uint64(v4))
+			// 104: cvt.u32.u64
+			v6 := uint64(uint32(uint64(v5)))
+			// 105: add.u32
+			v7 := uint64(uint32(v3) + uint32(v6))
+			// 106: add.u32
+			v8 := uint64(uint32(v7) + uint32(r9[l]))
+			// 107: mul.wide.u32
+			v9 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 108: add.u64
+			v10 := uint64(uint64(r3[l]) + uint64(v9))
+			_ = v10
+			// 109: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v8))
+		}
+	}
+	return true
+}
+
 // kTunedBlock4 runs block 4 of kernel k_tuned for the lanes m (budget 0: counting statistics).
 // b4 (NORMAL), PTX lines 101-109; ret
 func kTunedBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && kTunedBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)

@@ -1076,9 +1076,60 @@ func exitInFuncBlock3(w *runtime.Warp, m uint32, budget int) {
 	w.AtomLanes(runtime.SpaceShared, atomAdd32, nil, nil, r11, r11, 0, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:74")
 }
 
+// exitInFuncBlock4Warp runs block 4 of kernel exit_in_func for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func exitInFuncBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	k0 := uint64(0x3e8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 76: ld.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:76")
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 78: the address of st.global.u32
+			fd0 := uint64(r5[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 77, 78: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 77: mad.lo.u32
+			v2 := uint64(uint32(uint32(r7[l])*uint32(k0) + uint32(u1)))
+			// 78: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // exitInFuncBlock4 runs block 4 of kernel exit_in_func for the lanes m (budget 0: counting statistics).
 // b1, PTX lines 76-78; ret
 func exitInFuncBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && exitInFuncBlock4Warp(w, m, budget) {
+		return
+	}
 	r5 := w.Reg(5)
 	r7 := w.Reg(7)
 	k0 := uint64(0x3e8)

@@ -524,7 +524,8 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						// 39: fma.rn.f32
 						var v17 uint64
 						var v17F float32
-						if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Rounded(v17f, math.Float32bits(float32(v17f))) {
+						v17p, v17z := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))), float64(v13F)
+						if v17f := v17p + v17z; isa.FmaF32Rounded(v17p, v17z, v17f, math.Float32bits(float32(v17f))) {
 							v17F = float32(v17f)
 							v17 = uint64(math.Float32bits(v17F))
 						} else {
@@ -585,7 +586,8 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						// 39: fma.rn.f32
 						var v17 uint64
 						var v17F float32
-						if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Rounded(v17f, math.Float32bits(float32(v17f))) {
+						v17p, v17z := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))), float64(v13F)
+						if v17f := v17p + v17z; isa.FmaF32Rounded(v17p, v17z, v17f, math.Float32bits(float32(v17f))) {
 							v17F = float32(v17f)
 							v17 = uint64(math.Float32bits(v17F))
 						} else {
@@ -631,7 +633,8 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						// 42: fma.rn.f32
 						var v20 uint64
 						var v20F float32
-						if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+						v20p, v20z := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))), float64(v17F)
+						if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
 							v20F = float32(v20f)
 							v20 = uint64(math.Float32bits(v20F))
 						} else {
@@ -682,7 +685,8 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						// 42: fma.rn.f32
 						var v20 uint64
 						var v20F float32
-						if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+						v20p, v20z := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))), float64(v17F)
+						if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
 							v20F = float32(v20f)
 							v20 = uint64(math.Float32bits(v20F))
 						} else {
@@ -727,7 +731,8 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						// 45: fma.rn.f32
 						var v23 uint64
 						var v23F float32
-						if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Rounded(v23f, math.Float32bits(float32(v23f))) {
+						v23p, v23z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(v20F)
+						if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
 							v23F = float32(v23f)
 							v23 = uint64(math.Float32bits(v23F))
 						} else {
@@ -778,7 +783,8 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						// 45: fma.rn.f32
 						var v23 uint64
 						var v23F float32
-						if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Rounded(v23f, math.Float32bits(float32(v23f))) {
+						v23p, v23z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(v20F)
+						if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
 							v23F = float32(v23f)
 							v23 = uint64(math.Float32bits(v23F))
 						} else {
@@ -908,7 +914,8 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				// 39: fma.rn.f32
 				var v17 uint64
 				var v17F float32
-				if v17f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))) + float64(v13F); isa.FmaF32Rounded(v17f, math.Float32bits(float32(v17f))) {
+				v17p, v17z := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))), float64(v13F)
+				if v17f := v17p + v17z; isa.FmaF32Rounded(v17p, v17z, v17f, math.Float32bits(float32(v17f))) {
 					v17F = float32(v17f)
 					v17 = uint64(math.Float32bits(v17F))
 				} else {
@@ -952,7 +959,8 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				// 42: fma.rn.f32
 				var v20 uint64
 				var v20F float32
-				if v20f := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))) + float64(v17F); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+				v20p, v20z := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))), float64(v17F)
+				if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
@@ -996,7 +1004,8 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				// 45: fma.rn.f32
 				var v23 uint64
 				var v23F float32
-				if v23f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(v20F); isa.FmaF32Rounded(v23f, math.Float32bits(float32(v23f))) {
+				v23p, v23z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(v20F)
+				if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
 					v23F = float32(v23f)
 					v23 = uint64(math.Float32bits(v23F))
 				} else {

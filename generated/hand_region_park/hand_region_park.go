@@ -547,9 +547,52 @@ func parkLoopBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// parkLoopBlock2Warp runs block 2 of kernel park_loop for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func parkLoopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 44: add.s64
+			v1 := uint64(uint64(r0[l]) + uint64(r4[l]))
+			// 45: the address of st.global.u32
+			fd0 := uint64(v1) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 44, 45: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 44: add.s64
+			v2 := uint64(uint64(r0[l]) + uint64(r4[l]))
+			_ = v2
+			// 45: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r8[l]))
+		}
+	}
+	return true
+}
+
 // parkLoopBlock2 runs block 2 of kernel park_loop for the lanes m (budget 0: counting statistics).
 // b2 ($DONE), PTX lines 44-45; ret
 func parkLoopBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && parkLoopBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)

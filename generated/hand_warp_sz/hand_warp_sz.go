@@ -1498,9 +1498,46 @@ func warpSzBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpSzBlock2Warp runs block 2 of kernel warp_sz for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpSzBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r9 := w.Reg(9)
+	r33 := w.Reg(33)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 100: the address of st.global.u32
+			fd0 := uint64(r9[l]) + 0x40 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(16)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 100: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 100: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r33[l]))
+		}
+	}
+	return true
+}
+
 // warpSzBlock2 runs block 2 of kernel warp_sz for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 100-100; code before the call
 func warpSzBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpSzBlock2Warp(w, m, budget) {
+		return
+	}
 	r9 := w.Reg(9)
 	r33 := w.Reg(33)
 	// PTX lines 100: lane-local, one loop over the lanes

@@ -1126,9 +1126,144 @@ func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock4Warp runs block 4 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r33 := w.Reg(33)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 74: the address of st.global.u64
+			fd0 := uint64(r18[l]) + 0x8 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 75: the address of st.global.u64
+			fd1 := uint64(r18[l]) + 0x10 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 78: the address of st.global.u64
+			fd2 := uint64(r18[l]) + 0x18 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 80: the address of st.global.u64
+			fd3 := uint64(r18[l]) + 0x20 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 82: the address of st.global.u64
+			fd4 := uint64(r18[l]) + 0x28 - uint64(l)<<3
+			fl4 &= fd4
+			fh4 |= fd4
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0 != fb4 && fb0+256 > fb4 && fb4+256 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	// PTX lines 74, 75, 76, 77, 78, 79, 80, 81, 82, 83: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 74: st.global.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r22[l]))
+			// 75: st.global.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(r23[l]))
+			// 76: cvt.u32.u64
+			v1 := uint64(uint32(uint64(r16[l])))
+			// 77: shl.b64
+			v2 := uint64(uint64(r13[l]) << uint32(v1))
+			// 78: st.global.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v2))
+			// 79: shr.s64
+			v3 := uint64(uint64(int64(r13[l]) >> uint32(v1)))
+			// 80: st.global.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v3))
+			// 81: shr.u64
+			v4 := uint64(uint64(r13[l]) >> uint32(v1))
+			// 82: st.global.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v4))
+			// 83: mov.u64
+			v5 := uint64(r20[l])
+			r33[l] = v5
+		}
+	}
+	return true
+}
+
 // int64MathBlock4 runs block 4 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
 func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock4Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r16 := w.Reg(16)
 	r18 := w.Reg(18)
@@ -1469,9 +1604,110 @@ func int64MathBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock8Warp runs block 8 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r33 := w.Reg(33)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 102: the address of st.global.u64
+			fd0 := uint64(r18[l]) + 0x30 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 103: the address of st.global.u64
+			fd1 := uint64(r18[l]) + 0x38 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 105: the address of st.global.u64
+			fd2 := uint64(r18[l]) + 0x40 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 107: the address of st.global.u64
+			fd3 := uint64(r18[l]) + 0x48 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(6)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(7)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(8)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	// PTX lines 102, 103, 104, 105, 106, 107: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 102: st.global.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r20[l]))
+			// 103: st.global.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(r33[l]))
+			// 104: mul.hi.u64
+			v1 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
+			// 105: st.global.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v1))
+			// 106: mul.hi.s64
+			v2 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
+			// 107: st.global.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v2))
+		}
+	}
+	return true
+}
+
 // int64MathBlock8 runs block 8 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_11), PTX lines 102-107
 func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock8Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
 	r18 := w.Reg(18)
@@ -2214,9 +2450,118 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mix64Block2Warp runs block 2 of kernel mix64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mix64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x8)
+	k1 := uint64(0x9e3779b97f4a7c15)
+	k2 := uint64(0x1e)
+	k3 := uint64(0xbf58476d1ce4e5b9)
+	k4 := uint64(0x1b)
+	k5 := uint64(0x94d049bb133111eb)
+	k6 := uint64(0x1f)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 132: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 133: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
+	}
+	// PTX line 134: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 146: mul.wide.s32
+			v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 147: add.s64
+			v5 := uint64(uint64(u3) + uint64(v4))
+			_ = v5
+			// 148: the index of st.global.u64
+			fd0 := v4 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 135: cvt.s64.s32
+			v6 := uint64(uint64(int32(r4[l])))
+			// 136: mul.lo.s64
+			v7 := uint64(uint64(v6) * uint64(k1))
+			// 137: add.s64
+			v8 := uint64(uint64(v7) + uint64(u1))
+			// 138: shr.u64
+			v9 := uint64(uint64(v8) >> uint32(k2))
+			// 139: xor.b64
+			v10 := uint64(uint64(v9) ^ uint64(v8))
+			// 140: mul.lo.s64
+			v11 := uint64(uint64(v10) * uint64(k3))
+			// 141: shr.u64
+			v12 := uint64(uint64(v11) >> uint32(k4))
+			// 142: xor.b64
+			v13 := uint64(uint64(v12) ^ uint64(v11))
+			// 143: mul.lo.s64
+			v14 := uint64(uint64(v13) * uint64(k5))
+			// 144: shr.u64
+			v15 := uint64(uint64(v14) >> uint32(k6))
+			// 145: xor.b64
+			v16 := uint64(uint64(v15) ^ uint64(v14))
+			// 146: mul.wide.s32
+			v17 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 147: add.s64
+			v18 := uint64(uint64(u3) + uint64(v17))
+			_ = v18
+			// 148: st.global.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(v16))
+		}
+	}
+	return true
+}
+
 // mix64Block2 runs block 2 of kernel mix64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 132-148
 func mix64Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mix64Block2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	k0 := uint64(0x9e3779b97f4a7c15)
 	k1 := uint64(0x1e)

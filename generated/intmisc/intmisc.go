@@ -391,9 +391,419 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// intMiscBlock2Warp runs block 2 of kernel int_misc for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	k2 := uint64(0x20)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intmisc.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intmisc.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intmisc.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intmisc.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 40: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v10 := uint64(uint64(u7) + uint64(v9))
+			_ = v10
+			// 42: the index of ld.global.u32
+			fd0 := v9 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 43: add.s64
+			v11 := uint64(uint64(u6) + uint64(v9))
+			_ = v11
+			// 45: add.s64
+			v12 := uint64(uint64(u3) + uint64(v9))
+			_ = v12
+			// 47: shl.b32
+			v13 := uint64(uint32(r4[l]) << uint32(k1))
+			// 48: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 49: add.s64
+			v15 := uint64(uint64(u8) + uint64(v14))
+			_ = v15
+			// 51: the index of st.global.u32
+			fd1 := v14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u7 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u6 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u3 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u8 + fl1 + 0x0
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u8 + fl1 + 0x4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u8 + fl1 + 0x8
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u8 + fl1 + 0xc
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := u8 + fl1 + 0x10
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := u8 + fl1 + 0x14
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := u8 + fl1 + 0x18
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := u8 + fl1 + 0x1c
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+128 > fb2 && fb2+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+128 > fb2 && fb2+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+128 > fb2 && fb2+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+128 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+128 > fb2 && fb2+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+128 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+128 > fb1 && fb1+128 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+128 > fb2 && fb2+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+128 > fb0 && fb0+128 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+128 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb2 && fb10+128 > fb2 && fb2+128 > fb10 {
+		return false
+	}
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 61, 63, 65, 67, 68, 69, 70, 71: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 40: mul.wide.s32
+			v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v17 := uint64(uint64(u7) + uint64(v16))
+			_ = v17
+			// 42: ld.global.u32
+			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 43: add.s64
+			v19 := uint64(uint64(u6) + uint64(v16))
+			_ = v19
+			// 44: ld.global.u32
+			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 45: add.s64
+			v21 := uint64(uint64(u3) + uint64(v16))
+			_ = v21
+			// 46: ld.global.u32
+			v22 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 47: shl.b32
+			v23 := uint64(uint32(r4[l]) << uint32(k1))
+			// 48: mul.wide.s32
+			v24 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+			// 49: add.s64
+			v25 := uint64(uint64(u8) + uint64(v24))
+			_ = v25
+			// 50: mul.hi.s32
+			v26 := uint64(uint32(isa.MulHi(v18, v20, 32, true)))
+			// 51: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v26))
+			// 52: mul.hi.u32
+			v27 := uint64(uint32(isa.MulHi(v18, v20, 32, false)))
+			// 53: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			// 54: abs.s32
+			v28s := int32(v18)
+			v28 := uint64(uint32(max(v28s, -v28s)))
+			// 55: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v28))
+			// 56: min.s32
+			v29 := uint64(uint32(min(int32(v18), int32(v20))))
+			// 57: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+			// 58: max.u32
+			v30 := uint64(max(uint32(v18), uint32(v20)))
+			// 59: st.global.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v30))
+			// 61: shf.r.wrap.b32
+			v31 := uint64(isa.Shf(uint32(v18), uint32(v20), uint32(v22), false, false))
+			// 63: st.global.u32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v31))
+			// 65: shf.l.wrap.b32
+			v32 := uint64(isa.Shf(uint32(v18), uint32(v20), uint32(v22), true, false))
+			// 67: st.global.u32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v32))
+			// 68: mul.wide.s32
+			v33 := uint64(uint64(int64(int32(v20)) * int64(int32(v18))))
+			// 69: abs.s64
+			v34s := int64(v33)
+			v34 := uint64(uint64(max(v34s, -v34s)))
+			// 70: shr.u64
+			v35 := uint64(uint64(v34) >> uint32(k2))
+			// 71: st.global.u32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v35))
+		}
+	}
+	return true
+}
+
 // intMiscBlock2 runs block 2 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-71
 func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && intMiscBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r15 := w.Reg(15)
 	r17 := w.Reg(17)

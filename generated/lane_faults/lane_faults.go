@@ -654,9 +654,145 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// twoLoadsBlock0Warp runs block 0 of kernel two_loads for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func twoLoadsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 19: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:19")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 20: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/lane_faults.ptx:20")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 21: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/lane_faults.ptx:21")
+	}
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 22: mov.u32
+			v4 := uint64(uint64(tid0[l]))
+			// 23: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+			// 24: add.s64
+			v6 := uint64(uint64(u1) + uint64(v5))
+			_ = v6
+			// 25: add.s64
+			v7 := uint64(uint64(u2) + uint64(v5))
+			_ = v7
+			// 26: the index of ld.global.u32
+			fd0 := v5 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 29: add.s64
+			v8 := uint64(uint64(u3) + uint64(v5))
+			_ = v8
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u1 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u2 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u3 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 22, 23, 24, 25, 26, 27, 28, 29, 30: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 22: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			// 23: mul.wide.u32
+			v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+			// 24: add.s64
+			v11 := uint64(uint64(u1) + uint64(v10))
+			_ = v11
+			// 25: add.s64
+			v12 := uint64(uint64(u2) + uint64(v10))
+			_ = v12
+			// 26: ld.global.u32
+			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 27: ld.global.u32
+			v14 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 28: add.s32
+			v15 := uint64(uint32(v13) + uint32(v14))
+			// 29: add.s64
+			v16 := uint64(uint64(u3) + uint64(v10))
+			_ = v16
+			// 30: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v15))
+		}
+	}
+	return true
+}
+
 // twoLoadsBlock0 runs block 0 of kernel two_loads for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 19-30; ret
 func twoLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && twoLoadsBlock0Warp(w, m, budget) {
+		return
+	}
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	k0 := uint64(0x4)
@@ -1030,9 +1166,114 @@ func sharedLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u2
 }
 
+// sharedLoadsBlock1Warp runs block 1 of kernel shared_loads for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sharedLoadsBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x2)
+	k2 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 54: mul.lo.s32
+			v1 := uint64(uint32(r3[l]) * uint32(r1[l]))
+			// 55: add.s32
+			v2 := uint64(uint32(r4[l]) + uint32(v1))
+			// 56: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(v2))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 57: sub.s32
+			v3 := uint64(uint32(k0) - uint32(r2[l]))
+			// 58: shl.b32
+			v4 := uint64(uint32(v3) << uint32(k1))
+			// 59: mul.lo.s32
+			v5 := uint64(uint32(v4) * uint32(r1[l]))
+			// 60: add.s32
+			v6 := uint64(uint32(r4[l]) + uint32(v5))
+			// 61: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(v6))) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 63: mul.wide.u32
+			v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+			// 64: add.s64
+			v8 := uint64(uint64(r0[l]) + uint64(v7))
+			// 65: the address of st.global.u32
+			fd2 := uint64(v8) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(3)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	// PTX lines 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 54: mul.lo.s32
+			v9 := uint64(uint32(r3[l]) * uint32(r1[l]))
+			// 55: add.s32
+			v10 := uint64(uint32(r4[l]) + uint32(v9))
+			_ = v10
+			// 56: ld.shared.u32
+			v11 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 57: sub.s32
+			v12 := uint64(uint32(k0) - uint32(r2[l]))
+			// 58: shl.b32
+			v13 := uint64(uint32(v12) << uint32(k1))
+			// 59: mul.lo.s32
+			v14 := uint64(uint32(v13) * uint32(r1[l]))
+			// 60: add.s32
+			v15 := uint64(uint32(r4[l]) + uint32(v14))
+			_ = v15
+			// 61: ld.shared.u32
+			v16 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 62: add.s32
+			v17 := uint64(uint32(v11) + uint32(v16))
+			// 63: mul.wide.u32
+			v18 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+			// 64: add.s64
+			v19 := uint64(uint64(r0[l]) + uint64(v18))
+			_ = v19
+			// 65: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+		}
+	}
+	return true
+}
+
 // sharedLoadsBlock1 runs block 1 of kernel shared_loads for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 54-65; ret
 func sharedLoadsBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sharedLoadsBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -1450,9 +1691,57 @@ func longLoopBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// longLoopBlock2Warp runs block 2 of kernel long_loop for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func longLoopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 95: mul.wide.u32
+			v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+			// 96: add.s64
+			v2 := uint64(uint64(r0[l]) + uint64(v1))
+			// 97: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 95, 96, 97: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 95: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+			// 96: add.s64
+			v4 := uint64(uint64(r0[l]) + uint64(v3))
+			_ = v4
+			// 97: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r4[l]))
+		}
+	}
+	return true
+}
+
 // longLoopBlock2 runs block 2 of kernel long_loop for the lanes m (budget 0: counting statistics).
 // b2 ($L_done), PTX lines 95-97; ret
 func longLoopBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && longLoopBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
@@ -1710,9 +1999,57 @@ func spinBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// spinBlock2Warp runs block 2 of kernel spin for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func spinBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 123: mul.wide.u32
+			v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+			// 124: add.s64
+			v2 := uint64(uint64(r0[l]) + uint64(v1))
+			// 125: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 123, 124, 125: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 123: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+			// 124: add.s64
+			v4 := uint64(uint64(r0[l]) + uint64(v3))
+			_ = v4
+			// 125: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+		}
+	}
+	return true
+}
+
 // spinBlock2 runs block 2 of kernel spin for the lanes m (budget 0: counting statistics).
 // b2 ($L_out), PTX lines 123-125; ret
 func spinBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && spinBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)

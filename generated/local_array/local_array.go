@@ -2508,9 +2508,82 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u2
 }
 
+// sort8Block1Warp runs block 1 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	k0 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 63: the address of st.u32
+			fd0 := uint64(r20[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 64: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 63, 64, 65, 66: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 63: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			// 64: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r21[l] = v1
+			// 65: setp.le.s32
+			c2t := int32(v1) <= int32(r14[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p2n |= c2b0 << l
+			// 66: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r22[l] = v3
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // sort8Block1 runs block 1 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 2 (b2 ($L__BB0_6))
 func sort8Block1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
@@ -2635,9 +2708,99 @@ func sort8Block1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block2Warp runs block 2 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r14 := w.Reg(14)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0xc)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 78: the address of st.u32
+			fd0 := uint64(r22[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 79: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 80: the address of ld.u32
+			fd2 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(3)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(4)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	// PTX lines 78, 79, 80, 81, 82: one pass over a full warp's lanes
+	{
+		p4 := w.P[4]
+		p4n := uint32(0)
+		for l := range 32 {
+			// 78: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r14[l]))
+			// 79: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r24[l] = v1
+			// 80: ld.u32
+			v2 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			r25[l] = v2
+			// 81: setp.le.s32
+			c3t := int32(v2) <= int32(v1)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p4n |= c3b0 << l
+			// 82: add.u64
+			v4 := uint64(uint64(r0[l]) + uint64(k0))
+			r26[l] = v4
+		}
+		w.P[4] = p4&^m | p4n
+	}
+	return true
+}
+
 // sort8Block2 runs block 2 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_6), PTX lines 78-82; divergent, reconverges at block 3 (b3 ($L__BB0_10))
 func sort8Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r14 := w.Reg(14)
 	r22 := w.Reg(22)
@@ -2801,9 +2964,82 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block3Warp runs block 3 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	k0 := uint64(0x10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 100: the address of st.u32
+			fd0 := uint64(r26[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 101: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(6)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 100, 101, 102, 103: one pass over a full warp's lanes
+	{
+		p7 := w.P[7]
+		p7n := uint32(0)
+		for l := range 32 {
+			// 100: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r24[l]))
+			// 101: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r29[l] = v1
+			// 102: setp.le.s32
+			c2t := int32(v1) <= int32(r16[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p7n |= c2b0 << l
+			// 103: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r30[l] = v3
+		}
+		w.P[7] = p7&^m | p7n
+	}
+	return true
+}
+
 // sort8Block3 runs block 3 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_10), PTX lines 100-103; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 func sort8Block3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r16 := w.Reg(16)
 	r24 := w.Reg(24)
@@ -2928,9 +3164,99 @@ func sort8Block3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block4Warp runs block 4 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r30 := w.Reg(30)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	k0 := uint64(0x14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 127: the address of st.u32
+			fd0 := uint64(r30[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 128: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 129: the address of ld.u32
+			fd2 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(7)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(8)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(9)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	// PTX lines 127, 128, 129, 130, 131: one pass over a full warp's lanes
+	{
+		p11 := w.P[11]
+		p11n := uint32(0)
+		for l := range 32 {
+			// 127: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r16[l]))
+			// 128: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r34[l] = v1
+			// 129: ld.u32
+			v2 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			r35[l] = v2
+			// 130: setp.le.s32
+			c3t := int32(v2) <= int32(v1)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p11n |= c3b0 << l
+			// 131: add.u64
+			v4 := uint64(uint64(r0[l]) + uint64(k0))
+			r36[l] = v4
+		}
+		w.P[11] = p11&^m | p11n
+	}
+	return true
+}
+
 // sort8Block4 runs block 4 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_15), PTX lines 127-131; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 func sort8Block4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r16 := w.Reg(16)
 	r30 := w.Reg(30)
@@ -3094,9 +3420,118 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block5Warp runs block 5 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	k0 := uint64(0x18)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 161: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:161")
+	}
+	runtime.Broadcast(r41, m, u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 162: the address of st.u32
+			fd0 := uint64(r36[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 163: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 164: the address of ld.u32
+			fd2 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(10)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(11)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(12)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	// PTX lines 162, 163, 164, 165, 166: one pass over a full warp's lanes
+	{
+		p16 := w.P[16]
+		p16n := uint32(0)
+		for l := range 32 {
+			// 162: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r34[l]))
+			// 163: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r42[l] = v2
+			// 164: ld.u32
+			v3 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			r43[l] = v3
+			// 165: setp.le.s32
+			c4t := int32(v3) <= int32(v2)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p16n |= c4b0 << l
+			// 166: add.u64
+			v5 := uint64(uint64(r0[l]) + uint64(k0))
+			r44[l] = v5
+		}
+		w.P[16] = p16&^m | p16n
+	}
+	_ = u1
+	return true
+}
+
 // sort8Block5 runs block 5 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_21), PTX lines 161-166; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r34 := w.Reg(34)
 	r36 := w.Reg(36)
@@ -3279,9 +3714,109 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 	_ = u1
 }
 
+// sort8Block6Warp runs block 6 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r44 := w.Reg(44)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	k0 := uint64(0x1c)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 204: the address of st.u32
+			fd0 := uint64(r44[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 205: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 206: the address of ld.u32
+			fd2 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(14)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(15)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	// PTX lines 202, 203, 204, 205, 206, 207, 208: one pass over a full warp's lanes
+	{
+		p22 := w.P[22]
+		p22n := uint32(0)
+		for l := range 32 {
+			// 202: cvta.to.global.u64
+			v1 := uint64(r41[l])
+			r50[l] = v1
+			// 203: cvt.s64.s32
+			v2 := uint64(uint64(int32(r9[l])))
+			r51[l] = v2
+			// 204: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r42[l]))
+			// 205: ld.u32
+			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r52[l] = v3
+			// 206: ld.u32
+			v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			r53[l] = v4
+			// 207: setp.le.s32
+			c5t := int32(v4) <= int32(v3)
+			c5 := c5t
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p22n |= c5b0 << l
+			// 208: add.u64
+			v6 := uint64(uint64(r0[l]) + uint64(k0))
+			r54[l] = v6
+		}
+		w.P[22] = p22&^m | p22n
+	}
+	return true
+}
+
 // sort8Block6 runs block 6 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_28), PTX lines 202-208; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r9 := w.Reg(9)
 	r41 := w.Reg(41)
@@ -3461,9 +3996,591 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block7Warp runs block 7 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	fl11, fh11 := ^uint64(0), uint64(0)
+	fl12, fh12 := ^uint64(0), uint64(0)
+	fl13, fh13 := ^uint64(0), uint64(0)
+	fl14, fh14 := ^uint64(0), uint64(0)
+	fl15, fh15 := ^uint64(0), uint64(0)
+	fl16, fh16 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 250: the address of st.u32
+			fd0 := uint64(r54[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 251: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 252: shl.b64
+			v1 := uint64(uint64(r51[l]) << uint32(k0))
+			// 253: add.s64
+			v2 := uint64(uint64(r50[l]) + uint64(v1))
+			// 254: the address of st.global.u32
+			fd2 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 255: the address of ld.u32
+			fd3 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 256: the address of st.global.u32
+			fd4 := uint64(v2) + 0x4 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 257: the address of ld.u32
+			fd5 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 258: the address of st.global.u32
+			fd6 := uint64(v2) + 0x8 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 259: the address of ld.u32
+			fd7 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 260: the address of st.global.u32
+			fd8 := uint64(v2) + 0xc - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 261: the address of ld.u32
+			fd9 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+			// 262: the address of st.global.u32
+			fd10 := uint64(v2) + 0x10 - uint64(l)<<2
+			fl10 &= fd10
+			fh10 |= fd10
+			// 263: the address of ld.u32
+			fd11 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl11 &= fd11
+			fh11 |= fd11
+			// 264: the address of st.global.u32
+			fd12 := uint64(v2) + 0x14 - uint64(l)<<2
+			fl12 &= fd12
+			fh12 |= fd12
+			// 265: the address of ld.u32
+			fd13 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl13 &= fd13
+			fh13 |= fd13
+			// 266: the address of st.global.u32
+			fd14 := uint64(v2) + 0x18 - uint64(l)<<2
+			fl14 &= fd14
+			fh14 |= fd14
+			// 267: the address of ld.u32
+			fd15 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl15 &= fd15
+			fh15 |= fd15
+			// 268: the address of st.global.u32
+			fd16 := uint64(v2) + 0x1c - uint64(l)<<2
+			fl16 &= fd16
+			fh16 |= fd16
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10)|(fl11^fh11)|(fl12^fh12)|(fl13^fh13)|(fl14^fh14)|(fl15^fh15)|(fl16^fh16) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(16)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(17)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(18)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(19)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(20)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(21)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(22)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(23)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(24)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(25)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(26)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := fl11
+	fw11 := w.Window(27)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	fb12 := fl12
+	fw12 := w.Window(28)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x7c && fb12&3 == 0) {
+		return false
+	}
+	fb13 := fl13
+	fw13 := w.Window(29)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	fb14 := fl14
+	fw14 := w.Window(30)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0x7c && fb14&3 == 0) {
+		return false
+	}
+	fb15 := fl15
+	fw15 := w.Window(31)
+	fp15, fo15 := fw15.Ptr, fb15-fw15.Base
+	if !(fo15 < fw15.End && fw15.End-fo15 > 0x7c && fb15&3 == 0) {
+		return false
+	}
+	fb16 := fl16
+	fw16 := w.Window(32)
+	fp16, fo16 := fw16.Ptr, fb16-fw16.Base
+	if !(fo16 < fw16.End && fw16.End-fo16 > 0x7c && fb16&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+128 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0 != fb4 && fb0+128 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0 != fb5 && fb0+128 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0 != fb6 && fb0+128 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0 != fb7 && fb0+128 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb0 != fb8 && fb0+128 > fb8 && fb8+128 > fb0 {
+		return false
+	}
+	if fb0 != fb9 && fb0+128 > fb9 && fb9+128 > fb0 {
+		return false
+	}
+	if fb0 != fb10 && fb0+128 > fb10 && fb10+128 > fb0 {
+		return false
+	}
+	if fb0 != fb11 && fb0+128 > fb11 && fb11+128 > fb0 {
+		return false
+	}
+	if fb0 != fb12 && fb0+128 > fb12 && fb12+128 > fb0 {
+		return false
+	}
+	if fb0 != fb13 && fb0+128 > fb13 && fb13+128 > fb0 {
+		return false
+	}
+	if fb0 != fb14 && fb0+128 > fb14 && fb14+128 > fb0 {
+		return false
+	}
+	if fb0 != fb15 && fb0+128 > fb15 && fb15+128 > fb0 {
+		return false
+	}
+	if fb0 != fb16 && fb0+128 > fb16 && fb16+128 > fb0 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb2 != fb10 && fb2+128 > fb10 && fb10+128 > fb2 {
+		return false
+	}
+	if fb2 != fb11 && fb2+128 > fb11 && fb11+128 > fb2 {
+		return false
+	}
+	if fb2 != fb12 && fb2+128 > fb12 && fb12+128 > fb2 {
+		return false
+	}
+	if fb2 != fb13 && fb2+128 > fb13 && fb13+128 > fb2 {
+		return false
+	}
+	if fb2 != fb14 && fb2+128 > fb14 && fb14+128 > fb2 {
+		return false
+	}
+	if fb2 != fb15 && fb2+128 > fb15 && fb15+128 > fb2 {
+		return false
+	}
+	if fb2 != fb16 && fb2+128 > fb16 && fb16+128 > fb2 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb3 && fb4+128 > fb3 && fb3+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+128 > fb12 && fb12+128 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+128 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+128 > fb14 && fb14+128 > fb4 {
+		return false
+	}
+	if fb4 != fb15 && fb4+128 > fb15 && fb15+128 > fb4 {
+		return false
+	}
+	if fb4 != fb16 && fb4+128 > fb16 && fb16+128 > fb4 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb3 && fb6+128 > fb3 && fb3+128 > fb6 {
+		return false
+	}
+	if fb6 != fb5 && fb6+128 > fb5 && fb5+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+128 > fb12 && fb12+128 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+128 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+128 > fb14 && fb14+128 > fb6 {
+		return false
+	}
+	if fb6 != fb15 && fb6+128 > fb15 && fb15+128 > fb6 {
+		return false
+	}
+	if fb6 != fb16 && fb6+128 > fb16 && fb16+128 > fb6 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb3 && fb8+128 > fb3 && fb3+128 > fb8 {
+		return false
+	}
+	if fb8 != fb5 && fb8+128 > fb5 && fb5+128 > fb8 {
+		return false
+	}
+	if fb8 != fb7 && fb8+128 > fb7 && fb7+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+128 > fb11 && fb11+128 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+128 > fb12 && fb12+128 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+128 > fb13 && fb13+128 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+128 > fb14 && fb14+128 > fb8 {
+		return false
+	}
+	if fb8 != fb15 && fb8+128 > fb15 && fb15+128 > fb8 {
+		return false
+	}
+	if fb8 != fb16 && fb8+128 > fb16 && fb16+128 > fb8 {
+		return false
+	}
+	if fb10 != fb1 && fb10+128 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb3 && fb10+128 > fb3 && fb3+128 > fb10 {
+		return false
+	}
+	if fb10 != fb5 && fb10+128 > fb5 && fb5+128 > fb10 {
+		return false
+	}
+	if fb10 != fb7 && fb10+128 > fb7 && fb7+128 > fb10 {
+		return false
+	}
+	if fb10 != fb9 && fb10+128 > fb9 && fb9+128 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+128 > fb11 && fb11+128 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+128 > fb12 && fb12+128 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+128 > fb13 && fb13+128 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+128 > fb14 && fb14+128 > fb10 {
+		return false
+	}
+	if fb10 != fb15 && fb10+128 > fb15 && fb15+128 > fb10 {
+		return false
+	}
+	if fb10 != fb16 && fb10+128 > fb16 && fb16+128 > fb10 {
+		return false
+	}
+	if fb12 != fb1 && fb12+128 > fb1 && fb1+128 > fb12 {
+		return false
+	}
+	if fb12 != fb3 && fb12+128 > fb3 && fb3+128 > fb12 {
+		return false
+	}
+	if fb12 != fb5 && fb12+128 > fb5 && fb5+128 > fb12 {
+		return false
+	}
+	if fb12 != fb7 && fb12+128 > fb7 && fb7+128 > fb12 {
+		return false
+	}
+	if fb12 != fb9 && fb12+128 > fb9 && fb9+128 > fb12 {
+		return false
+	}
+	if fb12 != fb11 && fb12+128 > fb11 && fb11+128 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+128 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+128 > fb14 && fb14+128 > fb12 {
+		return false
+	}
+	if fb12 != fb15 && fb12+128 > fb15 && fb15+128 > fb12 {
+		return false
+	}
+	if fb12 != fb16 && fb12+128 > fb16 && fb16+128 > fb12 {
+		return false
+	}
+	if fb14 != fb1 && fb14+128 > fb1 && fb1+128 > fb14 {
+		return false
+	}
+	if fb14 != fb3 && fb14+128 > fb3 && fb3+128 > fb14 {
+		return false
+	}
+	if fb14 != fb5 && fb14+128 > fb5 && fb5+128 > fb14 {
+		return false
+	}
+	if fb14 != fb7 && fb14+128 > fb7 && fb7+128 > fb14 {
+		return false
+	}
+	if fb14 != fb9 && fb14+128 > fb9 && fb9+128 > fb14 {
+		return false
+	}
+	if fb14 != fb11 && fb14+128 > fb11 && fb11+128 > fb14 {
+		return false
+	}
+	if fb14 != fb13 && fb14+128 > fb13 && fb13+128 > fb14 {
+		return false
+	}
+	if fb14 != fb15 && fb14+128 > fb15 && fb15+128 > fb14 {
+		return false
+	}
+	if fb14 != fb16 && fb14+128 > fb16 && fb16+128 > fb14 {
+		return false
+	}
+	if fb16 != fb1 && fb16+128 > fb1 && fb1+128 > fb16 {
+		return false
+	}
+	if fb16 != fb3 && fb16+128 > fb3 && fb3+128 > fb16 {
+		return false
+	}
+	if fb16 != fb5 && fb16+128 > fb5 && fb5+128 > fb16 {
+		return false
+	}
+	if fb16 != fb7 && fb16+128 > fb7 && fb7+128 > fb16 {
+		return false
+	}
+	if fb16 != fb9 && fb16+128 > fb9 && fb9+128 > fb16 {
+		return false
+	}
+	if fb16 != fb11 && fb16+128 > fb11 && fb11+128 > fb16 {
+		return false
+	}
+	if fb16 != fb13 && fb16+128 > fb13 && fb13+128 > fb16 {
+		return false
+	}
+	if fb16 != fb15 && fb16+128 > fb15 && fb15+128 > fb16 {
+		return false
+	}
+	// PTX lines 250, 251, 252, 253, 254, 255, 256, 257, 258, 259, 260, 261, 262, 263, 264, 265, 266, 267, 268: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 250: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r52[l]))
+			// 251: ld.u32
+			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 252: shl.b64
+			v4 := uint64(uint64(r51[l]) << uint32(k0))
+			// 253: add.s64
+			v5 := uint64(uint64(r50[l]) + uint64(v4))
+			_ = v5
+			// 254: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			// 255: ld.u32
+			v6 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 256: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v6))
+			// 257: ld.u32
+			v7 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 258: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v7))
+			// 259: ld.u32
+			v8 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 260: st.global.u32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v8))
+			// 261: ld.u32
+			v9 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			// 262: st.global.u32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v9))
+			// 263: ld.u32
+			v10 := runtime.Load32(fp11, fo11+uint64(l)<<2)
+			// 264: st.global.u32
+			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v10))
+			// 265: ld.u32
+			v11 := runtime.Load32(fp13, fo13+uint64(l)<<2)
+			// 266: st.global.u32
+			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v11))
+			// 267: ld.u32
+			v12 := runtime.Load32(fp15, fo15+uint64(l)<<2)
+			// 268: st.global.u32
+			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v12))
+		}
+	}
+	return true
+}
+
 // sort8Block7 runs block 7 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_36), PTX lines 250-268
 func sort8Block7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block7Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r50 := w.Reg(50)
 	r51 := w.Reg(51)
@@ -4273,9 +5390,541 @@ func sort8Block7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block9Warp runs block 9 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block9Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r20 := w.Reg(20)
+	k0 := uint64(0x3)
+	k1 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 37: shl.b32
+			v3 := uint64(uint32(r6[l]) << uint32(k0))
+			// 38: mul.wide.s32
+			v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k1))))
+			// 39: add.s64
+			v5 := uint64(uint64(u2) + uint64(v4))
+			_ = v5
+			// 40: the index of ld.global.u32
+			fd0 := v4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 41: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 43: the address of st.u32
+			fd2 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 45: the address of st.u32
+			fd3 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 47: the address of st.u32
+			fd4 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 49: the address of st.u32
+			fd5 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 51: the address of st.u32
+			fd6 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 53: the address of st.u32
+			fd7 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 55: the address of st.u32
+			fd8 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(33)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(34)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u2 + fl0 + 0x4
+	fw2 := w.Window(35)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl2
+	fw3 := w.Window(36)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u2 + fl0 + 0x8
+	fw4 := w.Window(37)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl3
+	fw5 := w.Window(38)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u2 + fl0 + 0xc
+	fw6 := w.Window(39)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl4
+	fw7 := w.Window(40)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := u2 + fl0 + 0x10
+	fw8 := w.Window(41)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl5
+	fw9 := w.Window(42)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := u2 + fl0 + 0x14
+	fw10 := w.Window(43)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := fl6
+	fw11 := w.Window(44)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	fb12 := u2 + fl0 + 0x18
+	fw12 := w.Window(45)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x7c && fb12&3 == 0) {
+		return false
+	}
+	fb13 := fl7
+	fw13 := w.Window(46)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	fb14 := u2 + fl0 + 0x1c
+	fw14 := w.Window(47)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0x7c && fb14&3 == 0) {
+		return false
+	}
+	fb15 := fl8
+	fw15 := w.Window(48)
+	fp15, fo15 := fw15.Ptr, fb15-fw15.Base
+	if !(fo15 < fw15.End && fw15.End-fo15 > 0x7c && fb15&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+128 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1 != fb6 && fb1+128 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1 != fb7 && fb1+128 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb1 != fb8 && fb1+128 > fb8 && fb8+128 > fb1 {
+		return false
+	}
+	if fb1 != fb9 && fb1+128 > fb9 && fb9+128 > fb1 {
+		return false
+	}
+	if fb1 != fb10 && fb1+128 > fb10 && fb10+128 > fb1 {
+		return false
+	}
+	if fb1 != fb11 && fb1+128 > fb11 && fb11+128 > fb1 {
+		return false
+	}
+	if fb1 != fb12 && fb1+128 > fb12 && fb12+128 > fb1 {
+		return false
+	}
+	if fb1 != fb13 && fb1+128 > fb13 && fb13+128 > fb1 {
+		return false
+	}
+	if fb1 != fb14 && fb1+128 > fb14 && fb14+128 > fb1 {
+		return false
+	}
+	if fb1 != fb15 && fb1+128 > fb15 && fb15+128 > fb1 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+128 > fb12 && fb12+128 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+128 > fb13 && fb13+128 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+128 > fb14 && fb14+128 > fb3 {
+		return false
+	}
+	if fb3 != fb15 && fb3+128 > fb15 && fb15+128 > fb3 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+128 > fb2 && fb2+128 > fb5 {
+		return false
+	}
+	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+128 > fb12 && fb12+128 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+128 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+128 > fb14 && fb14+128 > fb5 {
+		return false
+	}
+	if fb5 != fb15 && fb5+128 > fb15 && fb15+128 > fb5 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+128 > fb2 && fb2+128 > fb7 {
+		return false
+	}
+	if fb7 != fb4 && fb7+128 > fb4 && fb4+128 > fb7 {
+		return false
+	}
+	if fb7 != fb6 && fb7+128 > fb6 && fb6+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+128 > fb12 && fb12+128 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+128 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+128 > fb14 && fb14+128 > fb7 {
+		return false
+	}
+	if fb7 != fb15 && fb7+128 > fb15 && fb15+128 > fb7 {
+		return false
+	}
+	if fb9 != fb0 && fb9+128 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+128 > fb2 && fb2+128 > fb9 {
+		return false
+	}
+	if fb9 != fb4 && fb9+128 > fb4 && fb4+128 > fb9 {
+		return false
+	}
+	if fb9 != fb6 && fb9+128 > fb6 && fb6+128 > fb9 {
+		return false
+	}
+	if fb9 != fb8 && fb9+128 > fb8 && fb8+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+128 > fb12 && fb12+128 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+128 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+128 > fb14 && fb14+128 > fb9 {
+		return false
+	}
+	if fb9 != fb15 && fb9+128 > fb15 && fb15+128 > fb9 {
+		return false
+	}
+	if fb11 != fb0 && fb11+128 > fb0 && fb0+128 > fb11 {
+		return false
+	}
+	if fb11 != fb2 && fb11+128 > fb2 && fb2+128 > fb11 {
+		return false
+	}
+	if fb11 != fb4 && fb11+128 > fb4 && fb4+128 > fb11 {
+		return false
+	}
+	if fb11 != fb6 && fb11+128 > fb6 && fb6+128 > fb11 {
+		return false
+	}
+	if fb11 != fb8 && fb11+128 > fb8 && fb8+128 > fb11 {
+		return false
+	}
+	if fb11 != fb10 && fb11+128 > fb10 && fb10+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+128 > fb12 && fb12+128 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+128 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+128 > fb14 && fb14+128 > fb11 {
+		return false
+	}
+	if fb11 != fb15 && fb11+128 > fb15 && fb15+128 > fb11 {
+		return false
+	}
+	if fb13 != fb0 && fb13+128 > fb0 && fb0+128 > fb13 {
+		return false
+	}
+	if fb13 != fb2 && fb13+128 > fb2 && fb2+128 > fb13 {
+		return false
+	}
+	if fb13 != fb4 && fb13+128 > fb4 && fb4+128 > fb13 {
+		return false
+	}
+	if fb13 != fb6 && fb13+128 > fb6 && fb6+128 > fb13 {
+		return false
+	}
+	if fb13 != fb8 && fb13+128 > fb8 && fb8+128 > fb13 {
+		return false
+	}
+	if fb13 != fb10 && fb13+128 > fb10 && fb10+128 > fb13 {
+		return false
+	}
+	if fb13 != fb12 && fb13+128 > fb12 && fb12+128 > fb13 {
+		return false
+	}
+	if fb13 != fb14 && fb13+128 > fb14 && fb14+128 > fb13 {
+		return false
+	}
+	if fb13 != fb15 && fb13+128 > fb15 && fb15+128 > fb13 {
+		return false
+	}
+	if fb15 != fb0 && fb15+128 > fb0 && fb0+128 > fb15 {
+		return false
+	}
+	if fb15 != fb2 && fb15+128 > fb2 && fb2+128 > fb15 {
+		return false
+	}
+	if fb15 != fb4 && fb15+128 > fb4 && fb4+128 > fb15 {
+		return false
+	}
+	if fb15 != fb6 && fb15+128 > fb6 && fb6+128 > fb15 {
+		return false
+	}
+	if fb15 != fb8 && fb15+128 > fb8 && fb8+128 > fb15 {
+		return false
+	}
+	if fb15 != fb10 && fb15+128 > fb10 && fb10+128 > fb15 {
+		return false
+	}
+	if fb15 != fb12 && fb15+128 > fb12 && fb12+128 > fb15 {
+		return false
+	}
+	if fb15 != fb14 && fb15+128 > fb14 && fb14+128 > fb15 {
+		return false
+	}
+	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 37: shl.b32
+			v6 := uint64(uint32(r6[l]) << uint32(k0))
+			r9[l] = v6
+			// 38: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k1))))
+			// 39: add.s64
+			v8 := uint64(uint64(u2) + uint64(v7))
+			_ = v8
+			// 40: ld.global.u32
+			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r12[l] = v9
+			// 41: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+			// 42: ld.global.u32
+			v10 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			r13[l] = v10
+			// 43: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v10))
+			// 44: ld.global.u32
+			v11 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			r14[l] = v11
+			// 45: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v11))
+			// 46: ld.global.u32
+			v12 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 47: st.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v12))
+			// 48: ld.global.u32
+			v13 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			r16[l] = v13
+			// 49: st.u32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v13))
+			// 50: ld.global.u32
+			v14 := runtime.Load32(fp10, fo10+uint64(l)<<2)
+			// 51: st.u32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v14))
+			// 52: ld.global.u32
+			v15 := runtime.Load32(fp12, fo12+uint64(l)<<2)
+			// 53: st.u32
+			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v15))
+			// 54: ld.global.u32
+			v16 := runtime.Load32(fp14, fo14+uint64(l)<<2)
+			// 55: st.u32
+			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v16))
+			// 56: setp.le.s32
+			c17t := int32(v9) <= int32(v10)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p1n |= c17b0 << l
+			// 57: add.u64
+			v18 := uint64(uint64(r0[l]) + uint64(k1))
+			r20[l] = v18
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // sort8Block9 runs block 9 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 35-57; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 func sort8Block9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block9Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r6 := w.Reg(6)
 	r9 := w.Reg(9)
@@ -5096,9 +6745,51 @@ func sort8Block9(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block10Warp runs block 10 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r12 := w.Reg(12)
+	r20 := w.Reg(20)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 60: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(49)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 60, 61: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 60: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r12[l]))
+			// 61: add.u64
+			v1 := uint64(uint64(r0[l]) + uint64(k0))
+			r20[l] = v1
+		}
+	}
+	return true
+}
+
 // sort8Block10 runs block 10 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b10, PTX lines 60-61
 func sort8Block10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block10Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r12 := w.Reg(12)
 	r20 := w.Reg(20)
@@ -5149,9 +6840,81 @@ func sort8Block10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block11Warp runs block 11 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block11Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r14 := w.Reg(14)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 69: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 70: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(50)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(51)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 69, 70, 71, 72: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 69: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r21[l]))
+			// 70: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r23[l] = v1
+			// 71: setp.le.s32
+			c2t := int32(v1) <= int32(r14[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p3n |= c2b0 << l
+			// 72: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r22[l] = v3
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // sort8Block11 runs block 11 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 69-72; divergent, reconverges at block 2 (b2 ($L__BB0_6))
 func sort8Block11(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block11Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r14 := w.Reg(14)
 	r21 := w.Reg(21)
@@ -5275,9 +7038,51 @@ func sort8Block11(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block12Warp runs block 12 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 75: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(52)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 75, 76: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 75: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r23[l]))
+			// 76: add.u64
+			v1 := uint64(uint64(r0[l]) + uint64(k0))
+			r22[l] = v1
+		}
+	}
+	return true
+}
+
 // sort8Block12 runs block 12 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 75-76
 func sort8Block12(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block12Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
@@ -5328,9 +7133,81 @@ func sort8Block12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block13Warp runs block 13 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 85: the address of st.u32
+			fd0 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 86: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(53)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(54)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 85, 86, 87, 88: one pass over a full warp's lanes
+	{
+		p5 := w.P[5]
+		p5n := uint32(0)
+		for l := range 32 {
+			// 85: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r25[l]))
+			// 86: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r27[l] = v1
+			// 87: setp.le.s32
+			c2t := int32(v1) <= int32(r24[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p5n |= c2b0 << l
+			// 88: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r26[l] = v3
+		}
+		w.P[5] = p5&^m | p5n
+	}
+	return true
+}
+
 // sort8Block13 runs block 13 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 85-88; divergent, reconverges at block 3 (b3 ($L__BB0_10))
 func sort8Block13(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block13Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
@@ -5454,9 +7331,81 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block14Warp runs block 14 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 91: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 92: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(55)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(56)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 91, 92, 93, 94: one pass over a full warp's lanes
+	{
+		p6 := w.P[6]
+		p6n := uint32(0)
+		for l := range 32 {
+			// 91: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r27[l]))
+			// 92: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r28[l] = v1
+			// 93: setp.le.s32
+			c2t := int32(v1) <= int32(r24[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p6n |= c2b0 << l
+			// 94: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r26[l] = v3
+		}
+		w.P[6] = p6&^m | p6n
+	}
+	return true
+}
+
 // sort8Block14 runs block 14 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 91-94; divergent, reconverges at block 3 (b3 ($L__BB0_10))
 func sort8Block14(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block14Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r24 := w.Reg(24)
 	r26 := w.Reg(26)
@@ -5580,9 +7529,51 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block15Warp runs block 15 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block15Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r28 := w.Reg(28)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 97: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(57)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 97, 98: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 97: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r28[l]))
+			// 98: add.u64
+			v1 := uint64(uint64(r0[l]) + uint64(k0))
+			r26[l] = v1
+		}
+	}
+	return true
+}
+
 // sort8Block15 runs block 15 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 97-98
 func sort8Block15(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block15Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r26 := w.Reg(26)
 	r28 := w.Reg(28)
@@ -5633,9 +7624,81 @@ func sort8Block15(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block16Warp runs block 16 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block16Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	k0 := uint64(0xc)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 106: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 107: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(58)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(59)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 106, 107, 108, 109: one pass over a full warp's lanes
+	{
+		p8 := w.P[8]
+		p8n := uint32(0)
+		for l := range 32 {
+			// 106: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r29[l]))
+			// 107: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r31[l] = v1
+			// 108: setp.le.s32
+			c2t := int32(v1) <= int32(r16[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p8n |= c2b0 << l
+			// 109: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r30[l] = v3
+		}
+		w.P[8] = p8&^m | p8n
+	}
+	return true
+}
+
 // sort8Block16 runs block 16 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 106-109; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 func sort8Block16(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block16Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r16 := w.Reg(16)
 	r29 := w.Reg(29)
@@ -5759,9 +7822,81 @@ func sort8Block16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block17Warp runs block 17 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	k0 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 112: the address of st.u32
+			fd0 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 113: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(60)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(61)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 112, 113, 114, 115: one pass over a full warp's lanes
+	{
+		p9 := w.P[9]
+		p9n := uint32(0)
+		for l := range 32 {
+			// 112: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r31[l]))
+			// 113: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r32[l] = v1
+			// 114: setp.le.s32
+			c2t := int32(v1) <= int32(r16[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p9n |= c2b0 << l
+			// 115: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r30[l] = v3
+		}
+		w.P[9] = p9&^m | p9n
+	}
+	return true
+}
+
 // sort8Block17 runs block 17 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 112-115; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 func sort8Block17(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block17Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r16 := w.Reg(16)
 	r30 := w.Reg(30)
@@ -5885,9 +8020,81 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block18Warp runs block 18 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r30 := w.Reg(30)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 118: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 119: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(62)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(63)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 118, 119, 120, 121: one pass over a full warp's lanes
+	{
+		p10 := w.P[10]
+		p10n := uint32(0)
+		for l := range 32 {
+			// 118: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r32[l]))
+			// 119: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r33[l] = v1
+			// 120: setp.le.s32
+			c2t := int32(v1) <= int32(r16[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p10n |= c2b0 << l
+			// 121: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r30[l] = v3
+		}
+		w.P[10] = p10&^m | p10n
+	}
+	return true
+}
+
 // sort8Block18 runs block 18 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 118-121; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 func sort8Block18(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block18Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r16 := w.Reg(16)
 	r30 := w.Reg(30)
@@ -6011,9 +8218,51 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block19Warp runs block 19 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r30 := w.Reg(30)
+	r33 := w.Reg(33)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 124: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(64)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 124, 125: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 124: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r33[l]))
+			// 125: add.u64
+			v1 := uint64(uint64(r0[l]) + uint64(k0))
+			r30[l] = v1
+		}
+	}
+	return true
+}
+
 // sort8Block19 runs block 19 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 124-125
 func sort8Block19(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block19Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r30 := w.Reg(30)
 	r33 := w.Reg(33)
@@ -6064,9 +8313,81 @@ func sort8Block19(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block20Warp runs block 20 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	k0 := uint64(0x10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 134: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 135: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(65)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(66)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 134, 135, 136, 137: one pass over a full warp's lanes
+	{
+		p12 := w.P[12]
+		p12n := uint32(0)
+		for l := range 32 {
+			// 134: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r35[l]))
+			// 135: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r37[l] = v1
+			// 136: setp.le.s32
+			c2t := int32(v1) <= int32(r34[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p12n |= c2b0 << l
+			// 137: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r36[l] = v3
+		}
+		w.P[12] = p12&^m | p12n
+	}
+	return true
+}
+
 // sort8Block20 runs block 20 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b20, PTX lines 134-137; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 func sort8Block20(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block20Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r34 := w.Reg(34)
 	r35 := w.Reg(35)
@@ -6190,9 +8511,81 @@ func sort8Block20(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block21Warp runs block 21 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block21Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	k0 := uint64(0xc)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 140: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 141: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(67)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(68)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 140, 141, 142, 143: one pass over a full warp's lanes
+	{
+		p13 := w.P[13]
+		p13n := uint32(0)
+		for l := range 32 {
+			// 140: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r37[l]))
+			// 141: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r38[l] = v1
+			// 142: setp.le.s32
+			c2t := int32(v1) <= int32(r34[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p13n |= c2b0 << l
+			// 143: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r36[l] = v3
+		}
+		w.P[13] = p13&^m | p13n
+	}
+	return true
+}
+
 // sort8Block21 runs block 21 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b21, PTX lines 140-143; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 func sort8Block21(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block21Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r34 := w.Reg(34)
 	r36 := w.Reg(36)
@@ -6316,9 +8709,81 @@ func sort8Block21(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block22Warp runs block 22 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 146: the address of st.u32
+			fd0 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 147: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(69)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(70)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 146, 147, 148, 149: one pass over a full warp's lanes
+	{
+		p14 := w.P[14]
+		p14n := uint32(0)
+		for l := range 32 {
+			// 146: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r38[l]))
+			// 147: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r39[l] = v1
+			// 148: setp.le.s32
+			c2t := int32(v1) <= int32(r34[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p14n |= c2b0 << l
+			// 149: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r36[l] = v3
+		}
+		w.P[14] = p14&^m | p14n
+	}
+	return true
+}
+
 // sort8Block22 runs block 22 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b22, PTX lines 146-149; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 func sort8Block22(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block22Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r34 := w.Reg(34)
 	r36 := w.Reg(36)
@@ -6442,9 +8907,81 @@ func sort8Block22(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block23Warp runs block 23 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 152: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 153: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(71)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(72)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 152, 153, 154, 155: one pass over a full warp's lanes
+	{
+		p15 := w.P[15]
+		p15n := uint32(0)
+		for l := range 32 {
+			// 152: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r39[l]))
+			// 153: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r40[l] = v1
+			// 154: setp.le.s32
+			c2t := int32(v1) <= int32(r34[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p15n |= c2b0 << l
+			// 155: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r36[l] = v3
+		}
+		w.P[15] = p15&^m | p15n
+	}
+	return true
+}
+
 // sort8Block23 runs block 23 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b23, PTX lines 152-155; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 func sort8Block23(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block23Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r34 := w.Reg(34)
 	r36 := w.Reg(36)
@@ -6568,9 +9105,51 @@ func sort8Block23(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block24Warp runs block 24 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block24Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r36 := w.Reg(36)
+	r40 := w.Reg(40)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 158: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(73)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 158, 159: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 158: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r40[l]))
+			// 159: add.u64
+			v1 := uint64(uint64(r0[l]) + uint64(k0))
+			r36[l] = v1
+		}
+	}
+	return true
+}
+
 // sort8Block24 runs block 24 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b24, PTX lines 158-159
 func sort8Block24(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block24Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r36 := w.Reg(36)
 	r40 := w.Reg(40)
@@ -6621,9 +9200,81 @@ func sort8Block24(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block25Warp runs block 25 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block25Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	k0 := uint64(0x14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 169: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 170: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(74)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(75)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 169, 170, 171, 172: one pass over a full warp's lanes
+	{
+		p17 := w.P[17]
+		p17n := uint32(0)
+		for l := range 32 {
+			// 169: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r43[l]))
+			// 170: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r45[l] = v1
+			// 171: setp.le.s32
+			c2t := int32(v1) <= int32(r42[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p17n |= c2b0 << l
+			// 172: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r44[l] = v3
+		}
+		w.P[17] = p17&^m | p17n
+	}
+	return true
+}
+
 // sort8Block25 runs block 25 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b25, PTX lines 169-172; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block25(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block25Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r42 := w.Reg(42)
 	r43 := w.Reg(43)
@@ -6747,9 +9398,81 @@ func sort8Block25(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block26Warp runs block 26 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block26Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	k0 := uint64(0x10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 175: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 176: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(76)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(77)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 175, 176, 177, 178: one pass over a full warp's lanes
+	{
+		p18 := w.P[18]
+		p18n := uint32(0)
+		for l := range 32 {
+			// 175: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r45[l]))
+			// 176: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r46[l] = v1
+			// 177: setp.le.s32
+			c2t := int32(v1) <= int32(r42[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p18n |= c2b0 << l
+			// 178: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r44[l] = v3
+		}
+		w.P[18] = p18&^m | p18n
+	}
+	return true
+}
+
 // sort8Block26 runs block 26 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b26, PTX lines 175-178; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block26(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block26Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r42 := w.Reg(42)
 	r44 := w.Reg(44)
@@ -6873,9 +9596,81 @@ func sort8Block26(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block27Warp runs block 27 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block27Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r44 := w.Reg(44)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	k0 := uint64(0xc)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 181: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 182: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(78)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(79)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 181, 182, 183, 184: one pass over a full warp's lanes
+	{
+		p19 := w.P[19]
+		p19n := uint32(0)
+		for l := range 32 {
+			// 181: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r46[l]))
+			// 182: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r47[l] = v1
+			// 183: setp.le.s32
+			c2t := int32(v1) <= int32(r42[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p19n |= c2b0 << l
+			// 184: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r44[l] = v3
+		}
+		w.P[19] = p19&^m | p19n
+	}
+	return true
+}
+
 // sort8Block27 runs block 27 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b27, PTX lines 181-184; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block27(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block27Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r42 := w.Reg(42)
 	r44 := w.Reg(44)
@@ -6999,9 +9794,81 @@ func sort8Block27(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block28Warp runs block 28 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block28Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r44 := w.Reg(44)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	k0 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 187: the address of st.u32
+			fd0 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 188: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(80)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(81)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 187, 188, 189, 190: one pass over a full warp's lanes
+	{
+		p20 := w.P[20]
+		p20n := uint32(0)
+		for l := range 32 {
+			// 187: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r47[l]))
+			// 188: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r48[l] = v1
+			// 189: setp.le.s32
+			c2t := int32(v1) <= int32(r42[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p20n |= c2b0 << l
+			// 190: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r44[l] = v3
+		}
+		w.P[20] = p20&^m | p20n
+	}
+	return true
+}
+
 // sort8Block28 runs block 28 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b28, PTX lines 187-190; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block28(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block28Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r42 := w.Reg(42)
 	r44 := w.Reg(44)
@@ -7125,9 +9992,81 @@ func sort8Block28(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block29Warp runs block 29 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block29Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r44 := w.Reg(44)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 193: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 194: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(82)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(83)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 193, 194, 195, 196: one pass over a full warp's lanes
+	{
+		p21 := w.P[21]
+		p21n := uint32(0)
+		for l := range 32 {
+			// 193: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r48[l]))
+			// 194: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r49[l] = v1
+			// 195: setp.le.s32
+			c2t := int32(v1) <= int32(r42[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p21n |= c2b0 << l
+			// 196: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r44[l] = v3
+		}
+		w.P[21] = p21&^m | p21n
+	}
+	return true
+}
+
 // sort8Block29 runs block 29 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b29, PTX lines 193-196; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block29(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block29Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r42 := w.Reg(42)
 	r44 := w.Reg(44)
@@ -7251,9 +10190,51 @@ func sort8Block29(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block30Warp runs block 30 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block30Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r44 := w.Reg(44)
+	r49 := w.Reg(49)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 199: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(84)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 199, 200: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 199: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r49[l]))
+			// 200: add.u64
+			v1 := uint64(uint64(r0[l]) + uint64(k0))
+			r44[l] = v1
+		}
+	}
+	return true
+}
+
 // sort8Block30 runs block 30 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b30, PTX lines 199-200
 func sort8Block30(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block30Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r44 := w.Reg(44)
 	r49 := w.Reg(49)
@@ -7304,9 +10285,81 @@ func sort8Block30(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block31Warp runs block 31 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block31Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	k0 := uint64(0x18)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 211: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 212: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(85)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(86)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 211, 212, 213, 214: one pass over a full warp's lanes
+	{
+		p23 := w.P[23]
+		p23n := uint32(0)
+		for l := range 32 {
+			// 211: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r53[l]))
+			// 212: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r55[l] = v1
+			// 213: setp.le.s32
+			c2t := int32(v1) <= int32(r52[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p23n |= c2b0 << l
+			// 214: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r54[l] = v3
+		}
+		w.P[23] = p23&^m | p23n
+	}
+	return true
+}
+
 // sort8Block31 runs block 31 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b31, PTX lines 211-214; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block31(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block31Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r52 := w.Reg(52)
 	r53 := w.Reg(53)
@@ -7430,9 +10483,81 @@ func sort8Block31(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block32Warp runs block 32 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block32Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	k0 := uint64(0x14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 217: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 218: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(87)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(88)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 217, 218, 219, 220: one pass over a full warp's lanes
+	{
+		p24 := w.P[24]
+		p24n := uint32(0)
+		for l := range 32 {
+			// 217: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r55[l]))
+			// 218: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r56[l] = v1
+			// 219: setp.le.s32
+			c2t := int32(v1) <= int32(r52[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p24n |= c2b0 << l
+			// 220: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r54[l] = v3
+		}
+		w.P[24] = p24&^m | p24n
+	}
+	return true
+}
+
 // sort8Block32 runs block 32 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b32, PTX lines 217-220; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block32(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block32Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r52 := w.Reg(52)
 	r54 := w.Reg(54)
@@ -7556,9 +10681,81 @@ func sort8Block32(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block33Warp runs block 33 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block33Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r56 := w.Reg(56)
+	r57 := w.Reg(57)
+	k0 := uint64(0x10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 223: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 224: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(89)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(90)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 223, 224, 225, 226: one pass over a full warp's lanes
+	{
+		p25 := w.P[25]
+		p25n := uint32(0)
+		for l := range 32 {
+			// 223: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r56[l]))
+			// 224: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r57[l] = v1
+			// 225: setp.le.s32
+			c2t := int32(v1) <= int32(r52[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p25n |= c2b0 << l
+			// 226: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r54[l] = v3
+		}
+		w.P[25] = p25&^m | p25n
+	}
+	return true
+}
+
 // sort8Block33 runs block 33 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b33, PTX lines 223-226; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block33(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block33Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r52 := w.Reg(52)
 	r54 := w.Reg(54)
@@ -7682,9 +10879,81 @@ func sort8Block33(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block34Warp runs block 34 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block34Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	k0 := uint64(0xc)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 229: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 230: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(91)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(92)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 229, 230, 231, 232: one pass over a full warp's lanes
+	{
+		p26 := w.P[26]
+		p26n := uint32(0)
+		for l := range 32 {
+			// 229: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r57[l]))
+			// 230: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r58[l] = v1
+			// 231: setp.le.s32
+			c2t := int32(v1) <= int32(r52[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p26n |= c2b0 << l
+			// 232: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r54[l] = v3
+		}
+		w.P[26] = p26&^m | p26n
+	}
+	return true
+}
+
 // sort8Block34 runs block 34 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b34, PTX lines 229-232; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block34(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block34Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r52 := w.Reg(52)
 	r54 := w.Reg(54)
@@ -7808,9 +11077,81 @@ func sort8Block34(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block35Warp runs block 35 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block35Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	k0 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 235: the address of st.u32
+			fd0 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 236: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(93)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(94)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 235, 236, 237, 238: one pass over a full warp's lanes
+	{
+		p27 := w.P[27]
+		p27n := uint32(0)
+		for l := range 32 {
+			// 235: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r58[l]))
+			// 236: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r59[l] = v1
+			// 237: setp.le.s32
+			c2t := int32(v1) <= int32(r52[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p27n |= c2b0 << l
+			// 238: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r54[l] = v3
+		}
+		w.P[27] = p27&^m | p27n
+	}
+	return true
+}
+
 // sort8Block35 runs block 35 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b35, PTX lines 235-238; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block35(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block35Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r52 := w.Reg(52)
 	r54 := w.Reg(54)
@@ -7934,9 +11275,81 @@ func sort8Block35(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block36Warp runs block 36 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block36Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 241: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 242: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(95)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(96)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 241, 242, 243, 244: one pass over a full warp's lanes
+	{
+		p28 := w.P[28]
+		p28n := uint32(0)
+		for l := range 32 {
+			// 241: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r59[l]))
+			// 242: ld.u32
+			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r60[l] = v1
+			// 243: setp.le.s32
+			c2t := int32(v1) <= int32(r52[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p28n |= c2b0 << l
+			// 244: add.u64
+			v3 := uint64(uint64(r0[l]) + uint64(k0))
+			r54[l] = v3
+		}
+		w.P[28] = p28&^m | p28n
+	}
+	return true
+}
+
 // sort8Block36 runs block 36 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b36, PTX lines 241-244; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block36(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block36Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r52 := w.Reg(52)
 	r54 := w.Reg(54)
@@ -8060,9 +11473,51 @@ func sort8Block36(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block37Warp runs block 37 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block37Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r54 := w.Reg(54)
+	r60 := w.Reg(60)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 247: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(97)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 247, 248: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 247: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r60[l]))
+			// 248: add.u64
+			v1 := uint64(uint64(r0[l]) + uint64(k0))
+			r54[l] = v1
+		}
+	}
+	return true
+}
+
 // sort8Block37 runs block 37 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b37, PTX lines 247-248
 func sort8Block37(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block37Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r54 := w.Reg(54)
 	r60 := w.Reg(60)

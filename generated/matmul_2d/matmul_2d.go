@@ -1735,9 +1735,204 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulBlock1Warp runs block 1 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 70: the address of ld.global.f32
+			fd0 := uint64(r24[l]) + 0xfffffffffffffffc - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 71: mul.wide.s32
+			v1 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
+			// 72: add.s64
+			v2 := uint64(uint64(r15[l]) + uint64(v1))
+			// 73: the address of ld.global.f32
+			fd1 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 75: the address of ld.global.f32
+			fd2 := uint64(r24[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 76: add.s32
+			v3 := uint64(uint32(r0[l]) + uint32(r26[l]))
+			// 77: mul.wide.s32
+			v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
+			// 78: add.s64
+			v5 := uint64(uint64(r15[l]) + uint64(v4))
+			// 79: the address of ld.global.f32
+			fd3 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	// PTX lines 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84: one pass over a full warp's lanes
+	{
+		p5 := w.P[5]
+		p5n := uint32(0)
+		{
+			var v10F_s [32]float32
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					// 70: ld.global.f32
+					v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					// 71: mul.wide.s32
+					v7 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
+					// 72: add.s64
+					v8 := uint64(uint64(r15[l]) + uint64(v7))
+					_ = v8
+					// 73: ld.global.f32
+					v9 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					// 74: fma.rn.f32
+					var v10 uint64
+					var v10F float32
+					v10p, v10z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(r13[l])))
+					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+						v10F = float32(v10f)
+						v10 = uint64(math.Float32bits(v10F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v10F
+					_ = v10
+					v10F_s[l] = v10F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					// 70: ld.global.f32
+					v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					// 71: mul.wide.s32
+					v7 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
+					// 72: add.s64
+					v8 := uint64(uint64(r15[l]) + uint64(v7))
+					_ = v8
+					// 73: ld.global.f32
+					v9 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					// 74: fma.rn.f32
+					var v10 uint64
+					var v10F float32
+					v10p, v10z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(r13[l])))
+					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+						v10F = float32(v10f)
+						v10 = uint64(math.Float32bits(v10F))
+					} else {
+						{
+							v10 = uint64(isa.FmaF32RN(uint32(v6), uint32(v9), uint32(r13[l])))
+							v10F = math.Float32frombits(uint32(v10))
+						}
+					}
+					_ = v10F
+					_ = v10
+					v10F_s[l] = v10F
+				}
+			}
+			for l := range 32 {
+				v10F := v10F_s[l]
+				// 75: ld.global.f32
+				v11 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+				// 76: add.s32
+				v12 := uint64(uint32(r0[l]) + uint32(r26[l]))
+				// 77: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 78: add.s64
+				v14 := uint64(uint64(r15[l]) + uint64(v13))
+				_ = v14
+				// 79: ld.global.f32
+				v15 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+				// 80: fma.rn.f32
+				var v16 uint64
+				var v16F float32
+				v16p, v16z := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v15))), float64(v10F)
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
+					v16F = float32(v16f)
+					v16 = uint64(math.Float32bits(v16F))
+				} else {
+					{
+						v16 = uint64(isa.FmaF32RN(uint32(v11), uint32(v15), uint32(uint64(math.Float32bits(v10F)))))
+						v16F = math.Float32frombits(uint32(v16))
+					}
+				}
+				_ = v16F
+				r13[l] = v16
+				// 81: add.s32
+				v17 := uint64(uint32(r20[l]) + uint32(k1))
+				r20[l] = v17
+				// 82: add.s64
+				v18 := uint64(uint64(r24[l]) + uint64(k2))
+				r24[l] = v18
+				// 83: add.s32
+				v19 := uint64(uint32(r26[l]) + uint32(r25[l]))
+				r26[l] = v19
+				// 84: setp.eq.s32
+				c20t := uint32(r21[l]) == uint32(v17)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p5n |= c20b0 << l
+			}
+		}
+		w.P[5] = p5&^m | p5n
+	}
+	return true
+}
+
 // matmulBlock1 runs block 1 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_4), PTX lines 70-84; divergent, reconverges at block 2 (b2 ($L__BB0_5))
 func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
@@ -1829,7 +2024,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						// 74: fma.rn.f32
 						var v5 uint64
 						var v5F float32
-						if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+						v5p, v5z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))
+						if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
 							v5F = float32(v5f)
 							v5 = uint64(math.Float32bits(v5F))
 						} else {
@@ -1881,7 +2077,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						// 74: fma.rn.f32
 						var v5 uint64
 						var v5F float32
-						if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+						v5p, v5z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))
+						if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
 							v5F = float32(v5f)
 							v5 = uint64(math.Float32bits(v5F))
 						} else {
@@ -1936,7 +2133,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					// 80: fma.rn.f32
 					var v11 uint64
 					var v11F float32
-					if v11f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))) + float64(v5F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11p, v11z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))), float64(v5F)
+					if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 						v11F = float32(v11f)
 						v11 = uint64(math.Float32bits(v11F))
 					} else {
@@ -2006,7 +2204,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 74: fma.rn.f32
 				var v5 uint64
 				var v5F float32
-				if v5f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+				v5p, v5z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))
+				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -2056,7 +2255,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 80: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))) + float64(v5F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))), float64(v5F)
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2128,9 +2328,63 @@ func matmulBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulBlock3Warp runs block 3 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 101: mad.lo.s32
+			v1 := uint64(uint32(uint32(r5[l])*uint32(r0[l]) + uint32(r9[l])))
+			// 102: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+			// 103: add.s64
+			v3 := uint64(uint64(r12[l]) + uint64(v2))
+			// 104: the address of st.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 101, 102, 103, 104: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 101: mad.lo.s32
+			v4 := uint64(uint32(uint32(r5[l])*uint32(r0[l]) + uint32(r9[l])))
+			// 102: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 103: add.s64
+			v6 := uint64(uint64(r12[l]) + uint64(v5))
+			_ = v6
+			// 104: st.global.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+		}
+	}
+	return true
+}
+
 // matmulBlock3 runs block 3 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_7), PTX lines 101-104
 func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r5 := w.Reg(5)
 	r9 := w.Reg(9)
@@ -2460,9 +2714,106 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 	_ = u7
 }
 
+// matmulBlock9Warp runs block 9 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 91: add.s32
+			v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
+			// 92: mul.wide.u32
+			v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+			// 93: add.s64
+			v3 := uint64(uint64(r17[l]) + uint64(v2))
+			// 94: mad.lo.s32
+			v4 := uint64(uint32(uint32(r20[l])*uint32(r0[l]) + uint32(r9[l])))
+			// 95: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 96: add.s64
+			v6 := uint64(uint64(r15[l]) + uint64(v5))
+			// 97: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 98: the address of ld.global.f32
+			fd1 := uint64(v6) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(6)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 91: add.s32
+			v7 := uint64(uint32(r20[l]) + uint32(r18[l]))
+			// 92: mul.wide.u32
+			v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
+			// 93: add.s64
+			v9 := uint64(uint64(r17[l]) + uint64(v8))
+			_ = v9
+			// 94: mad.lo.s32
+			v10 := uint64(uint32(uint32(r20[l])*uint32(r0[l]) + uint32(r9[l])))
+			// 95: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			// 96: add.s64
+			v12 := uint64(uint64(r15[l]) + uint64(v11))
+			_ = v12
+			// 97: ld.global.f32
+			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 98: ld.global.f32
+			v14 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 99: fma.rn.f32
+			var v15 uint64
+			var v15F float32
+			v15p, v15z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(r13[l])))
+			if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
+				v15F = float32(v15f)
+				v15 = uint64(math.Float32bits(v15F))
+			} else {
+				{
+					v15 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(r13[l])))
+					v15F = math.Float32frombits(uint32(v15))
+				}
+			}
+			_ = v15F
+			r13[l] = v15
+		}
+	}
+	return true
+}
+
 // matmulBlock9 runs block 9 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 91-99
 func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulBlock9Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
@@ -2541,7 +2892,8 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 99: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -2601,7 +2953,8 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 99: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(r13[l]))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -3167,9 +3520,63 @@ func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock4Warp runs block 4 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 182: add.s32
+			v1 := uint64(uint32(r30[l]) + uint32(r16[l]))
+			// 183: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+			// 184: add.s64
+			v3 := uint64(uint64(r15[l]) + uint64(v2))
+			// 185: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(7)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 182, 183, 184, 185: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 182: add.s32
+			v4 := uint64(uint32(r30[l]) + uint32(r16[l]))
+			// 183: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 184: add.s64
+			v6 := uint64(uint64(r15[l]) + uint64(v5))
+			_ = v6
+			// 185: ld.global.f32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r31[l] = v7
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock4 runs block 4 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 182-185
 func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock4Warp(w, m, budget) {
+		return
+	}
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	r30 := w.Reg(30)
@@ -3244,9 +3651,51 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock5Warp runs block 5 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r21 := w.Reg(21)
+	r28 := w.Reg(28)
+	r31 := w.Reg(31)
+	r35 := w.Reg(35)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 187: the address of st.shared.f32
+			fd0 := uint64(r21[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 187, 188: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 187: st.shared.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r31[l]))
+			// 188: mov.f32
+			v1 := uint64(r28[l])
+			r35[l] = v1
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock5 runs block 5 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 187-188; divergent, reconverges at block 6 (b5 ($L__BB1_7))
 func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock5Warp(w, m, budget) {
+		return
+	}
 	r21 := w.Reg(21)
 	r28 := w.Reg(28)
 	r31 := w.Reg(31)
@@ -3302,9 +3751,46 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock6Warp runs block 6 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r24 := w.Reg(24)
+	r35 := w.Reg(35)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 201: the address of st.shared.f32
+			fd0 := uint64(r24[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 201: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 201: st.shared.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r35[l]))
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock6 runs block 6 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_7), PTX lines 201-201; bar.sync at line 202
 func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock6Warp(w, m, budget) {
+		return
+	}
 	r24 := w.Reg(24)
 	r35 := w.Reg(35)
 	// PTX lines 201: lane-local, one loop over the lanes
@@ -3389,9 +3875,313 @@ func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock8Warp runs block 8 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r11 := w.Reg(11)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	k0 := uint64(0x4)
+	k1 := uint64(0x100)
+	k2 := uint64(0x10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 218: the address of ld.shared.f32
+			fd0 := uint64(r44[l]) + 0xfffffffffffffff8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 219: the address of ld.shared.f32
+			fd1 := uint64(r45[l]) + 0xffffffffffffff80 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 221: the address of ld.shared.f32
+			fd2 := uint64(r44[l]) + 0xfffffffffffffffc - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 222: the address of ld.shared.f32
+			fd3 := uint64(r45[l]) + 0xffffffffffffffc0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 224: the address of ld.shared.f32
+			fd4 := uint64(r44[l]) + 0x0 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 225: the address of ld.shared.f32
+			fd5 := uint64(r45[l]) + 0x0 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 227: the address of ld.shared.f32
+			fd6 := uint64(r44[l]) + 0x4 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 228: the address of ld.shared.f32
+			fd7 := uint64(r45[l]) + 0x40 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fp3, fo3 := runtime.MemPtr(sh), fb3
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo3 < runtime.AccessEnd(sh, 4)-0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fp4, fo4 := runtime.MemPtr(sh), fb4
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo4 < runtime.AccessEnd(sh, 4)-0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fp5, fo5 := runtime.MemPtr(sh), fb5
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo5 < runtime.AccessEnd(sh, 4)-0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fp6, fo6 := runtime.MemPtr(sh), fb6
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo6 < runtime.AccessEnd(sh, 4)-0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fp7, fo7 := runtime.MemPtr(sh), fb7
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo7 < runtime.AccessEnd(sh, 4)-0x7c && fb7&3 == 0) {
+		return false
+	}
+	// PTX lines 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233: one pass over a full warp's lanes
+	{
+		p9 := w.P[9]
+		p9n := uint32(0)
+		{
+			var v3F_s [32]float32
+			var v6F_s [32]float32
+			var v9F_s [32]float32
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					// 218: ld.shared.f32
+					v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					// 219: ld.shared.f32
+					v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					// 220: fma.rn.f32
+					var v3 uint64
+					var v3F float32
+					v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+						v3F = float32(v3f)
+						v3 = uint64(math.Float32bits(v3F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v3F
+					_ = v3
+					v3F_s[l] = v3F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					// 218: ld.shared.f32
+					v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					// 219: ld.shared.f32
+					v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					// 220: fma.rn.f32
+					var v3 uint64
+					var v3F float32
+					v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+						v3F = float32(v3f)
+						v3 = uint64(math.Float32bits(v3F))
+					} else {
+						{
+							v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+							v3F = math.Float32frombits(uint32(v3))
+						}
+					}
+					_ = v3F
+					_ = v3
+					v3F_s[l] = v3F
+				}
+			}
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					v3F := v3F_s[l]
+					// 221: ld.shared.f32
+					v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					// 222: ld.shared.f32
+					v5 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					// 223: fma.rn.f32
+					var v6 uint64
+					var v6F float32
+					v6p, v6z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						v6F = float32(v6f)
+						v6 = uint64(math.Float32bits(v6F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v6F
+					_ = v6
+					v6F_s[l] = v6F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					v3F := v3F_s[l]
+					// 221: ld.shared.f32
+					v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					// 222: ld.shared.f32
+					v5 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					// 223: fma.rn.f32
+					var v6 uint64
+					var v6F float32
+					v6p, v6z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						v6F = float32(v6f)
+						v6 = uint64(math.Float32bits(v6F))
+					} else {
+						{
+							v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
+							v6F = math.Float32frombits(uint32(v6))
+						}
+					}
+					_ = v6F
+					_ = v6
+					v6F_s[l] = v6F
+				}
+			}
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					v6F := v6F_s[l]
+					// 224: ld.shared.f32
+					v7 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					// 225: ld.shared.f32
+					v8 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					// 226: fma.rn.f32
+					var v9 uint64
+					var v9F float32
+					v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+						v9F = float32(v9f)
+						v9 = uint64(math.Float32bits(v9F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v9F
+					_ = v9
+					v9F_s[l] = v9F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					v6F := v6F_s[l]
+					// 224: ld.shared.f32
+					v7 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					// 225: ld.shared.f32
+					v8 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					// 226: fma.rn.f32
+					var v9 uint64
+					var v9F float32
+					v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+						v9F = float32(v9f)
+						v9 = uint64(math.Float32bits(v9F))
+					} else {
+						{
+							v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+							v9F = math.Float32frombits(uint32(v9))
+						}
+					}
+					_ = v9F
+					_ = v9
+					v9F_s[l] = v9F
+				}
+			}
+			for l := range 32 {
+				v9F := v9F_s[l]
+				// 227: ld.shared.f32
+				v10 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+				// 228: ld.shared.f32
+				v11 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+				// 229: fma.rn.f32
+				var v12 uint64
+				var v12F float32
+				v12p, v12z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))), float64(v9F)
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(uint64(math.Float32bits(v9F)))))
+						v12F = math.Float32frombits(uint32(v12))
+					}
+				}
+				_ = v12F
+				r11[l] = v12
+				// 230: add.s32
+				v13 := uint64(uint32(r42[l]) + uint32(k0))
+				r42[l] = v13
+				// 231: add.s64
+				v14 := uint64(uint64(r45[l]) + uint64(k1))
+				r45[l] = v14
+				// 232: add.s64
+				v15 := uint64(uint64(r44[l]) + uint64(k2))
+				r44[l] = v15
+				// 233: setp.eq.s32
+				c16t := uint32(r43[l]) == uint32(v13)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p9n |= c16b0 << l
+			}
+		}
+		w.P[9] = p9&^m | p9n
+	}
+	return true
+}
+
 // matmulTiledBlock8 runs block 8 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB1_10), PTX lines 218-233
 func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock8Warp(w, m, budget) {
+		return
+	}
 	r11 := w.Reg(11)
 	r42 := w.Reg(42)
 	r43 := w.Reg(43)
@@ -3513,7 +4303,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						// 220: fma.rn.f32
 						var v3 uint64
 						var v3F float32
-						if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+						v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -3561,7 +4352,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						// 220: fma.rn.f32
 						var v3 uint64
 						var v3F float32
-						if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+						v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -3604,7 +4396,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						// 223: fma.rn.f32
 						var v6 uint64
 						var v6F float32
-						if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+						v6p, v6z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -3653,7 +4446,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						// 223: fma.rn.f32
 						var v6 uint64
 						var v6F float32
-						if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+						v6p, v6z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -3696,7 +4490,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						// 226: fma.rn.f32
 						var v9 uint64
 						var v9F float32
-						if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+						v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 							v9F = float32(v9f)
 							v9 = uint64(math.Float32bits(v9F))
 						} else {
@@ -3745,7 +4540,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						// 226: fma.rn.f32
 						var v9 uint64
 						var v9F float32
-						if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+						v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 							v9F = float32(v9f)
 							v9 = uint64(math.Float32bits(v9F))
 						} else {
@@ -3794,7 +4590,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					// 229: fma.rn.f32
 					var v12 uint64
 					var v12F float32
-					if v12f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))) + float64(v9F); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12p, v12z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))), float64(v9F)
+					if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 						v12F = float32(v12f)
 						v12 = uint64(math.Float32bits(v12F))
 					} else {
@@ -3860,7 +4657,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 220: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -3904,7 +4702,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 223: fma.rn.f32
 				var v6 uint64
 				var v6F float32
-				if v6f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+				v6p, v6z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
+				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -3948,7 +4747,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 226: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -3992,7 +4792,8 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 229: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))) + float64(v9F); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))), float64(v9F)
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -4069,9 +4870,99 @@ func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock10Warp runs block 10 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r11 := w.Reg(11)
+	r58 := w.Reg(58)
+	r60 := w.Reg(60)
+	r62 := w.Reg(62)
+	k0 := uint64(0x4)
+	k1 := uint64(0x40)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 249: the address of ld.shared.f32
+			fd0 := uint64(r60[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 250: the address of ld.shared.f32
+			fd1 := uint64(r62[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 249, 250, 251, 252, 253, 254, 255: one pass over a full warp's lanes
+	{
+		p11 := w.P[11]
+		p11n := uint32(0)
+		for l := range 32 {
+			// 249: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 250: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 251: fma.rn.f32
+			var v3 uint64
+			var v3F float32
+			v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				v3F = float32(v3f)
+				v3 = uint64(math.Float32bits(v3F))
+			} else {
+				{
+					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+					v3F = math.Float32frombits(uint32(v3))
+				}
+			}
+			_ = v3F
+			r11[l] = v3
+			// 252: add.s64
+			v4 := uint64(uint64(r60[l]) + uint64(k0))
+			r60[l] = v4
+			// 253: add.s64
+			v5 := uint64(uint64(r62[l]) + uint64(k1))
+			r62[l] = v5
+			// 254: add.s32
+			v6 := uint64(uint32(r58[l]) + uint32(k2))
+			r58[l] = v6
+			// 255: setp.ne.s32
+			c7t := uint32(v6) != uint32(k3)
+			c7 := c7t
+			c7b0 := uint32(0)
+			if c7 {
+				c7b0 = 1
+			}
+			p11n |= c7b0 << l
+		}
+		w.P[11] = p11&^m | p11n
+	}
+	return true
+}
+
 // matmulTiledBlock10 runs block 10 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB1_13), PTX lines 249-255
 func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock10Warp(w, m, budget) {
+		return
+	}
 	r11 := w.Reg(11)
 	r58 := w.Reg(58)
 	r60 := w.Reg(60)
@@ -4141,7 +5032,8 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 251: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -4206,7 +5098,8 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 251: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(r11[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -4296,9 +5189,81 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock12Warp runs block 12 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 264: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:264")
+	}
+	// PTX line 265: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 266: mad.lo.s32
+			v3 := uint64(uint32(uint32(r7[l])*uint32(r1[l]) + uint32(r10[l])))
+			// 267: mul.wide.s32
+			v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
+			// 268: add.s64
+			v5 := uint64(uint64(u2) + uint64(v4))
+			_ = v5
+			// 269: the index of st.global.f32
+			fd0 := v4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(8)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 266, 267, 268, 269: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 266: mad.lo.s32
+			v6 := uint64(uint32(uint32(r7[l])*uint32(r1[l]) + uint32(r10[l])))
+			// 267: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+			// 268: add.s64
+			v8 := uint64(uint64(u2) + uint64(v7))
+			_ = v8
+			// 269: st.global.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r11[l]))
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock12 runs block 12 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_16), PTX lines 264-269
 func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock12Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r7 := w.Reg(7)
 	r10 := w.Reg(10)
@@ -4640,9 +5605,64 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock18Warp runs block 18 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 196: mad.lo.s32
+			v1 := uint64(uint32(uint32(r36[l])*uint32(r1[l]) + uint32(r10[l])))
+			// 197: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+			// 198: add.s64
+			v3 := uint64(uint64(r13[l]) + uint64(v2))
+			// 199: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(9)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 196, 197, 198, 199: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 196: mad.lo.s32
+			v4 := uint64(uint32(uint32(r36[l])*uint32(r1[l]) + uint32(r10[l])))
+			// 197: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 198: add.s64
+			v6 := uint64(uint64(r13[l]) + uint64(v5))
+			_ = v6
+			// 199: ld.global.f32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r35[l] = v7
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock18 runs block 18 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 196-199
 func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock18Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r10 := w.Reg(10)
 	r13 := w.Reg(13)

@@ -2655,9 +2655,63 @@ func saturatingAddBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// saturatingAddBlock3Warp runs block 3 of kernel saturating_add for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func saturatingAddBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 169: the address of ld.global.u32
+			fd0 := uint64(r4[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(8)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 168, 169, 170, 171, 172: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 168: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 169: ld.global.u32
+			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r10[l] = v2
+			// 170: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 171: add.s64
+			v4 := uint64(uint64(v1) + uint64(v3))
+			r12[l] = v4
+			// 172: cvt.s64.s32
+			v5 := uint64(uint64(int32(r3[l])))
+			r13[l] = v5
+		}
+	}
+	return true
+}
+
 // saturatingAddBlock3 runs block 3 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 168-172
 func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && saturatingAddBlock3Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
@@ -2921,9 +2975,74 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// compactBlock2Warp runs block 2 of kernel compact for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func compactBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 214: cvta.to.global.u64
+			v1 := uint64(r2[l])
+			// 215: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 216: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 217: the address of ld.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(9)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 214, 215, 216, 217, 218: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 214: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 215: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 216: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 217: ld.global.u32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r11[l] = v7
+			// 218: setp.lt.s32
+			c8t := int32(v7) < int32(k1)
+			c8 := c8t
+			c8b0 := uint32(0)
+			if c8 {
+				c8b0 = 1
+			}
+			p1n |= c8b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // compactBlock2 runs block 2 of kernel compact for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 214-218; divergent, reconverges at block 1 (b1 ($L__BB4_3))
 func compactBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && compactBlock2Warp(w, m, budget) {
+		return
+	}
 	r2 := w.Reg(2)
 	r7 := w.Reg(7)
 	r11 := w.Reg(11)

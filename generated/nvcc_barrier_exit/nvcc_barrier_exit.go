@@ -1215,9 +1215,121 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// earlyReturnBarrierBlock3Warp runs block 3 of kernel early_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func earlyReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 50: add.s32
+			v1 := uint64(uint32(r3[l]) + uint32(k0))
+			// 51: rem.s32
+			v2 := isa.Rem(v1, r2[l], 32, true)
+			// 52: shl.b32
+			v3 := uint64(uint32(v2) << uint32(k1))
+			// 53: add.s32
+			v4 := uint64(uint32(r12[l]) + uint32(v3))
+			// 54: not.b32
+			v5 := uint64(^uint32(r3[l]))
+			// 55: add.s32
+			v6 := uint64(uint32(v5) + uint32(r2[l]))
+			// 56: shl.b32
+			v7 := uint64(uint32(v6) << uint32(k1))
+			// 57: add.s32
+			v8 := uint64(uint32(r12[l]) + uint32(v7))
+			// 58: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(v8))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 59: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(v4))) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 61: cvta.to.global.u64
+			v9 := uint64(r0[l])
+			// 62: add.s64
+			v10 := uint64(uint64(v9) + uint64(r8[l]))
+			// 63: the address of st.global.u32
+			fd2 := uint64(v10) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(1)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	// PTX lines 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 50: add.s32
+			v11 := uint64(uint32(r3[l]) + uint32(k0))
+			// 51: rem.s32
+			v12 := isa.Rem(v11, r2[l], 32, true)
+			// 52: shl.b32
+			v13 := uint64(uint32(v12) << uint32(k1))
+			// 53: add.s32
+			v14 := uint64(uint32(r12[l]) + uint32(v13))
+			_ = v14
+			// 54: not.b32
+			v15 := uint64(^uint32(r3[l]))
+			// 55: add.s32
+			v16 := uint64(uint32(v15) + uint32(r2[l]))
+			// 56: shl.b32
+			v17 := uint64(uint32(v16) << uint32(k1))
+			// 57: add.s32
+			v18 := uint64(uint32(r12[l]) + uint32(v17))
+			_ = v18
+			// 58: ld.shared.u32
+			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 59: ld.shared.u32
+			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 60: add.s32
+			v21 := uint64(uint32(v19) + uint32(v20))
+			// 61: cvta.to.global.u64
+			v22 := uint64(r0[l])
+			// 62: add.s64
+			v23 := uint64(uint64(v22) + uint64(r8[l]))
+			_ = v23
+			// 63: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
+		}
+	}
+	return true
+}
+
 // earlyReturnBarrierBlock3 runs block 3 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 50-63
 func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && earlyReturnBarrierBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
@@ -1857,9 +1969,49 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// interleavedReturnBarrierBlock4Warp runs block 4 of kernel interleaved_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r17 := w.Reg(17)
+	r22 := w.Reg(22)
+	k0 := uint64(0x3)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 112: the address of st.shared.u32
+			fd0 := uint64(uint64(uint32(r17[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 111, 112: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 111: mul.lo.s32
+			v1 := uint64(uint32(r22[l]) * uint32(k0))
+			// 112: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+		}
+	}
+	return true
+}
+
 // interleavedReturnBarrierBlock4 runs block 4 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 111-112; bar.sync at line 113
 func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && interleavedReturnBarrierBlock4Warp(w, m, budget) {
+		return
+	}
 	r17 := w.Reg(17)
 	r22 := w.Reg(22)
 	k0 := uint64(0x3)
@@ -1912,9 +2064,88 @@ func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// interleavedReturnBarrierBlock5Warp runs block 5 of kernel interleaved_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func interleavedReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 114: the address of ld.global.u32
+			fd0 := uint64(r13[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 115: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(r17[l]))) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 117: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 118: add.s64
+			v2 := uint64(uint64(v1) + uint64(r12[l]))
+			// 119: the address of st.global.u32
+			fd2 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	sh := w.SharedMem()
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(4)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	// PTX lines 114, 115, 116, 117, 118, 119: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 114: ld.global.u32
+			v3 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 115: ld.shared.u32
+			v4 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 116: add.s32
+			v5 := uint64(uint32(v3) + uint32(v4))
+			// 117: cvta.to.global.u64
+			v6 := uint64(r0[l])
+			// 118: add.s64
+			v7 := uint64(uint64(v6) + uint64(r12[l]))
+			_ = v7
+			// 119: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v5))
+		}
+	}
+	return true
+}
+
 // interleavedReturnBarrierBlock5 runs block 5 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 114-119
 func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && interleavedReturnBarrierBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
@@ -2406,9 +2637,46 @@ func warpHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpHandoffBlock5Warp runs block 5 of kernel warp_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 181: the address of st.global.u32
+			fd0 := uint64(r8[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 181: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 181: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+		}
+	}
+	return true
+}
+
 // warpHandoffBlock5 runs block 5 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB2_5), PTX lines 181-181
 func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpHandoffBlock5Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r8 := w.Reg(8)
 	// PTX lines 181: lane-local, one loop over the lanes
@@ -2476,9 +2744,59 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 	_ = u1
 }
 
+// warpHandoffBlock9Warp runs block 9 of kernel warp_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpHandoffBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 163: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:163")
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 165: the address of st.global.u32
+			fd0 := uint64(r8[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 164, 165: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 164: add.s32
+			v2 := uint64(uint32(u1) + uint32(r3[l]))
+			// 165: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // warpHandoffBlock9 runs block 9 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b8, PTX lines 163-165
 func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpHandoffBlock9Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r8 := w.Reg(8)
 	if budget == 0 {

@@ -661,9 +661,609 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// bitops32Block2Warp runs block 2 of kernel bitops32 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	k1 := uint64(0xc)
+	k2 := uint64(0x1f)
+	k3 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	fl11, fh11 := ^uint64(0), uint64(0)
+	fl12, fh12 := ^uint64(0), uint64(0)
+	fl13, fh13 := ^uint64(0), uint64(0)
+	fl14, fh14 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 38: cvta.to.global.u64
+			v1 := uint64(r2[l])
+			// 39: cvta.to.global.u64
+			v2 := uint64(r1[l])
+			// 40: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 42: add.s64
+			v5 := uint64(uint64(v1) + uint64(v3))
+			// 43: the address of ld.global.u32
+			fd0 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 45: mul.lo.s32
+			v6 := uint64(uint32(r7[l]) * uint32(k1))
+			// 46: cvta.to.global.u64
+			v7 := uint64(r0[l])
+			// 47: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+			// 48: add.s64
+			v9 := uint64(uint64(v7) + uint64(v8))
+			// 49: the address of ld.global.u32
+			fd1 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 51: the address of st.global.u32
+			fd2 := uint64(v9) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 53: the address of st.global.u32
+			fd3 := uint64(v9) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 55: the address of st.global.u32
+			fd4 := uint64(v9) + 0x8 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 57: the address of st.global.u32
+			fd5 := uint64(v9) + 0xc - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 59: the address of st.global.u32
+			fd6 := uint64(v9) + 0x10 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 61: the address of st.global.u32
+			fd7 := uint64(v9) + 0x14 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 65: the address of st.global.u32
+			fd8 := uint64(v9) + 0x18 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 69: the address of st.global.u32
+			fd9 := uint64(v9) + 0x1c - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+			// 72: the address of st.global.u32
+			fd10 := uint64(v9) + 0x20 - uint64(l)<<2
+			fl10 &= fd10
+			fh10 |= fd10
+			// 75: the address of st.global.u32
+			fd11 := uint64(v9) + 0x24 - uint64(l)<<2
+			fl11 &= fd11
+			fh11 |= fd11
+			// 77: the address of st.global.u32
+			fd12 := uint64(v9) + 0x28 - uint64(l)<<2
+			fl12 &= fd12
+			fh12 |= fd12
+			// 78: the address of ld.global.u32
+			fd13 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl13 &= fd13
+			fh13 |= fd13
+			// 82: the address of st.global.u32
+			fd14 := uint64(v9) + 0x2c - uint64(l)<<2
+			fl14 &= fd14
+			fh14 |= fd14
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10)|(fl11^fh11)|(fl12^fh12)|(fl13^fh13)|(fl14^fh14) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := fl11
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	fb12 := fl12
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x7c && fb12&3 == 0) {
+		return false
+	}
+	fb13 := fl13
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	fb14 := fl14
+	fw14 := w.Window(14)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0x7c && fb14&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb2 != fb10 && fb2+128 > fb10 && fb10+128 > fb2 {
+		return false
+	}
+	if fb2 != fb11 && fb2+128 > fb11 && fb11+128 > fb2 {
+		return false
+	}
+	if fb2 != fb12 && fb2+128 > fb12 && fb12+128 > fb2 {
+		return false
+	}
+	if fb2 != fb13 && fb2+128 > fb13 && fb13+128 > fb2 {
+		return false
+	}
+	if fb2 != fb14 && fb2+128 > fb14 && fb14+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+128 > fb12 && fb12+128 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+128 > fb13 && fb13+128 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+128 > fb14 && fb14+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+128 > fb12 && fb12+128 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+128 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+128 > fb14 && fb14+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+128 > fb12 && fb12+128 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+128 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+128 > fb14 && fb14+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+128 > fb12 && fb12+128 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+128 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+128 > fb14 && fb14+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+128 > fb12 && fb12+128 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+128 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+128 > fb14 && fb14+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+128 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+128 > fb11 && fb11+128 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+128 > fb12 && fb12+128 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+128 > fb13 && fb13+128 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+128 > fb14 && fb14+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+128 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+128 > fb1 && fb1+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+128 > fb12 && fb12+128 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+128 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+128 > fb14 && fb14+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+128 > fb0 && fb0+128 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+128 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+128 > fb11 && fb11+128 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+128 > fb12 && fb12+128 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+128 > fb13 && fb13+128 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+128 > fb14 && fb14+128 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+128 > fb0 && fb0+128 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+128 > fb1 && fb1+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+128 > fb12 && fb12+128 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+128 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+128 > fb14 && fb14+128 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+128 > fb0 && fb0+128 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+128 > fb1 && fb1+128 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+128 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+128 > fb14 && fb14+128 > fb12 {
+		return false
+	}
+	if fb14 != fb0 && fb14+128 > fb0 && fb0+128 > fb14 {
+		return false
+	}
+	if fb14 != fb1 && fb14+128 > fb1 && fb1+128 > fb14 {
+		return false
+	}
+	if fb14 != fb13 && fb14+128 > fb13 && fb13+128 > fb14 {
+		return false
+	}
+	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 63, 65, 67, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 82: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 38: cvta.to.global.u64
+			v10 := uint64(r2[l])
+			// 39: cvta.to.global.u64
+			v11 := uint64(r1[l])
+			// 40: mul.wide.s32
+			v12 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v13 := uint64(uint64(v11) + uint64(v12))
+			_ = v13
+			// 42: add.s64
+			v14 := uint64(uint64(v10) + uint64(v12))
+			_ = v14
+			// 43: ld.global.u32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 44: and.b32
+			v16 := uint64(uint32(v15) & uint32(k2))
+			// 45: mul.lo.s32
+			v17 := uint64(uint32(r7[l]) * uint32(k1))
+			// 46: cvta.to.global.u64
+			v18 := uint64(r0[l])
+			// 47: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+			// 48: add.s64
+			v20 := uint64(uint64(v18) + uint64(v19))
+			_ = v20
+			// 49: ld.global.u32
+			v21 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 50: popc.b32
+			v22 := uint64(bits.OnesCount64(uint64(uint32(v21))))
+			// 51: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v22))
+			// 52: clz.b32
+			v23 := uint64(bits.LeadingZeros64(uint64(uint32(v21))) - 32)
+			// 53: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			// 54: brev.b32
+			v24 := bits.Reverse64(v21) >> 32
+			// 55: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			// 56: shl.b32
+			v25 := uint64(uint32(v21) << uint32(v16))
+			// 57: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			// 58: shr.u32
+			v26 := uint64(uint32(v21) >> uint32(v16))
+			// 59: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			// 60: shr.s32
+			v27 := uint64(uint32(int32(v21) >> uint32(v16)))
+			// 61: st.global.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+			// 63: shf.l.wrap.b32
+			v28 := uint64(isa.Shf(uint32(v21), uint32(v21), uint32(v16), true, false))
+			// 65: st.global.u32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v28))
+			// 67: shf.r.wrap.b32
+			v29 := uint64(isa.Shf(uint32(v21), uint32(v21), uint32(v16), false, false))
+			// 69: st.global.u32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v29))
+			// 70: bfind.shiftamt.u32
+			v30 := uint64(isa.Bfind(v24, 32, false, true))
+			// 71: add.s32
+			v31 := uint64(uint32(v30) + uint32(k3))
+			// 72: st.global.u32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v31))
+			// 73: neg.s32
+			v32 := uint64(-uint32(v21))
+			// 74: and.b32
+			v33 := uint64(uint32(v21) & uint32(v32))
+			// 75: st.global.u32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v33))
+			// 76: and.b32
+			v34 := uint64(uint32(v22) & uint32(k3))
+			// 77: st.global.u32
+			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v34))
+			// 78: ld.global.u32
+			v35 := runtime.Load32(fp13, fo13+uint64(l)<<2)
+			// 80: shf.l.wrap.b32
+			v36 := uint64(isa.Shf(uint32(v21), uint32(v35), uint32(v16), true, false))
+			// 82: st.global.u32
+			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v36))
+		}
+	}
+	return true
+}
+
 // bitops32Block2 runs block 2 of kernel bitops32 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 38-82
 func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && bitops32Block2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -1601,9 +2201,195 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u2
 }
 
+// bitops64Block2Warp runs block 2 of kernel bitops64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0xd)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 110: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 111: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 112: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 113: shl.b32
+			v4 := uint64(uint32(r6[l]) << uint32(k1))
+			// 114: cvta.to.global.u64
+			v5 := uint64(r0[l])
+			// 115: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 116: add.s64
+			v7 := uint64(uint64(v5) + uint64(v6))
+			// 117: the address of ld.global.u64
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 120: the address of st.global.u64
+			fd1 := uint64(v7) + 0x0 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 123: the address of st.global.u64
+			fd2 := uint64(v7) + 0x8 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 125: the address of st.global.u64
+			fd3 := uint64(v7) + 0x10 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 137: the address of st.global.u64
+			fd4 := uint64(v7) + 0x18 - uint64(l)<<3
+			fl4 &= fd4
+			fh4 |= fd4
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(15)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(16)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(17)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(18)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(19)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+256 > fb0 && fb0+256 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	// PTX lines 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 128, 132, 134, 135, 136, 137: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 110: cvta.to.global.u64
+			v8 := uint64(r1[l])
+			// 111: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 112: add.s64
+			v10 := uint64(uint64(v8) + uint64(v9))
+			_ = v10
+			// 113: shl.b32
+			v11 := uint64(uint32(r6[l]) << uint32(k1))
+			// 114: cvta.to.global.u64
+			v12 := uint64(r0[l])
+			// 115: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 116: add.s64
+			v14 := uint64(uint64(v12) + uint64(v13))
+			_ = v14
+			// 117: ld.global.u64
+			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 118: popc.b64
+			v16 := uint64(bits.OnesCount64(uint64(uint64(v15))))
+			// 119: cvt.u64.u32
+			v17 := uint64(uint64(uint32(v16)))
+			// 120: st.global.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v17))
+			// 121: clz.b64
+			v18 := uint64(bits.LeadingZeros64(uint64(uint64(v15))) - 0)
+			// 122: cvt.u64.u32
+			v19 := uint64(uint64(uint32(v18)))
+			// 123: st.global.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v19))
+			// 124: brev.b64
+			v20 := bits.Reverse64(v15) >> 0
+			// 125: st.global.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v20))
+			// 128: mov.b64
+			m21 := v15
+			m21_0 := m21 >> 0 & k2
+			r20[l] = m21_0
+			m21_1 := m21 >> 32 & k2
+			r21[l] = m21_1
+			// 132: mov.b64
+			m22 := v15
+			m22_0 := m22 >> 0 & k2
+			r23[l] = m22_0
+			m22_1 := m22 >> 32 & k2
+			r22[l] = m22_1
+			// 134: shf.l.wrap.b32
+			v23 := uint64(isa.Shf(uint32(r23[l]), uint32(r21[l]), uint32(k3), true, false))
+			// 135: shf.l.wrap.b32
+			v24 := uint64(isa.Shf(uint32(r21[l]), uint32(r23[l]), uint32(k3), true, false))
+			// 136: mov.b64
+			v25 := uint64(uint32(v24)) | (uint64(uint32(v23)) << 32)
+			// 137: st.global.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v25))
+		}
+	}
+	return true
+}
+
 // bitops64Block2 runs block 2 of kernel bitops64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 110-137
 func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && bitops64Block2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)

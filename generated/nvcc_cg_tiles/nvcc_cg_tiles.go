@@ -3912,9 +3912,76 @@ func tileReduce64Block2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce64Block3Warp runs block 3 of kernel tile_reduce64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce64Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 111: mul.wide.s32
+			v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+			// 112: add.s64
+			v2 := uint64(uint64(r26[l]) + uint64(v1))
+			// 113: the address of ld.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 111, 112, 113, 114, 116, 118: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 111: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+			// 112: add.s64
+			v4 := uint64(uint64(r26[l]) + uint64(v3))
+			_ = v4
+			// 113: ld.global.u32
+			v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 114: add.s32
+			v6 := uint64(uint32(v5) + uint32(r23[l]))
+			r23[l] = v6
+			// 116: add.s32
+			v7 := uint64(uint32(r27[l]) + uint32(r25[l]))
+			r27[l] = v7
+			// 118: setp.lt.s32
+			c8t := int32(v7) < int32(r3[l])
+			c8 := c8t
+			c8b0 := uint32(0)
+			if c8 {
+				c8b0 = 1
+			}
+			p2n |= c8b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // tileReduce64Block3 runs block 3 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_4), PTX lines 111-118; divergent, reconverges at block 24 (b17)
 func tileReduce64Block3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce64Block3Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r23 := w.Reg(23)
 	r25 := w.Reg(25)
@@ -4373,9 +4440,47 @@ func tileReduce64Block12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce64Block13Warp runs block 13 of kernel tile_reduce64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce64Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r34 := w.Reg(34)
+	r68 := w.Reg(68)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 256: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r34[l]))) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 256: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 256: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r68[l] = v1
+		}
+	}
+	return true
+}
+
 // tileReduce64Block13 runs block 13 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_13), PTX lines 256-256; the lanes wait here for those bar.warp.sync at line 260 names
 func tileReduce64Block13(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce64Block13Warp(w, m, budget) {
+		return
+	}
 	r34 := w.Reg(34)
 	r68 := w.Reg(68)
 	// PTX lines 256: lane-local, one loop over the lanes
@@ -4564,9 +4669,117 @@ func tileReduce64Block16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce64Block17Warp runs block 17 of kernel tile_reduce64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce64Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r76 := w.Reg(76)
+	r79 := w.Reg(79)
+	r80 := w.Reg(80)
+	r81 := w.Reg(81)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	k2 := uint64(0xfffffffc)
+	k3 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 306: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r81[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 308: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(r81[l]))) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 310: the address of ld.shared.u32
+			fd2 := uint64(uint64(uint32(r81[l]))) + 0x8 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 312: the address of ld.shared.u32
+			fd3 := uint64(uint64(uint32(r81[l]))) + 0xc - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fp3, fo3 := runtime.MemPtr(sh), fb3
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo3 < runtime.AccessEnd(sh, 4)-0x7c && fb3&3 == 0) {
+		return false
+	}
+	// PTX lines 306, 307, 308, 309, 310, 311, 312, 313, 315, 317, 318, 319: one pass over a full warp's lanes
+	{
+		p13 := w.P[13]
+		p13n := uint32(0)
+		for l := range 32 {
+			// 306: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 307: add.s32
+			v2 := uint64(uint32(v1) + uint32(r76[l]))
+			// 308: ld.shared.u32
+			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 309: add.s32
+			v4 := uint64(uint32(v3) + uint32(v2))
+			// 310: ld.shared.u32
+			v5 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 311: add.s32
+			v6 := uint64(uint32(v5) + uint32(v4))
+			// 312: ld.shared.u32
+			v7 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 313: add.s32
+			v8 := uint64(uint32(v7) + uint32(v6))
+			r76[l] = v8
+			// 315: add.s32
+			v9 := uint64(uint32(r79[l]) + uint32(k0))
+			r79[l] = v9
+			// 317: add.s32
+			v10 := uint64(uint32(r81[l]) + uint32(k1))
+			r81[l] = v10
+			// 318: add.s32
+			v11 := uint64(uint32(r80[l]) + uint32(k2))
+			r80[l] = v11
+			// 319: setp.ne.s32
+			c12t := uint32(v11) != uint32(k3)
+			c12 := c12t
+			c12b0 := uint32(0)
+			if c12 {
+				c12b0 = 1
+			}
+			p13n |= c12b0 << l
+		}
+		w.P[13] = p13&^m | p13n
+	}
+	return true
+}
+
 // tileReduce64Block17 runs block 17 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB0_19), PTX lines 306-319; divergent, reconverges at block 35 (b27)
 func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce64Block17Warp(w, m, budget) {
+		return
+	}
 	r76 := w.Reg(76)
 	r79 := w.Reg(79)
 	r80 := w.Reg(80)
@@ -4841,9 +5054,70 @@ func tileReduce64Block18(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce64Block19Warp runs block 19 of kernel tile_reduce64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce64Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r76 := w.Reg(76)
+	r78 := w.Reg(78)
+	r91 := w.Reg(91)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 333: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r91[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 333, 334, 336, 337, 338: one pass over a full warp's lanes
+	{
+		p15 := w.P[15]
+		p15n := uint32(0)
+		for l := range 32 {
+			// 333: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 334: add.s32
+			v2 := uint64(uint32(v1) + uint32(r76[l]))
+			r76[l] = v2
+			// 336: add.s32
+			v3 := uint64(uint32(r91[l]) + uint32(k0))
+			r91[l] = v3
+			// 337: add.s32
+			v4 := uint64(uint32(r78[l]) + uint32(k1))
+			r78[l] = v4
+			// 338: setp.ne.s32
+			c5t := uint32(v4) != uint32(k2)
+			c5 := c5t
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p15n |= c5b0 << l
+		}
+		w.P[15] = p15&^m | p15n
+	}
+	return true
+}
+
 // tileReduce64Block19 runs block 19 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB0_22), PTX lines 333-338; divergent, reconverges at block 37 (b29)
 func tileReduce64Block19(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce64Block19Warp(w, m, budget) {
+		return
+	}
 	r76 := w.Reg(76)
 	r78 := w.Reg(78)
 	r91 := w.Reg(91)
@@ -4944,9 +5218,61 @@ func tileReduce64Block19(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce64Block20Warp runs block 20 of kernel tile_reduce64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce64Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r76 := w.Reg(76)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 343: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 345: mul.wide.u32
+			v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+			// 346: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 347: the address of st.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 343, 345, 346, 347: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 343: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 345: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+			// 346: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 347: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r76[l]))
+		}
+	}
+	return true
+}
+
 // tileReduce64Block20 runs block 20 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB0_23), PTX lines 343-347
 func tileReduce64Block20(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce64Block20Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r21 := w.Reg(21)
 	r76 := w.Reg(76)
@@ -6303,9 +6629,76 @@ func tileReduce128Block2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce128Block3Warp runs block 3 of kernel tile_reduce128 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce128Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 444: mul.wide.s32
+			v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+			// 445: add.s64
+			v2 := uint64(uint64(r26[l]) + uint64(v1))
+			// 446: the address of ld.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 444, 445, 446, 447, 449, 451: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 444: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+			// 445: add.s64
+			v4 := uint64(uint64(r26[l]) + uint64(v3))
+			_ = v4
+			// 446: ld.global.u32
+			v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 447: add.s32
+			v6 := uint64(uint32(v5) + uint32(r23[l]))
+			r23[l] = v6
+			// 449: add.s32
+			v7 := uint64(uint32(r27[l]) + uint32(r25[l]))
+			r27[l] = v7
+			// 451: setp.lt.s32
+			c8t := int32(v7) < int32(r3[l])
+			c8 := c8t
+			c8b0 := uint32(0)
+			if c8 {
+				c8b0 = 1
+			}
+			p2n |= c8b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // tileReduce128Block3 runs block 3 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
 func tileReduce128Block3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce128Block3Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r23 := w.Reg(23)
 	r25 := w.Reg(25)
@@ -6764,9 +7157,47 @@ func tileReduce128Block12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce128Block13Warp runs block 13 of kernel tile_reduce128 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce128Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r34 := w.Reg(34)
+	r76 := w.Reg(76)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 603: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r34[l]))) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 603: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 603: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r76[l] = v1
+		}
+	}
+	return true
+}
+
 // tileReduce128Block13 runs block 13 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
 func tileReduce128Block13(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce128Block13Warp(w, m, budget) {
+		return
+	}
 	r34 := w.Reg(34)
 	r76 := w.Reg(76)
 	// PTX lines 603: lane-local, one loop over the lanes
@@ -6955,9 +7386,117 @@ func tileReduce128Block16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce128Block17Warp runs block 17 of kernel tile_reduce128 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce128Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r83 := w.Reg(83)
+	r86 := w.Reg(86)
+	r87 := w.Reg(87)
+	r88 := w.Reg(88)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	k2 := uint64(0xfffffffc)
+	k3 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 652: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r88[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 654: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(r88[l]))) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 656: the address of ld.shared.u32
+			fd2 := uint64(uint64(uint32(r88[l]))) + 0x8 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 658: the address of ld.shared.u32
+			fd3 := uint64(uint64(uint32(r88[l]))) + 0xc - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fp3, fo3 := runtime.MemPtr(sh), fb3
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo3 < runtime.AccessEnd(sh, 4)-0x7c && fb3&3 == 0) {
+		return false
+	}
+	// PTX lines 652, 653, 654, 655, 656, 657, 658, 659, 661, 663, 664, 665: one pass over a full warp's lanes
+	{
+		p14 := w.P[14]
+		p14n := uint32(0)
+		for l := range 32 {
+			// 652: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 653: add.s32
+			v2 := uint64(uint32(v1) + uint32(r83[l]))
+			// 654: ld.shared.u32
+			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 655: add.s32
+			v4 := uint64(uint32(v3) + uint32(v2))
+			// 656: ld.shared.u32
+			v5 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 657: add.s32
+			v6 := uint64(uint32(v5) + uint32(v4))
+			// 658: ld.shared.u32
+			v7 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 659: add.s32
+			v8 := uint64(uint32(v7) + uint32(v6))
+			r83[l] = v8
+			// 661: add.s32
+			v9 := uint64(uint32(r86[l]) + uint32(k0))
+			r86[l] = v9
+			// 663: add.s32
+			v10 := uint64(uint32(r88[l]) + uint32(k1))
+			r88[l] = v10
+			// 664: add.s32
+			v11 := uint64(uint32(r87[l]) + uint32(k2))
+			r87[l] = v11
+			// 665: setp.ne.s32
+			c12t := uint32(v11) != uint32(k3)
+			c12 := c12t
+			c12b0 := uint32(0)
+			if c12 {
+				c12b0 = 1
+			}
+			p14n |= c12b0 << l
+		}
+		w.P[14] = p14&^m | p14n
+	}
+	return true
+}
+
 // tileReduce128Block17 runs block 17 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
 func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce128Block17Warp(w, m, budget) {
+		return
+	}
 	r83 := w.Reg(83)
 	r86 := w.Reg(86)
 	r87 := w.Reg(87)
@@ -7232,9 +7771,70 @@ func tileReduce128Block18(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce128Block19Warp runs block 19 of kernel tile_reduce128 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce128Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r83 := w.Reg(83)
+	r85 := w.Reg(85)
+	r98 := w.Reg(98)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 679: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r98[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 679, 680, 682, 683, 684: one pass over a full warp's lanes
+	{
+		p16 := w.P[16]
+		p16n := uint32(0)
+		for l := range 32 {
+			// 679: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 680: add.s32
+			v2 := uint64(uint32(v1) + uint32(r83[l]))
+			r83[l] = v2
+			// 682: add.s32
+			v3 := uint64(uint32(r98[l]) + uint32(k0))
+			r98[l] = v3
+			// 683: add.s32
+			v4 := uint64(uint32(r85[l]) + uint32(k1))
+			r85[l] = v4
+			// 684: setp.ne.s32
+			c5t := uint32(v4) != uint32(k2)
+			c5 := c5t
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p16n |= c5b0 << l
+		}
+		w.P[16] = p16&^m | p16n
+	}
+	return true
+}
+
 // tileReduce128Block19 runs block 19 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
 func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce128Block19Warp(w, m, budget) {
+		return
+	}
 	r83 := w.Reg(83)
 	r85 := w.Reg(85)
 	r98 := w.Reg(98)
@@ -7335,9 +7935,61 @@ func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce128Block20Warp runs block 20 of kernel tile_reduce128 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce128Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r83 := w.Reg(83)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 689: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 691: mul.wide.u32
+			v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+			// 692: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 693: the address of st.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 689, 691, 692, 693: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 689: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 691: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+			// 692: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 693: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r83[l]))
+		}
+	}
+	return true
+}
+
 // tileReduce128Block20 runs block 20 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB1_23), PTX lines 689-693
 func tileReduce128Block20(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce128Block20Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r21 := w.Reg(21)
 	r83 := w.Reg(83)
@@ -7877,9 +8529,54 @@ func tileReduce128Block30(w *runtime.Warp, m uint32, budget int) {
 	w.AtomLanes(runtime.SpaceShared, atomAnd32, r73, r72, r71, r71, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:590")
 }
 
+// tileReduce128Block32Warp runs block 32 of kernel tile_reduce128 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce128Block32Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r40 := w.Reg(40)
+	r76 := w.Reg(76)
+	k0 := uint64(0x90)
+	// PTX line 621: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 622: add.s32
+			v2 := uint64(uint32(u1) + uint32(r40[l]))
+			// 623: the address of st.shared.u32
+			fd0 := uint64(uint64(uint32(v2))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 622, 623: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 622: add.s32
+			v3 := uint64(uint32(u1) + uint32(r40[l]))
+			_ = v3
+			// 623: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r76[l]))
+		}
+	}
+	return true
+}
+
 // tileReduce128Block32 runs block 32 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b23, PTX lines 621-623
 func tileReduce128Block32(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tileReduce128Block32Warp(w, m, budget) {
+		return
+	}
 	r40 := w.Reg(40)
 	r76 := w.Reg(76)
 	k0 := uint64(0x90)

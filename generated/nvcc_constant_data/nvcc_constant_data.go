@@ -722,7 +722,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))) + float64(math.Float32frombits(uint32(u7))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u7)))
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -740,7 +741,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))) + float64(math.Float32frombits(uint32(u7))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u7)))
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -772,7 +774,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 49: fma.rn.f32
 				var v10 uint64
 				var v10F float32
-				if v10f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+				v10p, v10z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u9)))
+				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -790,7 +793,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 49: fma.rn.f32
 				var v10 uint64
 				var v10F float32
-				if v10f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))) + float64(math.Float32frombits(uint32(u9))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+				v10p, v10z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u9)))
+				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -822,7 +826,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 51: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u11)))
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -840,7 +845,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 51: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u11)))
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -872,7 +878,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 53: fma.rn.f32
 				var v14 uint64
 				var v14F float32
-				if v14f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+				v14p, v14z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u13)))
+				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -890,7 +897,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 53: fma.rn.f32
 				var v14 uint64
 				var v14F float32
-				if v14f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))) + float64(math.Float32frombits(uint32(u13))); isa.FmaF32Rounded(v14f, math.Float32bits(float32(v14f))) {
+				v14p, v14z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u13)))
+				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -922,7 +930,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 55: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+				v16p, v16z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u15)))
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -940,7 +949,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 55: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))) + float64(math.Float32frombits(uint32(u15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+				v16p, v16z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u15)))
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -972,7 +982,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 57: fma.rn.f32
 				var v18 uint64
 				var v18F float32
-				if v18f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Rounded(v18f, math.Float32bits(float32(v18f))) {
+				v18p, v18z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u17)))
+				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
@@ -990,7 +1001,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 57: fma.rn.f32
 				var v18 uint64
 				var v18F float32
-				if v18f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))) + float64(math.Float32frombits(uint32(u17))); isa.FmaF32Rounded(v18f, math.Float32bits(float32(v18f))) {
+				v18p, v18z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u17)))
+				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
@@ -1032,7 +1044,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 59: fma.rn.f32
 				var v20 uint64
 				var v20F float32
-				if v20f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+				v20p, v20z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u19)))
+				if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
@@ -1062,7 +1075,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 59: fma.rn.f32
 				var v20 uint64
 				var v20F float32
-				if v20f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))) + float64(math.Float32frombits(uint32(u19))); isa.FmaF32Rounded(v20f, math.Float32bits(float32(v20f))) {
+				v20p, v20z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u19)))
+				if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {

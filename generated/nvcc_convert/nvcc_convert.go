@@ -766,9 +766,203 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u2
 }
 
+// toIntBlock2Warp runs block 2 of kernel to_int for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	k0 := uint64(0x4)
+	k1 := uint64(0x5)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 37: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 38: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 39: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 40: mul.lo.s32
+			v4 := uint64(uint32(r6[l]) * uint32(k1))
+			// 41: cvta.to.global.u64
+			v5 := uint64(r0[l])
+			// 42: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 43: add.s64
+			v7 := uint64(uint64(v5) + uint64(v6))
+			// 44: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 46: the address of st.global.u32
+			fd1 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 48: the address of st.global.u32
+			fd2 := uint64(v7) + 0x4 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 50: the address of st.global.u32
+			fd3 := uint64(v7) + 0x8 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 53: the address of st.global.u32
+			fd4 := uint64(v7) + 0xc - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 56: the address of st.global.u32
+			fd5 := uint64(v7) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+128 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 37: cvta.to.global.u64
+			v8 := uint64(r1[l])
+			// 38: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 39: add.s64
+			v10 := uint64(uint64(v8) + uint64(v9))
+			_ = v10
+			// 40: mul.lo.s32
+			v11 := uint64(uint32(r6[l]) * uint32(k1))
+			// 41: cvta.to.global.u64
+			v12 := uint64(r0[l])
+			// 42: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 43: add.s64
+			v14 := uint64(uint64(v12) + uint64(v13))
+			_ = v14
+			// 44: ld.global.f32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 45: cvt.rzi.s32.f32
+			v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RZ, 32, true)
+			// 46: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v16))
+			// 47: cvt.rni.s32.f32
+			v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RN, 32, true)
+			// 48: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+			// 49: cvt.rmi.s32.f32
+			v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RM, 32, true)
+			// 50: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v18))
+			// 51: cvt.rpi.f32.f32
+			v19 := isa.CvtFloat(v15, 32, 32, isa.RP, true, false, false)
+			// 52: cvt.rzi.s32.f32
+			v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(v19))), isa.RZ, 32, true)
+			// 53: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v20))
+			// 54: abs.f32
+			v21 := uint64(isa.AbsF32(uint32(v15)))
+			// 55: cvt.rzi.u32.f32
+			v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RZ, 32, false)
+			// 56: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v22))
+		}
+	}
+	return true
+}
+
 // toIntBlock2 runs block 2 of kernel to_int for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 37-56
 func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && toIntBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)
@@ -1256,9 +1450,202 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u2
 }
 
+// toFloatBlock2Warp runs block 2 of kernel to_float for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func toFloatBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	k0 := uint64(0x8)
+	k1 := uint64(0x5)
+	k2 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 85: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 86: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 87: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 88: mul.lo.s32
+			v4 := uint64(uint32(r6[l]) * uint32(k1))
+			// 89: cvta.to.global.u64
+			v5 := uint64(r0[l])
+			// 90: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k2))))
+			// 91: add.s64
+			v7 := uint64(uint64(v5) + uint64(v6))
+			// 92: the address of ld.global.u64
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 95: the address of st.global.f32
+			fd1 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 97: the address of st.global.f32
+			fd2 := uint64(v7) + 0x4 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 99: the address of st.global.f32
+			fd3 := uint64(v7) + 0x8 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 101: the address of st.global.f32
+			fd4 := uint64(v7) + 0xc - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 103: the address of st.global.f32
+			fd5 := uint64(v7) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(7)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(8)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(9)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(10)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(11)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb1+128 > fb0 && fb0+256 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+128 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2+128 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3+128 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb4+128 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb5+128 > fb0 && fb0+256 > fb5 {
+		return false
+	}
+	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 85: cvta.to.global.u64
+			v8 := uint64(r1[l])
+			// 86: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 87: add.s64
+			v10 := uint64(uint64(v8) + uint64(v9))
+			_ = v10
+			// 88: mul.lo.s32
+			v11 := uint64(uint32(r6[l]) * uint32(k1))
+			// 89: cvta.to.global.u64
+			v12 := uint64(r0[l])
+			// 90: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k2))))
+			// 91: add.s64
+			v14 := uint64(uint64(v12) + uint64(v13))
+			_ = v14
+			// 92: ld.global.u64
+			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 93: cvt.u32.u64
+			v16 := uint64(uint32(uint64(v15)))
+			// 94: cvt.rn.f32.s32
+			v17 := uint64(math.Float32bits(float32(int32(v16))))
+			// 95: st.global.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v17))
+			// 96: cvt.rn.f32.u32
+			v18 := uint64(math.Float32bits(float32(uint32(v16))))
+			// 97: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v18))
+			// 98: cvt.rn.f32.s64
+			v19 := uint64(math.Float32bits(float32(int64(v15))))
+			// 99: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v19))
+			// 100: cvt.rn.f32.u64
+			v20 := isa.IntToFloat(0, uint64(uint64(v15)), false, 32, isa.RN)
+			// 101: st.global.f32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v20))
+			// 102: cvt.rz.f32.s32
+			v21 := isa.IntToFloat(int64(int32(v16)), 0, true, 32, isa.RZ)
+			// 103: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v21))
+		}
+	}
+	return true
+}
+
 // toFloatBlock2 runs block 2 of kernel to_float for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 85-103
 func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && toFloatBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)
@@ -1746,9 +2133,179 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u2
 }
 
+// f64RoundtripBlock2Warp runs block 2 of kernel f64_roundtrip for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 134: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 135: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 136: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 137: shl.b32
+			v4 := uint64(uint32(r6[l]) << uint32(k1))
+			// 138: cvta.to.global.u64
+			v5 := uint64(r0[l])
+			// 139: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 140: add.s64
+			v7 := uint64(uint64(v5) + uint64(v6))
+			// 141: the address of ld.global.f64
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 144: the address of st.global.f64
+			fd1 := uint64(v7) + 0x0 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 147: the address of st.global.f64
+			fd2 := uint64(v7) + 0x8 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 150: the address of st.global.f64
+			fd3 := uint64(v7) + 0x10 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 154: the address of st.global.f64
+			fd4 := uint64(v7) + 0x18 - uint64(l)<<3
+			fl4 &= fd4
+			fh4 |= fd4
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(13)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(14)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(15)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(16)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+256 > fb0 && fb0+256 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	// PTX lines 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 134: cvta.to.global.u64
+			v8 := uint64(r1[l])
+			// 135: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 136: add.s64
+			v10 := uint64(uint64(v8) + uint64(v9))
+			_ = v10
+			// 137: shl.b32
+			v11 := uint64(uint32(r6[l]) << uint32(k1))
+			// 138: cvta.to.global.u64
+			v12 := uint64(r0[l])
+			// 139: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 140: add.s64
+			v14 := uint64(uint64(v12) + uint64(v13))
+			_ = v14
+			// 141: ld.global.f64
+			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 142: cvt.rn.f32.f64
+			v16 := isa.CvtFloat(v15, 32, 64, isa.RN, false, false, false)
+			// 143: cvt.f64.f32
+			v17 := isa.CvtFloat(v16, 64, 32, isa.RN, false, false, false)
+			// 144: st.global.f64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v17))
+			// 145: cvt.rz.f32.f64
+			v18 := isa.CvtFloat(v15, 32, 64, isa.RZ, false, false, false)
+			// 146: cvt.f64.f32
+			v19 := isa.CvtFloat(v18, 64, 32, isa.RN, false, false, false)
+			// 147: st.global.f64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v19))
+			// 148: cvt.rzi.s64.f64
+			v20 := isa.FloatToInt(math.Float64frombits(v15), isa.RZ, 64, true)
+			// 149: cvt.rn.f64.s64
+			v21 := math.Float64bits(float64(int64(v20)))
+			// 150: st.global.f64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v21))
+			// 151: cvt.rzi.s32.f64
+			v22 := isa.FloatToInt(math.Float64frombits(v15), isa.RZ, 32, true)
+			// 152: cvt.u16.u32
+			v23 := uint64(uint16(uint32(v22)))
+			// 153: cvt.rn.f64.s16
+			v24 := isa.IntToFloat(int64(int16(v23)), 0, true, 64, isa.RN)
+			// 154: st.global.f64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v24))
+		}
+	}
+	return true
+}
+
 // f64RoundtripBlock2 runs block 2 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 134-154
 func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && f64RoundtripBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)

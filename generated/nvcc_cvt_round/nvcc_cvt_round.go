@@ -953,9 +953,820 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// f2iModesBlock2Warp runs block 2 of kernel f2i_modes for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	k1 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	fl11, fh11 := ^uint64(0), uint64(0)
+	fl12, fh12 := ^uint64(0), uint64(0)
+	fl13, fh13 := ^uint64(0), uint64(0)
+	fl14, fh14 := ^uint64(0), uint64(0)
+	fl15, fh15 := ^uint64(0), uint64(0)
+	fl16, fh16 := ^uint64(0), uint64(0)
+	fl17, fh17 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 40: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 41: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 42: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 43: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 44: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k1))))
+			// 45: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			// 46: the address of ld.global.f64
+			fd0 := uint64(v6) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 47: shl.b32
+			v7 := uint64(uint32(r7[l]) << uint32(k0))
+			// 48: cvta.to.global.u64
+			v8 := uint64(r0[l])
+			// 49: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+			// 50: add.s64
+			v10 := uint64(uint64(v8) + uint64(v9))
+			// 51: the address of ld.global.f32
+			fd1 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 54: the address of st.global.u64
+			fd2 := uint64(v10) + 0x0 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 57: the address of st.global.u64
+			fd3 := uint64(v10) + 0x8 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 60: the address of st.global.u64
+			fd4 := uint64(v10) + 0x10 - uint64(l)<<3
+			fl4 &= fd4
+			fh4 |= fd4
+			// 63: the address of st.global.u64
+			fd5 := uint64(v10) + 0x18 - uint64(l)<<3
+			fl5 &= fd5
+			fh5 |= fd5
+			// 66: the address of st.global.u64
+			fd6 := uint64(v10) + 0x20 - uint64(l)<<3
+			fl6 &= fd6
+			fh6 |= fd6
+			// 69: the address of st.global.u64
+			fd7 := uint64(v10) + 0x28 - uint64(l)<<3
+			fl7 &= fd7
+			fh7 |= fd7
+			// 72: the address of st.global.u64
+			fd8 := uint64(v10) + 0x30 - uint64(l)<<3
+			fl8 &= fd8
+			fh8 |= fd8
+			// 74: the address of st.global.u64
+			fd9 := uint64(v10) + 0x38 - uint64(l)<<3
+			fl9 &= fd9
+			fh9 |= fd9
+			// 76: the address of st.global.u64
+			fd10 := uint64(v10) + 0x40 - uint64(l)<<3
+			fl10 &= fd10
+			fh10 |= fd10
+			// 78: the address of st.global.u64
+			fd11 := uint64(v10) + 0x48 - uint64(l)<<3
+			fl11 &= fd11
+			fh11 |= fd11
+			// 80: the address of st.global.u64
+			fd12 := uint64(v10) + 0x50 - uint64(l)<<3
+			fl12 &= fd12
+			fh12 |= fd12
+			// 82: the address of st.global.u64
+			fd13 := uint64(v10) + 0x58 - uint64(l)<<3
+			fl13 &= fd13
+			fh13 |= fd13
+			// 85: the address of st.global.u64
+			fd14 := uint64(v10) + 0x60 - uint64(l)<<3
+			fl14 &= fd14
+			fh14 |= fd14
+			// 88: the address of st.global.u64
+			fd15 := uint64(v10) + 0x68 - uint64(l)<<3
+			fl15 &= fd15
+			fh15 |= fd15
+			// 90: the address of st.global.u64
+			fd16 := uint64(v10) + 0x70 - uint64(l)<<3
+			fl16 &= fd16
+			fh16 |= fd16
+			// 92: the address of st.global.u64
+			fd17 := uint64(v10) + 0x78 - uint64(l)<<3
+			fl17 &= fd17
+			fh17 |= fd17
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10)|(fl11^fh11)|(fl12^fh12)|(fl13^fh13)|(fl14^fh14)|(fl15^fh15)|(fl16^fh16)|(fl17^fh17) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0xf8 && fb5&7 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0xf8 && fb6&7 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0xf8 && fb7&7 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0xf8 && fb8&7 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0xf8 && fb9&7 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0xf8 && fb10&7 == 0) {
+		return false
+	}
+	fb11 := fl11
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0xf8 && fb11&7 == 0) {
+		return false
+	}
+	fb12 := fl12
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0xf8 && fb12&7 == 0) {
+		return false
+	}
+	fb13 := fl13
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0xf8 && fb13&7 == 0) {
+		return false
+	}
+	fb14 := fl14
+	fw14 := w.Window(14)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0xf8 && fb14&7 == 0) {
+		return false
+	}
+	fb15 := fl15
+	fw15 := w.Window(15)
+	fp15, fo15 := fw15.Ptr, fb15-fw15.Base
+	if !(fo15 < fw15.End && fw15.End-fo15 > 0xf8 && fb15&7 == 0) {
+		return false
+	}
+	fb16 := fl16
+	fw16 := w.Window(16)
+	fp16, fo16 := fw16.Ptr, fb16-fw16.Base
+	if !(fo16 < fw16.End && fw16.End-fo16 > 0xf8 && fb16&7 == 0) {
+		return false
+	}
+	fb17 := fl17
+	fw17 := w.Window(17)
+	fp17, fo17 := fw17.Ptr, fb17-fw17.Base
+	if !(fo17 < fw17.End && fw17.End-fo17 > 0xf8 && fb17&7 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+256 > fb5 && fb5+256 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+256 > fb6 && fb6+256 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+256 > fb7 && fb7+256 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+256 > fb8 && fb8+256 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+256 > fb9 && fb9+256 > fb2 {
+		return false
+	}
+	if fb2 != fb10 && fb2+256 > fb10 && fb10+256 > fb2 {
+		return false
+	}
+	if fb2 != fb11 && fb2+256 > fb11 && fb11+256 > fb2 {
+		return false
+	}
+	if fb2 != fb12 && fb2+256 > fb12 && fb12+256 > fb2 {
+		return false
+	}
+	if fb2 != fb13 && fb2+256 > fb13 && fb13+256 > fb2 {
+		return false
+	}
+	if fb2 != fb14 && fb2+256 > fb14 && fb14+256 > fb2 {
+		return false
+	}
+	if fb2 != fb15 && fb2+256 > fb15 && fb15+256 > fb2 {
+		return false
+	}
+	if fb2 != fb16 && fb2+256 > fb16 && fb16+256 > fb2 {
+		return false
+	}
+	if fb2 != fb17 && fb2+256 > fb17 && fb17+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3+256 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+256 > fb5 && fb5+256 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+256 > fb6 && fb6+256 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+256 > fb7 && fb7+256 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+256 > fb8 && fb8+256 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+256 > fb9 && fb9+256 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+256 > fb10 && fb10+256 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+256 > fb11 && fb11+256 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+256 > fb12 && fb12+256 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+256 > fb13 && fb13+256 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+256 > fb14 && fb14+256 > fb3 {
+		return false
+	}
+	if fb3 != fb15 && fb3+256 > fb15 && fb15+256 > fb3 {
+		return false
+	}
+	if fb3 != fb16 && fb3+256 > fb16 && fb16+256 > fb3 {
+		return false
+	}
+	if fb3 != fb17 && fb3+256 > fb17 && fb17+256 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	if fb4+256 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+256 > fb5 && fb5+256 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+256 > fb6 && fb6+256 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+256 > fb7 && fb7+256 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+256 > fb8 && fb8+256 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+256 > fb9 && fb9+256 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+256 > fb10 && fb10+256 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+256 > fb11 && fb11+256 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+256 > fb12 && fb12+256 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+256 > fb13 && fb13+256 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+256 > fb14 && fb14+256 > fb4 {
+		return false
+	}
+	if fb4 != fb15 && fb4+256 > fb15 && fb15+256 > fb4 {
+		return false
+	}
+	if fb4 != fb16 && fb4+256 > fb16 && fb16+256 > fb4 {
+		return false
+	}
+	if fb4 != fb17 && fb4+256 > fb17 && fb17+256 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+256 > fb0 && fb0+256 > fb5 {
+		return false
+	}
+	if fb5+256 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+256 > fb6 && fb6+256 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+256 > fb7 && fb7+256 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+256 > fb8 && fb8+256 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+256 > fb9 && fb9+256 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+256 > fb10 && fb10+256 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+256 > fb11 && fb11+256 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+256 > fb12 && fb12+256 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+256 > fb13 && fb13+256 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+256 > fb14 && fb14+256 > fb5 {
+		return false
+	}
+	if fb5 != fb15 && fb5+256 > fb15 && fb15+256 > fb5 {
+		return false
+	}
+	if fb5 != fb16 && fb5+256 > fb16 && fb16+256 > fb5 {
+		return false
+	}
+	if fb5 != fb17 && fb5+256 > fb17 && fb17+256 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+256 > fb0 && fb0+256 > fb6 {
+		return false
+	}
+	if fb6+256 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+256 > fb7 && fb7+256 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+256 > fb8 && fb8+256 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+256 > fb9 && fb9+256 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+256 > fb10 && fb10+256 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+256 > fb11 && fb11+256 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+256 > fb12 && fb12+256 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+256 > fb13 && fb13+256 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+256 > fb14 && fb14+256 > fb6 {
+		return false
+	}
+	if fb6 != fb15 && fb6+256 > fb15 && fb15+256 > fb6 {
+		return false
+	}
+	if fb6 != fb16 && fb6+256 > fb16 && fb16+256 > fb6 {
+		return false
+	}
+	if fb6 != fb17 && fb6+256 > fb17 && fb17+256 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+256 > fb0 && fb0+256 > fb7 {
+		return false
+	}
+	if fb7+256 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+256 > fb8 && fb8+256 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+256 > fb9 && fb9+256 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+256 > fb10 && fb10+256 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+256 > fb11 && fb11+256 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+256 > fb12 && fb12+256 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+256 > fb13 && fb13+256 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+256 > fb14 && fb14+256 > fb7 {
+		return false
+	}
+	if fb7 != fb15 && fb7+256 > fb15 && fb15+256 > fb7 {
+		return false
+	}
+	if fb7 != fb16 && fb7+256 > fb16 && fb16+256 > fb7 {
+		return false
+	}
+	if fb7 != fb17 && fb7+256 > fb17 && fb17+256 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+256 > fb0 && fb0+256 > fb8 {
+		return false
+	}
+	if fb8+256 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+256 > fb9 && fb9+256 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+256 > fb10 && fb10+256 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+256 > fb11 && fb11+256 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+256 > fb12 && fb12+256 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+256 > fb13 && fb13+256 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+256 > fb14 && fb14+256 > fb8 {
+		return false
+	}
+	if fb8 != fb15 && fb8+256 > fb15 && fb15+256 > fb8 {
+		return false
+	}
+	if fb8 != fb16 && fb8+256 > fb16 && fb16+256 > fb8 {
+		return false
+	}
+	if fb8 != fb17 && fb8+256 > fb17 && fb17+256 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+256 > fb0 && fb0+256 > fb9 {
+		return false
+	}
+	if fb9+256 > fb1 && fb1+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+256 > fb10 && fb10+256 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+256 > fb11 && fb11+256 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+256 > fb12 && fb12+256 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+256 > fb13 && fb13+256 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+256 > fb14 && fb14+256 > fb9 {
+		return false
+	}
+	if fb9 != fb15 && fb9+256 > fb15 && fb15+256 > fb9 {
+		return false
+	}
+	if fb9 != fb16 && fb9+256 > fb16 && fb16+256 > fb9 {
+		return false
+	}
+	if fb9 != fb17 && fb9+256 > fb17 && fb17+256 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+256 > fb0 && fb0+256 > fb10 {
+		return false
+	}
+	if fb10+256 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+256 > fb11 && fb11+256 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+256 > fb12 && fb12+256 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+256 > fb13 && fb13+256 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+256 > fb14 && fb14+256 > fb10 {
+		return false
+	}
+	if fb10 != fb15 && fb10+256 > fb15 && fb15+256 > fb10 {
+		return false
+	}
+	if fb10 != fb16 && fb10+256 > fb16 && fb16+256 > fb10 {
+		return false
+	}
+	if fb10 != fb17 && fb10+256 > fb17 && fb17+256 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+256 > fb0 && fb0+256 > fb11 {
+		return false
+	}
+	if fb11+256 > fb1 && fb1+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+256 > fb12 && fb12+256 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+256 > fb13 && fb13+256 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+256 > fb14 && fb14+256 > fb11 {
+		return false
+	}
+	if fb11 != fb15 && fb11+256 > fb15 && fb15+256 > fb11 {
+		return false
+	}
+	if fb11 != fb16 && fb11+256 > fb16 && fb16+256 > fb11 {
+		return false
+	}
+	if fb11 != fb17 && fb11+256 > fb17 && fb17+256 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+256 > fb0 && fb0+256 > fb12 {
+		return false
+	}
+	if fb12+256 > fb1 && fb1+128 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+256 > fb13 && fb13+256 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+256 > fb14 && fb14+256 > fb12 {
+		return false
+	}
+	if fb12 != fb15 && fb12+256 > fb15 && fb15+256 > fb12 {
+		return false
+	}
+	if fb12 != fb16 && fb12+256 > fb16 && fb16+256 > fb12 {
+		return false
+	}
+	if fb12 != fb17 && fb12+256 > fb17 && fb17+256 > fb12 {
+		return false
+	}
+	if fb13 != fb0 && fb13+256 > fb0 && fb0+256 > fb13 {
+		return false
+	}
+	if fb13+256 > fb1 && fb1+128 > fb13 {
+		return false
+	}
+	if fb13 != fb14 && fb13+256 > fb14 && fb14+256 > fb13 {
+		return false
+	}
+	if fb13 != fb15 && fb13+256 > fb15 && fb15+256 > fb13 {
+		return false
+	}
+	if fb13 != fb16 && fb13+256 > fb16 && fb16+256 > fb13 {
+		return false
+	}
+	if fb13 != fb17 && fb13+256 > fb17 && fb17+256 > fb13 {
+		return false
+	}
+	if fb14 != fb0 && fb14+256 > fb0 && fb0+256 > fb14 {
+		return false
+	}
+	if fb14+256 > fb1 && fb1+128 > fb14 {
+		return false
+	}
+	if fb14 != fb15 && fb14+256 > fb15 && fb15+256 > fb14 {
+		return false
+	}
+	if fb14 != fb16 && fb14+256 > fb16 && fb16+256 > fb14 {
+		return false
+	}
+	if fb14 != fb17 && fb14+256 > fb17 && fb17+256 > fb14 {
+		return false
+	}
+	if fb15 != fb0 && fb15+256 > fb0 && fb0+256 > fb15 {
+		return false
+	}
+	if fb15+256 > fb1 && fb1+128 > fb15 {
+		return false
+	}
+	if fb15 != fb16 && fb15+256 > fb16 && fb16+256 > fb15 {
+		return false
+	}
+	if fb15 != fb17 && fb15+256 > fb17 && fb17+256 > fb15 {
+		return false
+	}
+	if fb16 != fb0 && fb16+256 > fb0 && fb0+256 > fb16 {
+		return false
+	}
+	if fb16+256 > fb1 && fb1+128 > fb16 {
+		return false
+	}
+	if fb16 != fb17 && fb16+256 > fb17 && fb17+256 > fb16 {
+		return false
+	}
+	if fb17 != fb0 && fb17+256 > fb0 && fb0+256 > fb17 {
+		return false
+	}
+	if fb17+256 > fb1 && fb1+128 > fb17 {
+		return false
+	}
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 40: cvta.to.global.u64
+			v11 := uint64(r1[l])
+			// 41: mul.wide.s32
+			v12 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 42: add.s64
+			v13 := uint64(uint64(v11) + uint64(v12))
+			_ = v13
+			// 43: cvta.to.global.u64
+			v14 := uint64(r2[l])
+			// 44: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k1))))
+			// 45: add.s64
+			v16 := uint64(uint64(v14) + uint64(v15))
+			_ = v16
+			// 46: ld.global.f64
+			v17 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 47: shl.b32
+			v18 := uint64(uint32(r7[l]) << uint32(k0))
+			// 48: cvta.to.global.u64
+			v19 := uint64(r0[l])
+			// 49: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v18)) * int64(int32(k1))))
+			// 50: add.s64
+			v21 := uint64(uint64(v19) + uint64(v20))
+			_ = v21
+			// 51: ld.global.f32
+			v22 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 52: cvt.rni.s32.f32
+			v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 32, true)
+			// 53: cvt.s64.s32
+			v24 := uint64(uint64(int32(v23)))
+			// 54: st.global.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v24))
+			// 55: cvt.rzi.s32.f32
+			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RZ, 32, true)
+			// 56: cvt.s64.s32
+			v26 := uint64(uint64(int32(v25)))
+			// 57: st.global.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v26))
+			// 58: cvt.rpi.s32.f32
+			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RP, 32, true)
+			// 59: cvt.s64.s32
+			v28 := uint64(uint64(int32(v27)))
+			// 60: st.global.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v28))
+			// 61: cvt.rmi.s32.f32
+			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 32, true)
+			// 62: cvt.s64.s32
+			v30 := uint64(uint64(int32(v29)))
+			// 63: st.global.u64
+			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v30))
+			// 64: cvt.rzi.u32.f32
+			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RZ, 32, false)
+			// 65: cvt.u64.u32
+			v32 := uint64(uint64(uint32(v31)))
+			// 66: st.global.u64
+			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v32))
+			// 67: cvt.rpi.u32.f32
+			v33 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RP, 32, false)
+			// 68: cvt.u64.u32
+			v34 := uint64(uint64(uint32(v33)))
+			// 69: st.global.u64
+			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v34))
+			// 70: cvt.rmi.u32.f32
+			v35 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 32, false)
+			// 71: cvt.u64.u32
+			v36 := uint64(uint64(uint32(v35)))
+			// 72: st.global.u64
+			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v36))
+			// 73: cvt.rni.s64.f32
+			v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 64, true)
+			// 74: st.global.u64
+			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v37))
+			// 75: cvt.rzi.s64.f32
+			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RZ, 64, true)
+			// 76: st.global.u64
+			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v38))
+			// 77: cvt.rpi.s64.f32
+			v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RP, 64, true)
+			// 78: st.global.u64
+			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v39))
+			// 79: cvt.rmi.s64.f32
+			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 64, true)
+			// 80: st.global.u64
+			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v40))
+			// 81: cvt.rmi.u64.f32
+			v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 64, false)
+			// 82: st.global.u64
+			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v41))
+			// 83: cvt.rni.s32.f64
+			v42 := isa.FloatToInt(math.Float64frombits(v17), isa.RN, 32, true)
+			// 84: cvt.s64.s32
+			v43 := uint64(uint64(int32(v42)))
+			// 85: st.global.u64
+			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v43))
+			// 86: cvt.rpi.u32.f64
+			v44 := isa.FloatToInt(math.Float64frombits(v17), isa.RP, 32, false)
+			// 87: cvt.u64.u32
+			v45 := uint64(uint64(uint32(v44)))
+			// 88: st.global.u64
+			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v45))
+			// 89: cvt.rmi.s64.f64
+			v46 := isa.FloatToInt(math.Float64frombits(v17), isa.RM, 64, true)
+			// 90: st.global.u64
+			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v46))
+			// 91: cvt.rzi.u64.f64
+			v47 := isa.FloatToInt(math.Float64frombits(v17), isa.RZ, 64, false)
+			// 92: st.global.u64
+			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v47))
+		}
+	}
+	return true
+}
+
 // f2iModesBlock2 runs block 2 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 40-92
 func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && f2iModesBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -2074,9 +2885,459 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// i2fModesBlock2Warp runs block 2 of kernel i2f_modes for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x8)
+	k1 := uint64(0xa)
+	k2 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	fl11, fh11 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 124: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 125: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 126: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 127: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 128: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 129: the address of ld.global.f64
+			fd0 := uint64(v5) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 130: mul.lo.s32
+			v6 := uint64(uint32(r7[l]) * uint32(k1))
+			// 131: cvta.to.global.u64
+			v7 := uint64(r0[l])
+			// 132: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k2))))
+			// 133: add.s64
+			v9 := uint64(uint64(v7) + uint64(v8))
+			// 134: the address of ld.global.u64
+			fd1 := uint64(v3) + 0x0 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 137: the address of st.global.f32
+			fd2 := uint64(v9) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 139: the address of st.global.f32
+			fd3 := uint64(v9) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 141: the address of st.global.f32
+			fd4 := uint64(v9) + 0x8 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 143: the address of st.global.f32
+			fd5 := uint64(v9) + 0xc - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 145: the address of st.global.f32
+			fd6 := uint64(v9) + 0x10 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 147: the address of st.global.f32
+			fd7 := uint64(v9) + 0x14 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 149: the address of st.global.f32
+			fd8 := uint64(v9) + 0x18 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 151: the address of st.global.f32
+			fd9 := uint64(v9) + 0x1c - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+			// 154: the address of st.global.f32
+			fd10 := uint64(v9) + 0x20 - uint64(l)<<2
+			fl10 &= fd10
+			fh10 |= fd10
+			// 158: the address of st.global.f32
+			fd11 := uint64(v9) + 0x24 - uint64(l)<<2
+			fl11 &= fd11
+			fh11 |= fd11
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10)|(fl11^fh11) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(18)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(19)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(20)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(21)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(22)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(23)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(24)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(25)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(26)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(27)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(28)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := fl11
+	fw11 := w.Window(29)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	if fb2+128 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2+128 > fb1 && fb1+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb2 != fb10 && fb2+128 > fb10 && fb10+128 > fb2 {
+		return false
+	}
+	if fb2 != fb11 && fb2+128 > fb11 && fb11+128 > fb2 {
+		return false
+	}
+	if fb3+128 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3+128 > fb1 && fb1+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb4+128 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	if fb4+128 > fb1 && fb1+256 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb5+128 > fb0 && fb0+256 > fb5 {
+		return false
+	}
+	if fb5+128 > fb1 && fb1+256 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb6+128 > fb0 && fb0+256 > fb6 {
+		return false
+	}
+	if fb6+128 > fb1 && fb1+256 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb7+128 > fb0 && fb0+256 > fb7 {
+		return false
+	}
+	if fb7+128 > fb1 && fb1+256 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb8+128 > fb0 && fb0+256 > fb8 {
+		return false
+	}
+	if fb8+128 > fb1 && fb1+256 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+128 > fb11 && fb11+128 > fb8 {
+		return false
+	}
+	if fb9+128 > fb0 && fb0+256 > fb9 {
+		return false
+	}
+	if fb9+128 > fb1 && fb1+256 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb10+128 > fb0 && fb0+256 > fb10 {
+		return false
+	}
+	if fb10+128 > fb1 && fb1+256 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+128 > fb11 && fb11+128 > fb10 {
+		return false
+	}
+	if fb11+128 > fb0 && fb0+256 > fb11 {
+		return false
+	}
+	if fb11+128 > fb1 && fb1+256 > fb11 {
+		return false
+	}
+	// PTX lines 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 124: cvta.to.global.u64
+			v10 := uint64(r1[l])
+			// 125: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 126: add.s64
+			v12 := uint64(uint64(v10) + uint64(v11))
+			_ = v12
+			// 127: cvta.to.global.u64
+			v13 := uint64(r2[l])
+			// 128: add.s64
+			v14 := uint64(uint64(v13) + uint64(v11))
+			_ = v14
+			// 129: ld.global.f64
+			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 130: mul.lo.s32
+			v16 := uint64(uint32(r7[l]) * uint32(k1))
+			// 131: cvta.to.global.u64
+			v17 := uint64(r0[l])
+			// 132: mul.wide.s32
+			v18 := uint64(uint64(int64(int32(v16)) * int64(int32(k2))))
+			// 133: add.s64
+			v19 := uint64(uint64(v17) + uint64(v18))
+			_ = v19
+			// 134: ld.global.u64
+			v20 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 135: cvt.u32.u64
+			v21 := uint64(uint32(uint64(v20)))
+			// 136: cvt.rp.f32.s32
+			v22 := isa.IntToFloat(int64(int32(v21)), 0, true, 32, isa.RP)
+			// 137: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v22))
+			// 138: cvt.rm.f32.s32
+			v23 := isa.IntToFloat(int64(int32(v21)), 0, true, 32, isa.RM)
+			// 139: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			// 140: cvt.rp.f32.u32
+			v24 := isa.IntToFloat(0, uint64(uint32(v21)), false, 32, isa.RP)
+			// 141: st.global.f32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			// 142: cvt.rm.f32.u32
+			v25 := isa.IntToFloat(0, uint64(uint32(v21)), false, 32, isa.RM)
+			// 143: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			// 144: cvt.rp.f32.s64
+			v26 := isa.IntToFloat(int64(int64(v20)), 0, true, 32, isa.RP)
+			// 145: st.global.f32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			// 146: cvt.rm.f32.s64
+			v27 := isa.IntToFloat(int64(int64(v20)), 0, true, 32, isa.RM)
+			// 147: st.global.f32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+			// 148: cvt.rp.f32.f64
+			v28 := isa.CvtFloat(v15, 32, 64, isa.RP, false, false, false)
+			// 149: st.global.f32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v28))
+			// 150: cvt.rm.f32.f64
+			v29 := isa.CvtFloat(v15, 32, 64, isa.RM, false, false, false)
+			// 151: st.global.f32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v29))
+			// 152: cvt.rp.f64.s64
+			v30 := isa.IntToFloat(int64(int64(v20)), 0, true, 64, isa.RP)
+			// 153: cvt.rn.f32.f64
+			v31 := isa.CvtFloat(v30, 32, 64, isa.RN, false, false, false)
+			// 154: st.global.f32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v31))
+			// 155: cvt.rm.f64.s64
+			v32 := isa.IntToFloat(int64(int64(v20)), 0, true, 64, isa.RM)
+			// 156: cvt.rn.f32.f64
+			v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
+			// 157: sub.f32
+			v34F := isa.CanonF32(math.Float32frombits(uint32(v33)) - math.Float32frombits(uint32(v31)))
+			v34 := uint64(math.Float32bits(v34F))
+			_ = v34F
+			_ = v34
+			// 158: st.global.f32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
+		}
+	}
+	return true
+}
+
 // i2fModesBlock2 runs block 2 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 124-158
 func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && i2fModesBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -2891,9 +4152,154 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// saturateBlock2Warp runs block 2 of kernel saturate for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 190: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 191: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 192: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 193: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 195: shl.b32
+			v4 := uint64(uint32(r7[l]) << uint32(k1))
+			// 196: cvta.to.global.u64
+			v5 := uint64(r0[l])
+			// 197: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 198: add.s64
+			v7 := uint64(uint64(v5) + uint64(v6))
+			// 199: the address of st.global.f32
+			fd1 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 200: cvta.to.global.u64
+			v8 := uint64(r2[l])
+			// 201: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k2))))
+			// 202: add.s64
+			v10 := uint64(uint64(v8) + uint64(v9))
+			// 203: the address of ld.global.f64
+			fd2 := uint64(v10) + 0x0 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 208: the address of st.global.f32
+			fd3 := uint64(v7) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(30)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(31)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(32)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(33)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	if fb1+128 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3+128 > fb2 && fb2+256 > fb3 {
+		return false
+	}
+	// PTX lines 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 205, 207, 208: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 190: cvta.to.global.u64
+			v11 := uint64(r1[l])
+			// 191: mul.wide.s32
+			v12 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 192: add.s64
+			v13 := uint64(uint64(v11) + uint64(v12))
+			_ = v13
+			// 193: ld.global.f32
+			v14 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 194: cvt.sat.f32.f32
+			v15 := isa.CvtFloat(v14, 32, 32, isa.RN, false, false, true)
+			// 195: shl.b32
+			v16 := uint64(uint32(r7[l]) << uint32(k1))
+			// 196: cvta.to.global.u64
+			v17 := uint64(r0[l])
+			// 197: mul.wide.s32
+			v18 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			// 198: add.s64
+			v19 := uint64(uint64(v17) + uint64(v18))
+			_ = v19
+			// 199: st.global.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v15))
+			// 200: cvta.to.global.u64
+			v20 := uint64(r2[l])
+			// 201: mul.wide.s32
+			v21 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k2))))
+			// 202: add.s64
+			v22 := uint64(uint64(v20) + uint64(v21))
+			_ = v22
+			// 203: ld.global.f64
+			v23 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			// 205: cvt.sat.f64.f64
+			v24 := isa.CvtFloat(v23, 64, 64, isa.RN, false, false, true)
+			// 207: cvt.rn.f32.f64
+			v25 := isa.CvtFloat(v24, 32, 64, isa.RN, false, false, false)
+			// 208: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v25))
+		}
+	}
+	return true
+}
+
 // saturateBlock2 runs block 2 of kernel saturate for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 190-208
 func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && saturateBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)

@@ -668,9 +668,75 @@ func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// checkPositiveBlock3Warp runs block 3 of kernel check_positive for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func checkPositiveBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 58: cvta.to.global.u64
+			v1 := uint64(r2[l])
+			// 59: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 60: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 61: the address of ld.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 58, 59, 60, 61, 62: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 58: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 59: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 60: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			r10[l] = v6
+			// 61: ld.global.u32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r11[l] = v7
+			// 62: setp.gt.s32
+			c8t := int32(v7) > int32(k1)
+			c8 := c8t
+			c8b0 := uint32(0)
+			if c8 {
+				c8b0 = 1
+			}
+			p1n |= c8b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // checkPositiveBlock3 runs block 3 of kernel check_positive for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 58-62; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && checkPositiveBlock3Warp(w, m, budget) {
+		return
+	}
 	r2 := w.Reg(2)
 	r7 := w.Reg(7)
 	r10 := w.Reg(10)

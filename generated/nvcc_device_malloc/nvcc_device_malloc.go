@@ -1785,9 +1785,143 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// mallocSumBlock1Warp runs block 1 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r29 := w.Reg(29)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	k0 := uint64(0x10)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 96: the address of st.u32
+			fd0 := uint64(r34[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 97: the address of st.u32
+			fd1 := uint64(r34[l]) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 98: the address of st.u32
+			fd2 := uint64(r34[l]) + 0x8 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 99: the address of st.u32
+			fd3 := uint64(r34[l]) + 0xc - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+128 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	// PTX lines 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107: one pass over a full warp's lanes
+	{
+		p4 := w.P[4]
+		p4n := uint32(0)
+		for l := range 32 {
+			// 96: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r24[l]))
+			// 97: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r23[l]))
+			// 98: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r29[l]))
+			// 99: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r32[l]))
+			// 100: add.s64
+			v1 := uint64(uint64(r34[l]) + uint64(k0))
+			r34[l] = v1
+			// 101: add.s32
+			v2 := uint64(uint32(r23[l]) + uint32(r25[l]))
+			r23[l] = v2
+			// 102: add.s32
+			v3 := uint64(uint32(r29[l]) + uint32(r25[l]))
+			r29[l] = v3
+			// 103: add.s32
+			v4 := uint64(uint32(r32[l]) + uint32(r25[l]))
+			r32[l] = v4
+			// 104: add.s32
+			v5 := uint64(uint32(r24[l]) + uint32(r25[l]))
+			r24[l] = v5
+			// 105: add.s32
+			v6 := uint64(uint32(r22[l]) + uint32(k1))
+			r22[l] = v6
+			// 106: add.s32
+			v7 := uint64(uint32(r33[l]) + uint32(v6))
+			// 107: setp.ne.s32
+			c8t := uint32(v7) != uint32(k2)
+			c8 := c8t
+			c8b0 := uint32(0)
+			if c8 {
+				c8b0 = 1
+			}
+			p4n |= c8b0 << l
+		}
+		w.P[4] = p4&^m | p4n
+	}
+	return true
+}
+
 // mallocSumBlock1 runs block 1 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_5), PTX lines 96-107; divergent, reconverges at block 18 (b16)
 func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock1Warp(w, m, budget) {
+		return
+	}
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
@@ -2049,9 +2183,71 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock3Warp runs block 3 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r8 := w.Reg(8)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 121: the address of st.u32
+			fd0 := uint64(r37[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 121, 122, 123, 124, 125: one pass over a full warp's lanes
+	{
+		p6 := w.P[6]
+		p6n := uint32(0)
+		for l := range 32 {
+			// 121: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r38[l]))
+			// 122: add.s64
+			v1 := uint64(uint64(r37[l]) + uint64(k0))
+			r37[l] = v1
+			// 123: add.s32
+			v2 := uint64(uint32(r38[l]) + uint32(r8[l]))
+			r38[l] = v2
+			// 124: add.s32
+			v3 := uint64(uint32(r39[l]) + uint32(k1))
+			r39[l] = v3
+			// 125: setp.ne.s32
+			c4t := uint32(v3) != uint32(k2)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p6n |= c4b0 << l
+		}
+		w.P[6] = p6&^m | p6n
+	}
+	return true
+}
+
 // mallocSumBlock3 runs block 3 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_8), PTX lines 121-125; divergent, reconverges at block 20 (b18)
 func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock3Warp(w, m, budget) {
+		return
+	}
 	r8 := w.Reg(8)
 	r37 := w.Reg(37)
 	r38 := w.Reg(38)
@@ -2151,9 +2347,120 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 	_ = u2
 }
 
+// mallocSumBlock5Warp runs block 5 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r19 := w.Reg(19)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	k2 := uint64(0xfffffffc)
+	k3 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 137: the address of ld.u32
+			fd0 := uint64(r42[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 139: the address of ld.u32
+			fd1 := uint64(r42[l]) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 141: the address of ld.u32
+			fd2 := uint64(r42[l]) + 0x8 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 143: the address of ld.u32
+			fd3 := uint64(r42[l]) + 0xc - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(6)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(7)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(8)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: one pass over a full warp's lanes
+	{
+		p7 := w.P[7]
+		p7n := uint32(0)
+		for l := range 32 {
+			// 137: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 138: add.s32
+			v2 := uint64(uint32(v1) + uint32(r19[l]))
+			// 139: ld.u32
+			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 140: add.s32
+			v4 := uint64(uint32(v3) + uint32(v2))
+			// 141: ld.u32
+			v5 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 142: add.s32
+			v6 := uint64(uint32(v5) + uint32(v4))
+			// 143: ld.u32
+			v7 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 144: add.s32
+			v8 := uint64(uint32(v7) + uint32(v6))
+			r19[l] = v8
+			// 145: add.s32
+			v9 := uint64(uint32(r40[l]) + uint32(k0))
+			r40[l] = v9
+			// 146: add.s64
+			v10 := uint64(uint64(r42[l]) + uint64(k1))
+			r42[l] = v10
+			// 147: add.s32
+			v11 := uint64(uint32(r41[l]) + uint32(k2))
+			r41[l] = v11
+			// 148: setp.ne.s32
+			c12t := uint32(v11) != uint32(k3)
+			c12 := c12t
+			c12b0 := uint32(0)
+			if c12 {
+				c12b0 = 1
+			}
+			p7n |= c12b0 << l
+		}
+		w.P[7] = p7&^m | p7n
+	}
+	return true
+}
+
 // mallocSumBlock5 runs block 5 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_11), PTX lines 137-148; divergent, reconverges at block 22 (b20)
 func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock5Warp(w, m, budget) {
+		return
+	}
 	r19 := w.Reg(19)
 	r40 := w.Reg(40)
 	r41 := w.Reg(41)
@@ -2380,9 +2687,70 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock7Warp runs block 7 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	r51 := w.Reg(51)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 159: the address of ld.u32
+			fd0 := uint64(r51[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(9)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 159, 160, 161, 162, 163: one pass over a full warp's lanes
+	{
+		p8 := w.P[8]
+		p8n := uint32(0)
+		for l := range 32 {
+			// 159: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 160: add.s32
+			v2 := uint64(uint32(v1) + uint32(r19[l]))
+			r19[l] = v2
+			// 161: add.s64
+			v3 := uint64(uint64(r51[l]) + uint64(k0))
+			r51[l] = v3
+			// 162: add.s32
+			v4 := uint64(uint32(r21[l]) + uint32(k1))
+			r21[l] = v4
+			// 163: setp.ne.s32
+			c5t := uint32(v4) != uint32(k2)
+			c5 := c5t
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p8n |= c5b0 << l
+		}
+		w.P[8] = p8&^m | p8n
+	}
+	return true
+}
+
 // mallocSumBlock7 runs block 7 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_14), PTX lines 159-163; divergent, reconverges at block 24 (b22)
 func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock7Warp(w, m, budget) {
+		return
+	}
 	r19 := w.Reg(19)
 	r21 := w.Reg(21)
 	r51 := w.Reg(51)
@@ -2570,9 +2938,48 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock10Warp runs block 10 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r18 := w.Reg(18)
+	k0 := uint64(0xffffffff)
+	// PTX line 181: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 182: the address of st.global.u32
+			fd0 := uint64(r18[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 182: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 182: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // mallocSumBlock10 runs block 10 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_16), PTX lines 181-182
 func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock10Warp(w, m, budget) {
+		return
+	}
 	r18 := w.Reg(18)
 	k0 := uint64(0xffffffff)
 	// PTX line 181: mov.u32, warp-uniform
@@ -3324,9 +3731,61 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// mallocKeepBlock1Warp runs block 1 of kernel malloc_keep for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocKeepBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	k0 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 228: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 229: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 230: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 231: the address of st.global.u64
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 228, 229, 230, 231: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 228: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 229: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 230: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 231: st.global.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r9[l]))
+		}
+	}
+	return true
+}
+
 // mallocKeepBlock1 runs block 1 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 228-231
 func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocKeepBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r6 := w.Reg(6)
 	r9 := w.Reg(9)
@@ -3518,9 +3977,46 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocKeepBlock6Warp runs block 6 of kernel malloc_keep for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocKeepBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 225: the address of st.u32
+			fd0 := uint64(r9[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(14)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 225: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 225: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r6[l]))
+		}
+	}
+	return true
+}
+
 // mallocKeepBlock6 runs block 6 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b5, PTX lines 225-225
 func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocKeepBlock6Warp(w, m, budget) {
+		return
+	}
 	r6 := w.Reg(6)
 	r9 := w.Reg(9)
 	// PTX lines 225: lane-local, one loop over the lanes
@@ -3950,9 +4446,47 @@ func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
 	_ = u7
 }
 
+// freeKeptBlock5Warp runs block 5 of kernel free_kept for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func freeKeptBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 268: the address of ld.u32
+			fd0 := uint64(r11[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(17)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 268: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 268: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r12[l] = v1
+		}
+	}
+	return true
+}
+
 // freeKeptBlock5 runs block 5 of kernel free_kept for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 268-268
 func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && freeKeptBlock5Warp(w, m, budget) {
+		return
+	}
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	// PTX lines 268: lane-local, one loop over the lanes

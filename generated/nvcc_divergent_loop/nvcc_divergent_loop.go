@@ -864,9 +864,61 @@ func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// collatzStepsBlock2Warp runs block 2 of kernel collatz_steps for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func collatzStepsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 61: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 62: shl.b64
+			v2 := uint64(uint64(r8[l]) << uint32(k0))
+			// 63: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 64: the address of st.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 61, 62, 63, 64: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 61: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 62: shl.b64
+			v5 := uint64(uint64(r8[l]) << uint32(k0))
+			// 63: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 64: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r12[l]))
+		}
+	}
+	return true
+}
+
 // collatzStepsBlock2 runs block 2 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_4), PTX lines 61-64
 func collatzStepsBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && collatzStepsBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r8 := w.Reg(8)
 	r12 := w.Reg(12)
@@ -1393,9 +1445,57 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 	_ = u8
 }
 
+// tidHashBlock4Warp runs block 4 of kernel tid_hash for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 108: shl.b64
+			v1 := uint64(uint64(r8[l]) << uint32(k0))
+			// 109: add.s64
+			v2 := uint64(uint64(r12[l]) + uint64(v1))
+			// 110: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 108, 109, 110: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 108: shl.b64
+			v3 := uint64(uint64(r8[l]) << uint32(k0))
+			// 109: add.s64
+			v4 := uint64(uint64(r12[l]) + uint64(v3))
+			_ = v4
+			// 110: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+		}
+	}
+	return true
+}
+
 // tidHashBlock4 runs block 4 of kernel tid_hash for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 108-110
 func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tidHashBlock4Warp(w, m, budget) {
+		return
+	}
 	r8 := w.Reg(8)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)

@@ -1525,9 +1525,75 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u5
 }
 
+// findFirstBlock1Warp runs block 1 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r18 := w.Reg(18)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 80: add.s32
+			v1 := uint64(uint32(r14[l]) + uint32(r12[l]))
+			// 81: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+			// 82: add.s64
+			v3 := uint64(uint64(r13[l]) + uint64(v2))
+			// 83: the address of ld.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 80, 81, 82, 83, 84: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 80: add.s32
+			v4 := uint64(uint32(r14[l]) + uint32(r12[l]))
+			// 81: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 82: add.s64
+			v6 := uint64(uint64(r13[l]) + uint64(v5))
+			_ = v6
+			// 83: ld.global.u32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r18[l] = v7
+			// 84: setp.eq.s32
+			c8t := uint32(v7) == uint32(r4[l])
+			c8 := c8t
+			c8b0 := uint32(0)
+			if c8 {
+				c8b0 = 1
+			}
+			p2n |= c8b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // findFirstBlock1 runs block 1 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 80-84; divergent, reconverges at block 5 (b5 ($L__BB1_9))
 func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findFirstBlock1Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
@@ -1622,9 +1688,48 @@ func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// findFirstBlock2Warp runs block 2 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r11 := w.Reg(11)
+	k0 := uint64(0xffffffff)
+	// PTX line 95: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 96: the address of st.global.u32
+			fd0 := uint64(r11[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 96: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 96: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // findFirstBlock2 runs block 2 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_6), PTX lines 95-96
 func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findFirstBlock2Warp(w, m, budget) {
+		return
+	}
 	r11 := w.Reg(11)
 	k0 := uint64(0xffffffff)
 	// PTX line 95: mov.u32, warp-uniform
@@ -1672,9 +1777,46 @@ func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// findFirstBlock3Warp runs block 3 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 100: the address of st.global.u32
+			fd0 := uint64(r11[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 100: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 100: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r14[l]))
+		}
+	}
+	return true
+}
+
 // findFirstBlock3 runs block 3 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_8), PTX lines 100-100
 func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findFirstBlock3Warp(w, m, budget) {
+		return
+	}
 	r11 := w.Reg(11)
 	r14 := w.Reg(14)
 	// PTX lines 100: lane-local, one loop over the lanes
@@ -1720,9 +1862,51 @@ func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// findFirstBlock4Warp runs block 4 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	k0 := uint64(0xfffffffe)
+	// PTX line 104: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 106: the address of st.global.u32
+			fd0 := uint64(r11[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 105, 106: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 105: sub.s32
+			v2 := uint64(uint32(u1) - uint32(r14[l]))
+			// 106: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // findFirstBlock4 runs block 4 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_7), PTX lines 104-106
 func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findFirstBlock4Warp(w, m, budget) {
+		return
+	}
 	r11 := w.Reg(11)
 	r14 := w.Reg(14)
 	k0 := uint64(0xfffffffe)
@@ -2436,9 +2620,57 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifySumBlock6Warp runs block 6 of kernel classify_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifySumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 162: mul.wide.s32
+			v1 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 163: add.s64
+			v2 := uint64(uint64(r8[l]) + uint64(v1))
+			// 164: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 162, 163, 164: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 162: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 163: add.s64
+			v4 := uint64(uint64(r8[l]) + uint64(v3))
+			_ = v4
+			// 164: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r9[l]))
+		}
+	}
+	return true
+}
+
 // classifySumBlock6 runs block 6 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b5, PTX lines 162-164
 func classifySumBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifySumBlock6Warp(w, m, budget) {
+		return
+	}
 	r6 := w.Reg(6)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)

@@ -413,9 +413,275 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// fapproxBlock2Warp runs block 2 of kernel fapprox for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	k1 := uint64(0x6)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 39: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 40: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 42: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 43: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 44: the address of ld.global.f32
+			fd0 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 45: mul.lo.s32
+			v6 := uint64(uint32(r7[l]) * uint32(k1))
+			// 46: cvta.to.global.u64
+			v7 := uint64(r0[l])
+			// 47: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+			// 48: add.s64
+			v9 := uint64(uint64(v7) + uint64(v8))
+			// 49: the address of ld.global.f32
+			fd1 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 51: the address of st.global.f32
+			fd2 := uint64(v9) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 53: the address of st.global.f32
+			fd3 := uint64(v9) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 56: the address of st.global.f32
+			fd4 := uint64(v9) + 0x8 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 60: the address of st.global.f32
+			fd5 := uint64(v9) + 0xc - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 62: the address of st.global.f32
+			fd6 := uint64(v9) + 0x10 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 64: the address of st.global.f32
+			fd7 := uint64(v9) + 0x14 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 60, 61, 62, 63, 64: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 39: cvta.to.global.u64
+			v10 := uint64(r1[l])
+			// 40: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v12 := uint64(uint64(v10) + uint64(v11))
+			_ = v12
+			// 42: cvta.to.global.u64
+			v13 := uint64(r2[l])
+			// 43: add.s64
+			v14 := uint64(uint64(v13) + uint64(v11))
+			_ = v14
+			// 44: ld.global.f32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 45: mul.lo.s32
+			v16 := uint64(uint32(r7[l]) * uint32(k1))
+			// 46: cvta.to.global.u64
+			v17 := uint64(r0[l])
+			// 47: mul.wide.s32
+			v18 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			// 48: add.s64
+			v19 := uint64(uint64(v17) + uint64(v18))
+			_ = v19
+			// 49: ld.global.f32
+			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 50: sin.approx.f32
+			v21 := uint64(isa.SinApproxF32(uint32(v20)))
+			// 51: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
+			// 52: cos.approx.f32
+			v22 := uint64(isa.CosApproxF32(uint32(v20)))
+			// 53: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+			// 54: abs.f32
+			v23 := uint64(isa.AbsF32(uint32(v20)))
+			// 55: lg2.approx.f32
+			v24 := uint64(isa.Lg2ApproxF32(uint32(v23)))
+			// 56: st.global.f32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			// 58: ex2.approx.f32
+			v25 := uint64(isa.Ex2ApproxF32(uint32(v20)))
+			// 60: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			// 61: rsqrt.approx.f32
+			v26 := uint64(isa.RsqrtApproxF32(uint32(v23)))
+			// 62: st.global.f32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			// 63: div.approx.f32
+			v27 := uint64(isa.DivApproxF32(uint32(v20), uint32(v15)))
+			// 64: st.global.f32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+		}
+	}
+	return true
+}
+
 // fapproxBlock2 runs block 2 of kernel fapprox for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 39-64
 func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && fapproxBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)

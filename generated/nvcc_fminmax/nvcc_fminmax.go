@@ -392,9 +392,185 @@ func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// minmaxNanBlock2Warp runs block 2 of kernel minmax_nan for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 39: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 40: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 42: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 43: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 44: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 45: the address of ld.global.f32
+			fd1 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 49: shl.b32
+			v6 := uint64(uint32(r7[l]) << uint32(k1))
+			// 50: cvta.to.global.u64
+			v7 := uint64(r0[l])
+			// 51: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+			// 52: add.s64
+			v9 := uint64(uint64(v7) + uint64(v8))
+			// 53: the address of st.global.f32
+			fd2 := uint64(v9) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 54: the address of ld.global.f32
+			fd3 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 55: the address of ld.global.f32
+			fd4 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 59: the address of st.global.f32
+			fd5 := uint64(v9) + 0x4 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb3 && fb5+128 > fb3 && fb3+128 > fb5 {
+		return false
+	}
+	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
+		return false
+	}
+	// PTX lines 39, 40, 41, 42, 43, 44, 45, 47, 49, 50, 51, 52, 53, 54, 55, 57, 59: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 39: cvta.to.global.u64
+			v10 := uint64(r1[l])
+			// 40: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v12 := uint64(uint64(v10) + uint64(v11))
+			_ = v12
+			// 42: ld.global.f32
+			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 43: cvta.to.global.u64
+			v14 := uint64(r2[l])
+			// 44: add.s64
+			v15 := uint64(uint64(v14) + uint64(v11))
+			_ = v15
+			// 45: ld.global.f32
+			v16 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 47: min.NaN.f32
+			v17 := uint64(isa.MinF32(uint32(v13), uint32(v16), true))
+			// 49: shl.b32
+			v18 := uint64(uint32(r7[l]) << uint32(k1))
+			// 50: cvta.to.global.u64
+			v19 := uint64(r0[l])
+			// 51: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v18)) * int64(int32(k0))))
+			// 52: add.s64
+			v21 := uint64(uint64(v19) + uint64(v20))
+			_ = v21
+			// 53: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+			// 54: ld.global.f32
+			v22 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 55: ld.global.f32
+			v23 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 57: max.NaN.f32
+			v24 := uint64(isa.MaxF32(uint32(v22), uint32(v23), true))
+			// 59: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v24))
+		}
+	}
+	return true
+}
+
 // minmaxNanBlock2 runs block 2 of kernel minmax_nan for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 39-59
 func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && minmaxNanBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)

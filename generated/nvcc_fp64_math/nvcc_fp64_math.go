@@ -1655,9 +1655,61 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// newtonSqrtBlock4Warp runs block 4 of kernel newton_sqrt for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x3)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 139: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 140: shl.b64
+			v2 := uint64(uint64(r9[l]) << uint32(k0))
+			// 141: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 142: the address of st.global.f64
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 139, 140, 141, 142: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 139: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 140: shl.b64
+			v5 := uint64(uint64(r9[l]) << uint32(k0))
+			// 141: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 142: st.global.f64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r13[l]))
+		}
+	}
+	return true
+}
+
 // newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_8), PTX lines 139-142
 func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && newtonSqrtBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
@@ -1717,9 +1769,83 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// newtonSqrtBlock6Warp runs block 6 of kernel newton_sqrt for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x8)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 90: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 92: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 93: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 94: the address of ld.global.f64
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 90, 91, 92, 93, 94, 95, 96: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 90: cvta.to.global.u64
+			v4 := uint64(r1[l])
+			// 91: cvt.s64.s32
+			v5 := uint64(uint64(int32(r7[l])))
+			r9[l] = v5
+			// 92: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 93: add.s64
+			v7 := uint64(uint64(v4) + uint64(v6))
+			_ = v7
+			// 94: ld.global.f64
+			v8 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			r12[l] = v8
+			// 95: setp.lt.s32
+			c9t := int32(r2[l]) < int32(k1)
+			c9 := c9t
+			c9b0 := uint32(0)
+			if c9 {
+				c9b0 = 1
+			}
+			p1n |= c9b0 << l
+			// 96: mov.f64
+			v10 := uint64(v8)
+			r13[l] = v10
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // newtonSqrtBlock6 runs block 6 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b6, PTX lines 90-96
 func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && newtonSqrtBlock6Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	r7 := w.Reg(7)

@@ -903,9 +903,1548 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// fround32Block2Warp runs block 2 of kernel fround32 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	k1 := uint64(0x18)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	fl11, fh11 := ^uint64(0), uint64(0)
+	fl12, fh12 := ^uint64(0), uint64(0)
+	fl13, fh13 := ^uint64(0), uint64(0)
+	fl14, fh14 := ^uint64(0), uint64(0)
+	fl15, fh15 := ^uint64(0), uint64(0)
+	fl16, fh16 := ^uint64(0), uint64(0)
+	fl17, fh17 := ^uint64(0), uint64(0)
+	fl18, fh18 := ^uint64(0), uint64(0)
+	fl19, fh19 := ^uint64(0), uint64(0)
+	fl20, fh20 := ^uint64(0), uint64(0)
+	fl21, fh21 := ^uint64(0), uint64(0)
+	fl22, fh22 := ^uint64(0), uint64(0)
+	fl23, fh23 := ^uint64(0), uint64(0)
+	fl24, fh24 := ^uint64(0), uint64(0)
+	fl25, fh25 := ^uint64(0), uint64(0)
+	fl26, fh26 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 41: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 42: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 43: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 44: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 45: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 46: cvta.to.global.u64
+			v6 := uint64(r3[l])
+			// 47: add.s64
+			v7 := uint64(uint64(v6) + uint64(v2))
+			// 48: the address of ld.global.f32
+			fd0 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 49: mul.lo.s32
+			v8 := uint64(uint32(r8[l]) * uint32(k1))
+			// 50: cvta.to.global.u64
+			v9 := uint64(r0[l])
+			// 51: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			// 52: add.s64
+			v11 := uint64(uint64(v9) + uint64(v10))
+			// 53: the address of ld.global.f32
+			fd1 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 54: the address of ld.global.f32
+			fd2 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 56: the address of st.global.f32
+			fd3 := uint64(v11) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 58: the address of st.global.f32
+			fd4 := uint64(v11) + 0x4 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 60: the address of st.global.f32
+			fd5 := uint64(v11) + 0x8 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 62: the address of st.global.f32
+			fd6 := uint64(v11) + 0xc - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 64: the address of st.global.f32
+			fd7 := uint64(v11) + 0x10 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 66: the address of st.global.f32
+			fd8 := uint64(v11) + 0x14 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 68: the address of st.global.f32
+			fd9 := uint64(v11) + 0x18 - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+			// 70: the address of st.global.f32
+			fd10 := uint64(v11) + 0x1c - uint64(l)<<2
+			fl10 &= fd10
+			fh10 |= fd10
+			// 72: the address of st.global.f32
+			fd11 := uint64(v11) + 0x20 - uint64(l)<<2
+			fl11 &= fd11
+			fh11 |= fd11
+			// 74: the address of st.global.f32
+			fd12 := uint64(v11) + 0x24 - uint64(l)<<2
+			fl12 &= fd12
+			fh12 |= fd12
+			// 76: the address of st.global.f32
+			fd13 := uint64(v11) + 0x28 - uint64(l)<<2
+			fl13 &= fd13
+			fh13 |= fd13
+			// 78: the address of st.global.f32
+			fd14 := uint64(v11) + 0x2c - uint64(l)<<2
+			fl14 &= fd14
+			fh14 |= fd14
+			// 80: the address of st.global.f32
+			fd15 := uint64(v11) + 0x30 - uint64(l)<<2
+			fl15 &= fd15
+			fh15 |= fd15
+			// 82: the address of st.global.f32
+			fd16 := uint64(v11) + 0x34 - uint64(l)<<2
+			fl16 &= fd16
+			fh16 |= fd16
+			// 84: the address of st.global.f32
+			fd17 := uint64(v11) + 0x38 - uint64(l)<<2
+			fl17 &= fd17
+			fh17 |= fd17
+			// 86: the address of st.global.f32
+			fd18 := uint64(v11) + 0x3c - uint64(l)<<2
+			fl18 &= fd18
+			fh18 |= fd18
+			// 88: the address of st.global.f32
+			fd19 := uint64(v11) + 0x40 - uint64(l)<<2
+			fl19 &= fd19
+			fh19 |= fd19
+			// 90: the address of st.global.f32
+			fd20 := uint64(v11) + 0x44 - uint64(l)<<2
+			fl20 &= fd20
+			fh20 |= fd20
+			// 92: the address of st.global.f32
+			fd21 := uint64(v11) + 0x48 - uint64(l)<<2
+			fl21 &= fd21
+			fh21 |= fd21
+			// 94: the address of st.global.f32
+			fd22 := uint64(v11) + 0x4c - uint64(l)<<2
+			fl22 &= fd22
+			fh22 |= fd22
+			// 96: the address of st.global.f32
+			fd23 := uint64(v11) + 0x50 - uint64(l)<<2
+			fl23 &= fd23
+			fh23 |= fd23
+			// 98: the address of st.global.f32
+			fd24 := uint64(v11) + 0x54 - uint64(l)<<2
+			fl24 &= fd24
+			fh24 |= fd24
+			// 100: the address of st.global.f32
+			fd25 := uint64(v11) + 0x58 - uint64(l)<<2
+			fl25 &= fd25
+			fh25 |= fd25
+			// 102: the address of st.global.f32
+			fd26 := uint64(v11) + 0x5c - uint64(l)<<2
+			fl26 &= fd26
+			fh26 |= fd26
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10)|(fl11^fh11)|(fl12^fh12)|(fl13^fh13)|(fl14^fh14)|(fl15^fh15)|(fl16^fh16)|(fl17^fh17)|(fl18^fh18)|(fl19^fh19)|(fl20^fh20)|(fl21^fh21)|(fl22^fh22)|(fl23^fh23)|(fl24^fh24)|(fl25^fh25)|(fl26^fh26) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := fl11
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	fb12 := fl12
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x7c && fb12&3 == 0) {
+		return false
+	}
+	fb13 := fl13
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	fb14 := fl14
+	fw14 := w.Window(14)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0x7c && fb14&3 == 0) {
+		return false
+	}
+	fb15 := fl15
+	fw15 := w.Window(15)
+	fp15, fo15 := fw15.Ptr, fb15-fw15.Base
+	if !(fo15 < fw15.End && fw15.End-fo15 > 0x7c && fb15&3 == 0) {
+		return false
+	}
+	fb16 := fl16
+	fw16 := w.Window(16)
+	fp16, fo16 := fw16.Ptr, fb16-fw16.Base
+	if !(fo16 < fw16.End && fw16.End-fo16 > 0x7c && fb16&3 == 0) {
+		return false
+	}
+	fb17 := fl17
+	fw17 := w.Window(17)
+	fp17, fo17 := fw17.Ptr, fb17-fw17.Base
+	if !(fo17 < fw17.End && fw17.End-fo17 > 0x7c && fb17&3 == 0) {
+		return false
+	}
+	fb18 := fl18
+	fw18 := w.Window(18)
+	fp18, fo18 := fw18.Ptr, fb18-fw18.Base
+	if !(fo18 < fw18.End && fw18.End-fo18 > 0x7c && fb18&3 == 0) {
+		return false
+	}
+	fb19 := fl19
+	fw19 := w.Window(19)
+	fp19, fo19 := fw19.Ptr, fb19-fw19.Base
+	if !(fo19 < fw19.End && fw19.End-fo19 > 0x7c && fb19&3 == 0) {
+		return false
+	}
+	fb20 := fl20
+	fw20 := w.Window(20)
+	fp20, fo20 := fw20.Ptr, fb20-fw20.Base
+	if !(fo20 < fw20.End && fw20.End-fo20 > 0x7c && fb20&3 == 0) {
+		return false
+	}
+	fb21 := fl21
+	fw21 := w.Window(21)
+	fp21, fo21 := fw21.Ptr, fb21-fw21.Base
+	if !(fo21 < fw21.End && fw21.End-fo21 > 0x7c && fb21&3 == 0) {
+		return false
+	}
+	fb22 := fl22
+	fw22 := w.Window(22)
+	fp22, fo22 := fw22.Ptr, fb22-fw22.Base
+	if !(fo22 < fw22.End && fw22.End-fo22 > 0x7c && fb22&3 == 0) {
+		return false
+	}
+	fb23 := fl23
+	fw23 := w.Window(23)
+	fp23, fo23 := fw23.Ptr, fb23-fw23.Base
+	if !(fo23 < fw23.End && fw23.End-fo23 > 0x7c && fb23&3 == 0) {
+		return false
+	}
+	fb24 := fl24
+	fw24 := w.Window(24)
+	fp24, fo24 := fw24.Ptr, fb24-fw24.Base
+	if !(fo24 < fw24.End && fw24.End-fo24 > 0x7c && fb24&3 == 0) {
+		return false
+	}
+	fb25 := fl25
+	fw25 := w.Window(25)
+	fp25, fo25 := fw25.Ptr, fb25-fw25.Base
+	if !(fo25 < fw25.End && fw25.End-fo25 > 0x7c && fb25&3 == 0) {
+		return false
+	}
+	fb26 := fl26
+	fw26 := w.Window(26)
+	fp26, fo26 := fw26.Ptr, fb26-fw26.Base
+	if !(fo26 < fw26.End && fw26.End-fo26 > 0x7c && fb26&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+128 > fb12 && fb12+128 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+128 > fb13 && fb13+128 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+128 > fb14 && fb14+128 > fb3 {
+		return false
+	}
+	if fb3 != fb15 && fb3+128 > fb15 && fb15+128 > fb3 {
+		return false
+	}
+	if fb3 != fb16 && fb3+128 > fb16 && fb16+128 > fb3 {
+		return false
+	}
+	if fb3 != fb17 && fb3+128 > fb17 && fb17+128 > fb3 {
+		return false
+	}
+	if fb3 != fb18 && fb3+128 > fb18 && fb18+128 > fb3 {
+		return false
+	}
+	if fb3 != fb19 && fb3+128 > fb19 && fb19+128 > fb3 {
+		return false
+	}
+	if fb3 != fb20 && fb3+128 > fb20 && fb20+128 > fb3 {
+		return false
+	}
+	if fb3 != fb21 && fb3+128 > fb21 && fb21+128 > fb3 {
+		return false
+	}
+	if fb3 != fb22 && fb3+128 > fb22 && fb22+128 > fb3 {
+		return false
+	}
+	if fb3 != fb23 && fb3+128 > fb23 && fb23+128 > fb3 {
+		return false
+	}
+	if fb3 != fb24 && fb3+128 > fb24 && fb24+128 > fb3 {
+		return false
+	}
+	if fb3 != fb25 && fb3+128 > fb25 && fb25+128 > fb3 {
+		return false
+	}
+	if fb3 != fb26 && fb3+128 > fb26 && fb26+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+128 > fb2 && fb2+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+128 > fb12 && fb12+128 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+128 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+128 > fb14 && fb14+128 > fb4 {
+		return false
+	}
+	if fb4 != fb15 && fb4+128 > fb15 && fb15+128 > fb4 {
+		return false
+	}
+	if fb4 != fb16 && fb4+128 > fb16 && fb16+128 > fb4 {
+		return false
+	}
+	if fb4 != fb17 && fb4+128 > fb17 && fb17+128 > fb4 {
+		return false
+	}
+	if fb4 != fb18 && fb4+128 > fb18 && fb18+128 > fb4 {
+		return false
+	}
+	if fb4 != fb19 && fb4+128 > fb19 && fb19+128 > fb4 {
+		return false
+	}
+	if fb4 != fb20 && fb4+128 > fb20 && fb20+128 > fb4 {
+		return false
+	}
+	if fb4 != fb21 && fb4+128 > fb21 && fb21+128 > fb4 {
+		return false
+	}
+	if fb4 != fb22 && fb4+128 > fb22 && fb22+128 > fb4 {
+		return false
+	}
+	if fb4 != fb23 && fb4+128 > fb23 && fb23+128 > fb4 {
+		return false
+	}
+	if fb4 != fb24 && fb4+128 > fb24 && fb24+128 > fb4 {
+		return false
+	}
+	if fb4 != fb25 && fb4+128 > fb25 && fb25+128 > fb4 {
+		return false
+	}
+	if fb4 != fb26 && fb4+128 > fb26 && fb26+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+128 > fb2 && fb2+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+128 > fb12 && fb12+128 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+128 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+128 > fb14 && fb14+128 > fb5 {
+		return false
+	}
+	if fb5 != fb15 && fb5+128 > fb15 && fb15+128 > fb5 {
+		return false
+	}
+	if fb5 != fb16 && fb5+128 > fb16 && fb16+128 > fb5 {
+		return false
+	}
+	if fb5 != fb17 && fb5+128 > fb17 && fb17+128 > fb5 {
+		return false
+	}
+	if fb5 != fb18 && fb5+128 > fb18 && fb18+128 > fb5 {
+		return false
+	}
+	if fb5 != fb19 && fb5+128 > fb19 && fb19+128 > fb5 {
+		return false
+	}
+	if fb5 != fb20 && fb5+128 > fb20 && fb20+128 > fb5 {
+		return false
+	}
+	if fb5 != fb21 && fb5+128 > fb21 && fb21+128 > fb5 {
+		return false
+	}
+	if fb5 != fb22 && fb5+128 > fb22 && fb22+128 > fb5 {
+		return false
+	}
+	if fb5 != fb23 && fb5+128 > fb23 && fb23+128 > fb5 {
+		return false
+	}
+	if fb5 != fb24 && fb5+128 > fb24 && fb24+128 > fb5 {
+		return false
+	}
+	if fb5 != fb25 && fb5+128 > fb25 && fb25+128 > fb5 {
+		return false
+	}
+	if fb5 != fb26 && fb5+128 > fb26 && fb26+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+128 > fb12 && fb12+128 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+128 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+128 > fb14 && fb14+128 > fb6 {
+		return false
+	}
+	if fb6 != fb15 && fb6+128 > fb15 && fb15+128 > fb6 {
+		return false
+	}
+	if fb6 != fb16 && fb6+128 > fb16 && fb16+128 > fb6 {
+		return false
+	}
+	if fb6 != fb17 && fb6+128 > fb17 && fb17+128 > fb6 {
+		return false
+	}
+	if fb6 != fb18 && fb6+128 > fb18 && fb18+128 > fb6 {
+		return false
+	}
+	if fb6 != fb19 && fb6+128 > fb19 && fb19+128 > fb6 {
+		return false
+	}
+	if fb6 != fb20 && fb6+128 > fb20 && fb20+128 > fb6 {
+		return false
+	}
+	if fb6 != fb21 && fb6+128 > fb21 && fb21+128 > fb6 {
+		return false
+	}
+	if fb6 != fb22 && fb6+128 > fb22 && fb22+128 > fb6 {
+		return false
+	}
+	if fb6 != fb23 && fb6+128 > fb23 && fb23+128 > fb6 {
+		return false
+	}
+	if fb6 != fb24 && fb6+128 > fb24 && fb24+128 > fb6 {
+		return false
+	}
+	if fb6 != fb25 && fb6+128 > fb25 && fb25+128 > fb6 {
+		return false
+	}
+	if fb6 != fb26 && fb6+128 > fb26 && fb26+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+128 > fb2 && fb2+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+128 > fb12 && fb12+128 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+128 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+128 > fb14 && fb14+128 > fb7 {
+		return false
+	}
+	if fb7 != fb15 && fb7+128 > fb15 && fb15+128 > fb7 {
+		return false
+	}
+	if fb7 != fb16 && fb7+128 > fb16 && fb16+128 > fb7 {
+		return false
+	}
+	if fb7 != fb17 && fb7+128 > fb17 && fb17+128 > fb7 {
+		return false
+	}
+	if fb7 != fb18 && fb7+128 > fb18 && fb18+128 > fb7 {
+		return false
+	}
+	if fb7 != fb19 && fb7+128 > fb19 && fb19+128 > fb7 {
+		return false
+	}
+	if fb7 != fb20 && fb7+128 > fb20 && fb20+128 > fb7 {
+		return false
+	}
+	if fb7 != fb21 && fb7+128 > fb21 && fb21+128 > fb7 {
+		return false
+	}
+	if fb7 != fb22 && fb7+128 > fb22 && fb22+128 > fb7 {
+		return false
+	}
+	if fb7 != fb23 && fb7+128 > fb23 && fb23+128 > fb7 {
+		return false
+	}
+	if fb7 != fb24 && fb7+128 > fb24 && fb24+128 > fb7 {
+		return false
+	}
+	if fb7 != fb25 && fb7+128 > fb25 && fb25+128 > fb7 {
+		return false
+	}
+	if fb7 != fb26 && fb7+128 > fb26 && fb26+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+128 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+128 > fb2 && fb2+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+128 > fb11 && fb11+128 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+128 > fb12 && fb12+128 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+128 > fb13 && fb13+128 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+128 > fb14 && fb14+128 > fb8 {
+		return false
+	}
+	if fb8 != fb15 && fb8+128 > fb15 && fb15+128 > fb8 {
+		return false
+	}
+	if fb8 != fb16 && fb8+128 > fb16 && fb16+128 > fb8 {
+		return false
+	}
+	if fb8 != fb17 && fb8+128 > fb17 && fb17+128 > fb8 {
+		return false
+	}
+	if fb8 != fb18 && fb8+128 > fb18 && fb18+128 > fb8 {
+		return false
+	}
+	if fb8 != fb19 && fb8+128 > fb19 && fb19+128 > fb8 {
+		return false
+	}
+	if fb8 != fb20 && fb8+128 > fb20 && fb20+128 > fb8 {
+		return false
+	}
+	if fb8 != fb21 && fb8+128 > fb21 && fb21+128 > fb8 {
+		return false
+	}
+	if fb8 != fb22 && fb8+128 > fb22 && fb22+128 > fb8 {
+		return false
+	}
+	if fb8 != fb23 && fb8+128 > fb23 && fb23+128 > fb8 {
+		return false
+	}
+	if fb8 != fb24 && fb8+128 > fb24 && fb24+128 > fb8 {
+		return false
+	}
+	if fb8 != fb25 && fb8+128 > fb25 && fb25+128 > fb8 {
+		return false
+	}
+	if fb8 != fb26 && fb8+128 > fb26 && fb26+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+128 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+128 > fb1 && fb1+128 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+128 > fb2 && fb2+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+128 > fb12 && fb12+128 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+128 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+128 > fb14 && fb14+128 > fb9 {
+		return false
+	}
+	if fb9 != fb15 && fb9+128 > fb15 && fb15+128 > fb9 {
+		return false
+	}
+	if fb9 != fb16 && fb9+128 > fb16 && fb16+128 > fb9 {
+		return false
+	}
+	if fb9 != fb17 && fb9+128 > fb17 && fb17+128 > fb9 {
+		return false
+	}
+	if fb9 != fb18 && fb9+128 > fb18 && fb18+128 > fb9 {
+		return false
+	}
+	if fb9 != fb19 && fb9+128 > fb19 && fb19+128 > fb9 {
+		return false
+	}
+	if fb9 != fb20 && fb9+128 > fb20 && fb20+128 > fb9 {
+		return false
+	}
+	if fb9 != fb21 && fb9+128 > fb21 && fb21+128 > fb9 {
+		return false
+	}
+	if fb9 != fb22 && fb9+128 > fb22 && fb22+128 > fb9 {
+		return false
+	}
+	if fb9 != fb23 && fb9+128 > fb23 && fb23+128 > fb9 {
+		return false
+	}
+	if fb9 != fb24 && fb9+128 > fb24 && fb24+128 > fb9 {
+		return false
+	}
+	if fb9 != fb25 && fb9+128 > fb25 && fb25+128 > fb9 {
+		return false
+	}
+	if fb9 != fb26 && fb9+128 > fb26 && fb26+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+128 > fb0 && fb0+128 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+128 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb2 && fb10+128 > fb2 && fb2+128 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+128 > fb11 && fb11+128 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+128 > fb12 && fb12+128 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+128 > fb13 && fb13+128 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+128 > fb14 && fb14+128 > fb10 {
+		return false
+	}
+	if fb10 != fb15 && fb10+128 > fb15 && fb15+128 > fb10 {
+		return false
+	}
+	if fb10 != fb16 && fb10+128 > fb16 && fb16+128 > fb10 {
+		return false
+	}
+	if fb10 != fb17 && fb10+128 > fb17 && fb17+128 > fb10 {
+		return false
+	}
+	if fb10 != fb18 && fb10+128 > fb18 && fb18+128 > fb10 {
+		return false
+	}
+	if fb10 != fb19 && fb10+128 > fb19 && fb19+128 > fb10 {
+		return false
+	}
+	if fb10 != fb20 && fb10+128 > fb20 && fb20+128 > fb10 {
+		return false
+	}
+	if fb10 != fb21 && fb10+128 > fb21 && fb21+128 > fb10 {
+		return false
+	}
+	if fb10 != fb22 && fb10+128 > fb22 && fb22+128 > fb10 {
+		return false
+	}
+	if fb10 != fb23 && fb10+128 > fb23 && fb23+128 > fb10 {
+		return false
+	}
+	if fb10 != fb24 && fb10+128 > fb24 && fb24+128 > fb10 {
+		return false
+	}
+	if fb10 != fb25 && fb10+128 > fb25 && fb25+128 > fb10 {
+		return false
+	}
+	if fb10 != fb26 && fb10+128 > fb26 && fb26+128 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+128 > fb0 && fb0+128 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+128 > fb1 && fb1+128 > fb11 {
+		return false
+	}
+	if fb11 != fb2 && fb11+128 > fb2 && fb2+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+128 > fb12 && fb12+128 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+128 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+128 > fb14 && fb14+128 > fb11 {
+		return false
+	}
+	if fb11 != fb15 && fb11+128 > fb15 && fb15+128 > fb11 {
+		return false
+	}
+	if fb11 != fb16 && fb11+128 > fb16 && fb16+128 > fb11 {
+		return false
+	}
+	if fb11 != fb17 && fb11+128 > fb17 && fb17+128 > fb11 {
+		return false
+	}
+	if fb11 != fb18 && fb11+128 > fb18 && fb18+128 > fb11 {
+		return false
+	}
+	if fb11 != fb19 && fb11+128 > fb19 && fb19+128 > fb11 {
+		return false
+	}
+	if fb11 != fb20 && fb11+128 > fb20 && fb20+128 > fb11 {
+		return false
+	}
+	if fb11 != fb21 && fb11+128 > fb21 && fb21+128 > fb11 {
+		return false
+	}
+	if fb11 != fb22 && fb11+128 > fb22 && fb22+128 > fb11 {
+		return false
+	}
+	if fb11 != fb23 && fb11+128 > fb23 && fb23+128 > fb11 {
+		return false
+	}
+	if fb11 != fb24 && fb11+128 > fb24 && fb24+128 > fb11 {
+		return false
+	}
+	if fb11 != fb25 && fb11+128 > fb25 && fb25+128 > fb11 {
+		return false
+	}
+	if fb11 != fb26 && fb11+128 > fb26 && fb26+128 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+128 > fb0 && fb0+128 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+128 > fb1 && fb1+128 > fb12 {
+		return false
+	}
+	if fb12 != fb2 && fb12+128 > fb2 && fb2+128 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+128 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+128 > fb14 && fb14+128 > fb12 {
+		return false
+	}
+	if fb12 != fb15 && fb12+128 > fb15 && fb15+128 > fb12 {
+		return false
+	}
+	if fb12 != fb16 && fb12+128 > fb16 && fb16+128 > fb12 {
+		return false
+	}
+	if fb12 != fb17 && fb12+128 > fb17 && fb17+128 > fb12 {
+		return false
+	}
+	if fb12 != fb18 && fb12+128 > fb18 && fb18+128 > fb12 {
+		return false
+	}
+	if fb12 != fb19 && fb12+128 > fb19 && fb19+128 > fb12 {
+		return false
+	}
+	if fb12 != fb20 && fb12+128 > fb20 && fb20+128 > fb12 {
+		return false
+	}
+	if fb12 != fb21 && fb12+128 > fb21 && fb21+128 > fb12 {
+		return false
+	}
+	if fb12 != fb22 && fb12+128 > fb22 && fb22+128 > fb12 {
+		return false
+	}
+	if fb12 != fb23 && fb12+128 > fb23 && fb23+128 > fb12 {
+		return false
+	}
+	if fb12 != fb24 && fb12+128 > fb24 && fb24+128 > fb12 {
+		return false
+	}
+	if fb12 != fb25 && fb12+128 > fb25 && fb25+128 > fb12 {
+		return false
+	}
+	if fb12 != fb26 && fb12+128 > fb26 && fb26+128 > fb12 {
+		return false
+	}
+	if fb13 != fb0 && fb13+128 > fb0 && fb0+128 > fb13 {
+		return false
+	}
+	if fb13 != fb1 && fb13+128 > fb1 && fb1+128 > fb13 {
+		return false
+	}
+	if fb13 != fb2 && fb13+128 > fb2 && fb2+128 > fb13 {
+		return false
+	}
+	if fb13 != fb14 && fb13+128 > fb14 && fb14+128 > fb13 {
+		return false
+	}
+	if fb13 != fb15 && fb13+128 > fb15 && fb15+128 > fb13 {
+		return false
+	}
+	if fb13 != fb16 && fb13+128 > fb16 && fb16+128 > fb13 {
+		return false
+	}
+	if fb13 != fb17 && fb13+128 > fb17 && fb17+128 > fb13 {
+		return false
+	}
+	if fb13 != fb18 && fb13+128 > fb18 && fb18+128 > fb13 {
+		return false
+	}
+	if fb13 != fb19 && fb13+128 > fb19 && fb19+128 > fb13 {
+		return false
+	}
+	if fb13 != fb20 && fb13+128 > fb20 && fb20+128 > fb13 {
+		return false
+	}
+	if fb13 != fb21 && fb13+128 > fb21 && fb21+128 > fb13 {
+		return false
+	}
+	if fb13 != fb22 && fb13+128 > fb22 && fb22+128 > fb13 {
+		return false
+	}
+	if fb13 != fb23 && fb13+128 > fb23 && fb23+128 > fb13 {
+		return false
+	}
+	if fb13 != fb24 && fb13+128 > fb24 && fb24+128 > fb13 {
+		return false
+	}
+	if fb13 != fb25 && fb13+128 > fb25 && fb25+128 > fb13 {
+		return false
+	}
+	if fb13 != fb26 && fb13+128 > fb26 && fb26+128 > fb13 {
+		return false
+	}
+	if fb14 != fb0 && fb14+128 > fb0 && fb0+128 > fb14 {
+		return false
+	}
+	if fb14 != fb1 && fb14+128 > fb1 && fb1+128 > fb14 {
+		return false
+	}
+	if fb14 != fb2 && fb14+128 > fb2 && fb2+128 > fb14 {
+		return false
+	}
+	if fb14 != fb15 && fb14+128 > fb15 && fb15+128 > fb14 {
+		return false
+	}
+	if fb14 != fb16 && fb14+128 > fb16 && fb16+128 > fb14 {
+		return false
+	}
+	if fb14 != fb17 && fb14+128 > fb17 && fb17+128 > fb14 {
+		return false
+	}
+	if fb14 != fb18 && fb14+128 > fb18 && fb18+128 > fb14 {
+		return false
+	}
+	if fb14 != fb19 && fb14+128 > fb19 && fb19+128 > fb14 {
+		return false
+	}
+	if fb14 != fb20 && fb14+128 > fb20 && fb20+128 > fb14 {
+		return false
+	}
+	if fb14 != fb21 && fb14+128 > fb21 && fb21+128 > fb14 {
+		return false
+	}
+	if fb14 != fb22 && fb14+128 > fb22 && fb22+128 > fb14 {
+		return false
+	}
+	if fb14 != fb23 && fb14+128 > fb23 && fb23+128 > fb14 {
+		return false
+	}
+	if fb14 != fb24 && fb14+128 > fb24 && fb24+128 > fb14 {
+		return false
+	}
+	if fb14 != fb25 && fb14+128 > fb25 && fb25+128 > fb14 {
+		return false
+	}
+	if fb14 != fb26 && fb14+128 > fb26 && fb26+128 > fb14 {
+		return false
+	}
+	if fb15 != fb0 && fb15+128 > fb0 && fb0+128 > fb15 {
+		return false
+	}
+	if fb15 != fb1 && fb15+128 > fb1 && fb1+128 > fb15 {
+		return false
+	}
+	if fb15 != fb2 && fb15+128 > fb2 && fb2+128 > fb15 {
+		return false
+	}
+	if fb15 != fb16 && fb15+128 > fb16 && fb16+128 > fb15 {
+		return false
+	}
+	if fb15 != fb17 && fb15+128 > fb17 && fb17+128 > fb15 {
+		return false
+	}
+	if fb15 != fb18 && fb15+128 > fb18 && fb18+128 > fb15 {
+		return false
+	}
+	if fb15 != fb19 && fb15+128 > fb19 && fb19+128 > fb15 {
+		return false
+	}
+	if fb15 != fb20 && fb15+128 > fb20 && fb20+128 > fb15 {
+		return false
+	}
+	if fb15 != fb21 && fb15+128 > fb21 && fb21+128 > fb15 {
+		return false
+	}
+	if fb15 != fb22 && fb15+128 > fb22 && fb22+128 > fb15 {
+		return false
+	}
+	if fb15 != fb23 && fb15+128 > fb23 && fb23+128 > fb15 {
+		return false
+	}
+	if fb15 != fb24 && fb15+128 > fb24 && fb24+128 > fb15 {
+		return false
+	}
+	if fb15 != fb25 && fb15+128 > fb25 && fb25+128 > fb15 {
+		return false
+	}
+	if fb15 != fb26 && fb15+128 > fb26 && fb26+128 > fb15 {
+		return false
+	}
+	if fb16 != fb0 && fb16+128 > fb0 && fb0+128 > fb16 {
+		return false
+	}
+	if fb16 != fb1 && fb16+128 > fb1 && fb1+128 > fb16 {
+		return false
+	}
+	if fb16 != fb2 && fb16+128 > fb2 && fb2+128 > fb16 {
+		return false
+	}
+	if fb16 != fb17 && fb16+128 > fb17 && fb17+128 > fb16 {
+		return false
+	}
+	if fb16 != fb18 && fb16+128 > fb18 && fb18+128 > fb16 {
+		return false
+	}
+	if fb16 != fb19 && fb16+128 > fb19 && fb19+128 > fb16 {
+		return false
+	}
+	if fb16 != fb20 && fb16+128 > fb20 && fb20+128 > fb16 {
+		return false
+	}
+	if fb16 != fb21 && fb16+128 > fb21 && fb21+128 > fb16 {
+		return false
+	}
+	if fb16 != fb22 && fb16+128 > fb22 && fb22+128 > fb16 {
+		return false
+	}
+	if fb16 != fb23 && fb16+128 > fb23 && fb23+128 > fb16 {
+		return false
+	}
+	if fb16 != fb24 && fb16+128 > fb24 && fb24+128 > fb16 {
+		return false
+	}
+	if fb16 != fb25 && fb16+128 > fb25 && fb25+128 > fb16 {
+		return false
+	}
+	if fb16 != fb26 && fb16+128 > fb26 && fb26+128 > fb16 {
+		return false
+	}
+	if fb17 != fb0 && fb17+128 > fb0 && fb0+128 > fb17 {
+		return false
+	}
+	if fb17 != fb1 && fb17+128 > fb1 && fb1+128 > fb17 {
+		return false
+	}
+	if fb17 != fb2 && fb17+128 > fb2 && fb2+128 > fb17 {
+		return false
+	}
+	if fb17 != fb18 && fb17+128 > fb18 && fb18+128 > fb17 {
+		return false
+	}
+	if fb17 != fb19 && fb17+128 > fb19 && fb19+128 > fb17 {
+		return false
+	}
+	if fb17 != fb20 && fb17+128 > fb20 && fb20+128 > fb17 {
+		return false
+	}
+	if fb17 != fb21 && fb17+128 > fb21 && fb21+128 > fb17 {
+		return false
+	}
+	if fb17 != fb22 && fb17+128 > fb22 && fb22+128 > fb17 {
+		return false
+	}
+	if fb17 != fb23 && fb17+128 > fb23 && fb23+128 > fb17 {
+		return false
+	}
+	if fb17 != fb24 && fb17+128 > fb24 && fb24+128 > fb17 {
+		return false
+	}
+	if fb17 != fb25 && fb17+128 > fb25 && fb25+128 > fb17 {
+		return false
+	}
+	if fb17 != fb26 && fb17+128 > fb26 && fb26+128 > fb17 {
+		return false
+	}
+	if fb18 != fb0 && fb18+128 > fb0 && fb0+128 > fb18 {
+		return false
+	}
+	if fb18 != fb1 && fb18+128 > fb1 && fb1+128 > fb18 {
+		return false
+	}
+	if fb18 != fb2 && fb18+128 > fb2 && fb2+128 > fb18 {
+		return false
+	}
+	if fb18 != fb19 && fb18+128 > fb19 && fb19+128 > fb18 {
+		return false
+	}
+	if fb18 != fb20 && fb18+128 > fb20 && fb20+128 > fb18 {
+		return false
+	}
+	if fb18 != fb21 && fb18+128 > fb21 && fb21+128 > fb18 {
+		return false
+	}
+	if fb18 != fb22 && fb18+128 > fb22 && fb22+128 > fb18 {
+		return false
+	}
+	if fb18 != fb23 && fb18+128 > fb23 && fb23+128 > fb18 {
+		return false
+	}
+	if fb18 != fb24 && fb18+128 > fb24 && fb24+128 > fb18 {
+		return false
+	}
+	if fb18 != fb25 && fb18+128 > fb25 && fb25+128 > fb18 {
+		return false
+	}
+	if fb18 != fb26 && fb18+128 > fb26 && fb26+128 > fb18 {
+		return false
+	}
+	if fb19 != fb0 && fb19+128 > fb0 && fb0+128 > fb19 {
+		return false
+	}
+	if fb19 != fb1 && fb19+128 > fb1 && fb1+128 > fb19 {
+		return false
+	}
+	if fb19 != fb2 && fb19+128 > fb2 && fb2+128 > fb19 {
+		return false
+	}
+	if fb19 != fb20 && fb19+128 > fb20 && fb20+128 > fb19 {
+		return false
+	}
+	if fb19 != fb21 && fb19+128 > fb21 && fb21+128 > fb19 {
+		return false
+	}
+	if fb19 != fb22 && fb19+128 > fb22 && fb22+128 > fb19 {
+		return false
+	}
+	if fb19 != fb23 && fb19+128 > fb23 && fb23+128 > fb19 {
+		return false
+	}
+	if fb19 != fb24 && fb19+128 > fb24 && fb24+128 > fb19 {
+		return false
+	}
+	if fb19 != fb25 && fb19+128 > fb25 && fb25+128 > fb19 {
+		return false
+	}
+	if fb19 != fb26 && fb19+128 > fb26 && fb26+128 > fb19 {
+		return false
+	}
+	if fb20 != fb0 && fb20+128 > fb0 && fb0+128 > fb20 {
+		return false
+	}
+	if fb20 != fb1 && fb20+128 > fb1 && fb1+128 > fb20 {
+		return false
+	}
+	if fb20 != fb2 && fb20+128 > fb2 && fb2+128 > fb20 {
+		return false
+	}
+	if fb20 != fb21 && fb20+128 > fb21 && fb21+128 > fb20 {
+		return false
+	}
+	if fb20 != fb22 && fb20+128 > fb22 && fb22+128 > fb20 {
+		return false
+	}
+	if fb20 != fb23 && fb20+128 > fb23 && fb23+128 > fb20 {
+		return false
+	}
+	if fb20 != fb24 && fb20+128 > fb24 && fb24+128 > fb20 {
+		return false
+	}
+	if fb20 != fb25 && fb20+128 > fb25 && fb25+128 > fb20 {
+		return false
+	}
+	if fb20 != fb26 && fb20+128 > fb26 && fb26+128 > fb20 {
+		return false
+	}
+	if fb21 != fb0 && fb21+128 > fb0 && fb0+128 > fb21 {
+		return false
+	}
+	if fb21 != fb1 && fb21+128 > fb1 && fb1+128 > fb21 {
+		return false
+	}
+	if fb21 != fb2 && fb21+128 > fb2 && fb2+128 > fb21 {
+		return false
+	}
+	if fb21 != fb22 && fb21+128 > fb22 && fb22+128 > fb21 {
+		return false
+	}
+	if fb21 != fb23 && fb21+128 > fb23 && fb23+128 > fb21 {
+		return false
+	}
+	if fb21 != fb24 && fb21+128 > fb24 && fb24+128 > fb21 {
+		return false
+	}
+	if fb21 != fb25 && fb21+128 > fb25 && fb25+128 > fb21 {
+		return false
+	}
+	if fb21 != fb26 && fb21+128 > fb26 && fb26+128 > fb21 {
+		return false
+	}
+	if fb22 != fb0 && fb22+128 > fb0 && fb0+128 > fb22 {
+		return false
+	}
+	if fb22 != fb1 && fb22+128 > fb1 && fb1+128 > fb22 {
+		return false
+	}
+	if fb22 != fb2 && fb22+128 > fb2 && fb2+128 > fb22 {
+		return false
+	}
+	if fb22 != fb23 && fb22+128 > fb23 && fb23+128 > fb22 {
+		return false
+	}
+	if fb22 != fb24 && fb22+128 > fb24 && fb24+128 > fb22 {
+		return false
+	}
+	if fb22 != fb25 && fb22+128 > fb25 && fb25+128 > fb22 {
+		return false
+	}
+	if fb22 != fb26 && fb22+128 > fb26 && fb26+128 > fb22 {
+		return false
+	}
+	if fb23 != fb0 && fb23+128 > fb0 && fb0+128 > fb23 {
+		return false
+	}
+	if fb23 != fb1 && fb23+128 > fb1 && fb1+128 > fb23 {
+		return false
+	}
+	if fb23 != fb2 && fb23+128 > fb2 && fb2+128 > fb23 {
+		return false
+	}
+	if fb23 != fb24 && fb23+128 > fb24 && fb24+128 > fb23 {
+		return false
+	}
+	if fb23 != fb25 && fb23+128 > fb25 && fb25+128 > fb23 {
+		return false
+	}
+	if fb23 != fb26 && fb23+128 > fb26 && fb26+128 > fb23 {
+		return false
+	}
+	if fb24 != fb0 && fb24+128 > fb0 && fb0+128 > fb24 {
+		return false
+	}
+	if fb24 != fb1 && fb24+128 > fb1 && fb1+128 > fb24 {
+		return false
+	}
+	if fb24 != fb2 && fb24+128 > fb2 && fb2+128 > fb24 {
+		return false
+	}
+	if fb24 != fb25 && fb24+128 > fb25 && fb25+128 > fb24 {
+		return false
+	}
+	if fb24 != fb26 && fb24+128 > fb26 && fb26+128 > fb24 {
+		return false
+	}
+	if fb25 != fb0 && fb25+128 > fb0 && fb0+128 > fb25 {
+		return false
+	}
+	if fb25 != fb1 && fb25+128 > fb1 && fb1+128 > fb25 {
+		return false
+	}
+	if fb25 != fb2 && fb25+128 > fb2 && fb2+128 > fb25 {
+		return false
+	}
+	if fb25 != fb26 && fb25+128 > fb26 && fb26+128 > fb25 {
+		return false
+	}
+	if fb26 != fb0 && fb26+128 > fb0 && fb0+128 > fb26 {
+		return false
+	}
+	if fb26 != fb1 && fb26+128 > fb1 && fb1+128 > fb26 {
+		return false
+	}
+	if fb26 != fb2 && fb26+128 > fb2 && fb2+128 > fb26 {
+		return false
+	}
+	// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 41: cvta.to.global.u64
+			v12 := uint64(r1[l])
+			// 42: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 43: add.s64
+			v14 := uint64(uint64(v12) + uint64(v13))
+			_ = v14
+			// 44: cvta.to.global.u64
+			v15 := uint64(r2[l])
+			// 45: add.s64
+			v16 := uint64(uint64(v15) + uint64(v13))
+			_ = v16
+			// 46: cvta.to.global.u64
+			v17 := uint64(r3[l])
+			// 47: add.s64
+			v18 := uint64(uint64(v17) + uint64(v13))
+			_ = v18
+			// 48: ld.global.f32
+			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 49: mul.lo.s32
+			v20 := uint64(uint32(r8[l]) * uint32(k1))
+			// 50: cvta.to.global.u64
+			v21 := uint64(r0[l])
+			// 51: mul.wide.s32
+			v22 := uint64(uint64(int64(int32(v20)) * int64(int32(k0))))
+			// 52: add.s64
+			v23 := uint64(uint64(v21) + uint64(v22))
+			_ = v23
+			// 53: ld.global.f32
+			v24 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 54: ld.global.f32
+			v25 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 55: add.rn.f32
+			v26F := isa.CanonF32(math.Float32frombits(uint32(v25)) + math.Float32frombits(uint32(v24)))
+			v26 := uint64(math.Float32bits(v26F))
+			_ = v26F
+			_ = v26
+			// 56: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v26F))))
+			// 57: add.rz.f32
+			v27 := uint64(isa.AddF32(uint32(v25), uint32(v24), isa.RZ))
+			// 58: st.global.f32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			// 59: add.rp.f32
+			v28 := uint64(isa.AddF32(uint32(v25), uint32(v24), isa.RP))
+			// 60: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v28))
+			// 61: add.rm.f32
+			v29 := uint64(isa.AddF32(uint32(v25), uint32(v24), isa.RM))
+			// 62: st.global.f32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+			// 63: mul.rn.f32
+			v30F := isa.CanonF32(math.Float32frombits(uint32(v25)) * math.Float32frombits(uint32(v24)))
+			v30 := uint64(math.Float32bits(v30F))
+			_ = v30F
+			_ = v30
+			// 64: st.global.f32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
+			// 65: mul.rz.f32
+			v31 := uint64(isa.MulF32(uint32(v25), uint32(v24), isa.RZ))
+			// 66: st.global.f32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v31))
+			// 67: mul.rp.f32
+			v32 := uint64(isa.MulF32(uint32(v25), uint32(v24), isa.RP))
+			// 68: st.global.f32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v32))
+			// 69: mul.rm.f32
+			v33 := uint64(isa.MulF32(uint32(v25), uint32(v24), isa.RM))
+			// 70: st.global.f32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v33))
+			// 71: fma.rn.f32
+			var v34 uint64
+			var v34F float32
+			v34p, v34z := float64(math.Float32frombits(uint32(v25)))*float64(math.Float32frombits(uint32(v24))), float64(math.Float32frombits(uint32(v19)))
+			if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f, math.Float32bits(float32(v34f))) {
+				v34F = float32(v34f)
+				v34 = uint64(math.Float32bits(v34F))
+			} else {
+				{
+					v34 = uint64(isa.FmaF32RN(uint32(v25), uint32(v24), uint32(v19)))
+					v34F = math.Float32frombits(uint32(v34))
+				}
+			}
+			_ = v34F
+			_ = v34
+			// 72: st.global.f32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
+			// 73: fma.rz.f32
+			v35 := uint64(isa.FmaF32(uint32(v25), uint32(v24), uint32(v19), isa.RZ))
+			// 74: st.global.f32
+			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v35))
+			// 75: fma.rp.f32
+			v36 := uint64(isa.FmaF32(uint32(v25), uint32(v24), uint32(v19), isa.RP))
+			// 76: st.global.f32
+			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v36))
+			// 77: fma.rm.f32
+			v37 := uint64(isa.FmaF32(uint32(v25), uint32(v24), uint32(v19), isa.RM))
+			// 78: st.global.f32
+			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v37))
+			// 79: div.rn.f32
+			v38 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RN))
+			// 80: st.global.f32
+			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v38))
+			// 81: div.rz.f32
+			v39 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RZ))
+			// 82: st.global.f32
+			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v39))
+			// 83: div.rp.f32
+			v40 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RP))
+			// 84: st.global.f32
+			runtime.Store32(fp17, fo17+uint64(l)<<2, uint64(v40))
+			// 85: div.rm.f32
+			v41 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RM))
+			// 86: st.global.f32
+			runtime.Store32(fp18, fo18+uint64(l)<<2, uint64(v41))
+			// 87: rcp.rn.f32
+			v42 := uint64(isa.RcpF32(uint32(v25), isa.RN))
+			// 88: st.global.f32
+			runtime.Store32(fp19, fo19+uint64(l)<<2, uint64(v42))
+			// 89: rcp.rz.f32
+			v43 := uint64(isa.RcpF32(uint32(v25), isa.RZ))
+			// 90: st.global.f32
+			runtime.Store32(fp20, fo20+uint64(l)<<2, uint64(v43))
+			// 91: rcp.rp.f32
+			v44 := uint64(isa.RcpF32(uint32(v25), isa.RP))
+			// 92: st.global.f32
+			runtime.Store32(fp21, fo21+uint64(l)<<2, uint64(v44))
+			// 93: rcp.rm.f32
+			v45 := uint64(isa.RcpF32(uint32(v25), isa.RM))
+			// 94: st.global.f32
+			runtime.Store32(fp22, fo22+uint64(l)<<2, uint64(v45))
+			// 95: sqrt.rn.f32
+			v46 := uint64(isa.SqrtF32(uint32(v25), isa.RN))
+			// 96: st.global.f32
+			runtime.Store32(fp23, fo23+uint64(l)<<2, uint64(v46))
+			// 97: sqrt.rz.f32
+			v47 := uint64(isa.SqrtF32(uint32(v25), isa.RZ))
+			// 98: st.global.f32
+			runtime.Store32(fp24, fo24+uint64(l)<<2, uint64(v47))
+			// 99: sqrt.rp.f32
+			v48 := uint64(isa.SqrtF32(uint32(v25), isa.RP))
+			// 100: st.global.f32
+			runtime.Store32(fp25, fo25+uint64(l)<<2, uint64(v48))
+			// 101: sqrt.rm.f32
+			v49 := uint64(isa.SqrtF32(uint32(v25), isa.RM))
+			// 102: st.global.f32
+			runtime.Store32(fp26, fo26+uint64(l)<<2, uint64(v49))
+		}
+	}
+	return true
+}
+
 // fround32Block2 runs block 2 of kernel fround32 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 41-102
 func fround32Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && fround32Block2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -1496,7 +3035,8 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				// 71: fma.rn.f32
 				var v31 uint64
 				var v31F float32
-				if v31f := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v31f, math.Float32bits(float32(v31f))) {
+				v31p, v31z := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))
+				if v31f := v31p + v31z; isa.FmaF32Rounded(v31p, v31z, v31f, math.Float32bits(float32(v31f))) {
 					v31F = float32(v31f)
 					v31 = uint64(math.Float32bits(v31F))
 				} else {
@@ -1524,7 +3064,8 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				// 71: fma.rn.f32
 				var v31 uint64
 				var v31F float32
-				if v31f := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v31f, math.Float32bits(float32(v31f))) {
+				v31p, v31z := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))
+				if v31f := v31p + v31z; isa.FmaF32Rounded(v31p, v31z, v31f, math.Float32bits(float32(v31f))) {
 					v31F = float32(v31f)
 					v31 = uint64(math.Float32bits(v31F))
 				} else {
@@ -2469,9 +4010,1529 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// fround64Block2Warp runs block 2 of kernel fround64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func fround64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	k0 := uint64(0x8)
+	k1 := uint64(0x18)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	fl11, fh11 := ^uint64(0), uint64(0)
+	fl12, fh12 := ^uint64(0), uint64(0)
+	fl13, fh13 := ^uint64(0), uint64(0)
+	fl14, fh14 := ^uint64(0), uint64(0)
+	fl15, fh15 := ^uint64(0), uint64(0)
+	fl16, fh16 := ^uint64(0), uint64(0)
+	fl17, fh17 := ^uint64(0), uint64(0)
+	fl18, fh18 := ^uint64(0), uint64(0)
+	fl19, fh19 := ^uint64(0), uint64(0)
+	fl20, fh20 := ^uint64(0), uint64(0)
+	fl21, fh21 := ^uint64(0), uint64(0)
+	fl22, fh22 := ^uint64(0), uint64(0)
+	fl23, fh23 := ^uint64(0), uint64(0)
+	fl24, fh24 := ^uint64(0), uint64(0)
+	fl25, fh25 := ^uint64(0), uint64(0)
+	fl26, fh26 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 135: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 136: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 137: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 138: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 139: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 140: cvta.to.global.u64
+			v6 := uint64(r3[l])
+			// 141: add.s64
+			v7 := uint64(uint64(v6) + uint64(v2))
+			// 142: the address of ld.global.f64
+			fd0 := uint64(v7) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 143: mul.lo.s32
+			v8 := uint64(uint32(r8[l]) * uint32(k1))
+			// 144: cvta.to.global.u64
+			v9 := uint64(r0[l])
+			// 145: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			// 146: add.s64
+			v11 := uint64(uint64(v9) + uint64(v10))
+			// 147: the address of ld.global.f64
+			fd1 := uint64(v5) + 0x0 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 148: the address of ld.global.f64
+			fd2 := uint64(v3) + 0x0 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 150: the address of st.global.f64
+			fd3 := uint64(v11) + 0x0 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 152: the address of st.global.f64
+			fd4 := uint64(v11) + 0x8 - uint64(l)<<3
+			fl4 &= fd4
+			fh4 |= fd4
+			// 154: the address of st.global.f64
+			fd5 := uint64(v11) + 0x10 - uint64(l)<<3
+			fl5 &= fd5
+			fh5 |= fd5
+			// 156: the address of st.global.f64
+			fd6 := uint64(v11) + 0x18 - uint64(l)<<3
+			fl6 &= fd6
+			fh6 |= fd6
+			// 158: the address of st.global.f64
+			fd7 := uint64(v11) + 0x20 - uint64(l)<<3
+			fl7 &= fd7
+			fh7 |= fd7
+			// 160: the address of st.global.f64
+			fd8 := uint64(v11) + 0x28 - uint64(l)<<3
+			fl8 &= fd8
+			fh8 |= fd8
+			// 162: the address of st.global.f64
+			fd9 := uint64(v11) + 0x30 - uint64(l)<<3
+			fl9 &= fd9
+			fh9 |= fd9
+			// 164: the address of st.global.f64
+			fd10 := uint64(v11) + 0x38 - uint64(l)<<3
+			fl10 &= fd10
+			fh10 |= fd10
+			// 166: the address of st.global.f64
+			fd11 := uint64(v11) + 0x40 - uint64(l)<<3
+			fl11 &= fd11
+			fh11 |= fd11
+			// 168: the address of st.global.f64
+			fd12 := uint64(v11) + 0x48 - uint64(l)<<3
+			fl12 &= fd12
+			fh12 |= fd12
+			// 170: the address of st.global.f64
+			fd13 := uint64(v11) + 0x50 - uint64(l)<<3
+			fl13 &= fd13
+			fh13 |= fd13
+			// 172: the address of st.global.f64
+			fd14 := uint64(v11) + 0x58 - uint64(l)<<3
+			fl14 &= fd14
+			fh14 |= fd14
+			// 174: the address of st.global.f64
+			fd15 := uint64(v11) + 0x60 - uint64(l)<<3
+			fl15 &= fd15
+			fh15 |= fd15
+			// 176: the address of st.global.f64
+			fd16 := uint64(v11) + 0x68 - uint64(l)<<3
+			fl16 &= fd16
+			fh16 |= fd16
+			// 178: the address of st.global.f64
+			fd17 := uint64(v11) + 0x70 - uint64(l)<<3
+			fl17 &= fd17
+			fh17 |= fd17
+			// 180: the address of st.global.f64
+			fd18 := uint64(v11) + 0x78 - uint64(l)<<3
+			fl18 &= fd18
+			fh18 |= fd18
+			// 182: the address of st.global.f64
+			fd19 := uint64(v11) + 0x80 - uint64(l)<<3
+			fl19 &= fd19
+			fh19 |= fd19
+			// 184: the address of st.global.f64
+			fd20 := uint64(v11) + 0x88 - uint64(l)<<3
+			fl20 &= fd20
+			fh20 |= fd20
+			// 186: the address of st.global.f64
+			fd21 := uint64(v11) + 0x90 - uint64(l)<<3
+			fl21 &= fd21
+			fh21 |= fd21
+			// 188: the address of st.global.f64
+			fd22 := uint64(v11) + 0x98 - uint64(l)<<3
+			fl22 &= fd22
+			fh22 |= fd22
+			// 190: the address of st.global.f64
+			fd23 := uint64(v11) + 0xa0 - uint64(l)<<3
+			fl23 &= fd23
+			fh23 |= fd23
+			// 192: the address of st.global.f64
+			fd24 := uint64(v11) + 0xa8 - uint64(l)<<3
+			fl24 &= fd24
+			fh24 |= fd24
+			// 194: the address of st.global.f64
+			fd25 := uint64(v11) + 0xb0 - uint64(l)<<3
+			fl25 &= fd25
+			fh25 |= fd25
+			// 196: the address of st.global.f64
+			fd26 := uint64(v11) + 0xb8 - uint64(l)<<3
+			fl26 &= fd26
+			fh26 |= fd26
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10)|(fl11^fh11)|(fl12^fh12)|(fl13^fh13)|(fl14^fh14)|(fl15^fh15)|(fl16^fh16)|(fl17^fh17)|(fl18^fh18)|(fl19^fh19)|(fl20^fh20)|(fl21^fh21)|(fl22^fh22)|(fl23^fh23)|(fl24^fh24)|(fl25^fh25)|(fl26^fh26) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(27)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(28)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(29)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(30)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(31)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(32)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0xf8 && fb5&7 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(33)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0xf8 && fb6&7 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(34)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0xf8 && fb7&7 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(35)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0xf8 && fb8&7 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(36)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0xf8 && fb9&7 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(37)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0xf8 && fb10&7 == 0) {
+		return false
+	}
+	fb11 := fl11
+	fw11 := w.Window(38)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0xf8 && fb11&7 == 0) {
+		return false
+	}
+	fb12 := fl12
+	fw12 := w.Window(39)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0xf8 && fb12&7 == 0) {
+		return false
+	}
+	fb13 := fl13
+	fw13 := w.Window(40)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0xf8 && fb13&7 == 0) {
+		return false
+	}
+	fb14 := fl14
+	fw14 := w.Window(41)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0xf8 && fb14&7 == 0) {
+		return false
+	}
+	fb15 := fl15
+	fw15 := w.Window(42)
+	fp15, fo15 := fw15.Ptr, fb15-fw15.Base
+	if !(fo15 < fw15.End && fw15.End-fo15 > 0xf8 && fb15&7 == 0) {
+		return false
+	}
+	fb16 := fl16
+	fw16 := w.Window(43)
+	fp16, fo16 := fw16.Ptr, fb16-fw16.Base
+	if !(fo16 < fw16.End && fw16.End-fo16 > 0xf8 && fb16&7 == 0) {
+		return false
+	}
+	fb17 := fl17
+	fw17 := w.Window(44)
+	fp17, fo17 := fw17.Ptr, fb17-fw17.Base
+	if !(fo17 < fw17.End && fw17.End-fo17 > 0xf8 && fb17&7 == 0) {
+		return false
+	}
+	fb18 := fl18
+	fw18 := w.Window(45)
+	fp18, fo18 := fw18.Ptr, fb18-fw18.Base
+	if !(fo18 < fw18.End && fw18.End-fo18 > 0xf8 && fb18&7 == 0) {
+		return false
+	}
+	fb19 := fl19
+	fw19 := w.Window(46)
+	fp19, fo19 := fw19.Ptr, fb19-fw19.Base
+	if !(fo19 < fw19.End && fw19.End-fo19 > 0xf8 && fb19&7 == 0) {
+		return false
+	}
+	fb20 := fl20
+	fw20 := w.Window(47)
+	fp20, fo20 := fw20.Ptr, fb20-fw20.Base
+	if !(fo20 < fw20.End && fw20.End-fo20 > 0xf8 && fb20&7 == 0) {
+		return false
+	}
+	fb21 := fl21
+	fw21 := w.Window(48)
+	fp21, fo21 := fw21.Ptr, fb21-fw21.Base
+	if !(fo21 < fw21.End && fw21.End-fo21 > 0xf8 && fb21&7 == 0) {
+		return false
+	}
+	fb22 := fl22
+	fw22 := w.Window(49)
+	fp22, fo22 := fw22.Ptr, fb22-fw22.Base
+	if !(fo22 < fw22.End && fw22.End-fo22 > 0xf8 && fb22&7 == 0) {
+		return false
+	}
+	fb23 := fl23
+	fw23 := w.Window(50)
+	fp23, fo23 := fw23.Ptr, fb23-fw23.Base
+	if !(fo23 < fw23.End && fw23.End-fo23 > 0xf8 && fb23&7 == 0) {
+		return false
+	}
+	fb24 := fl24
+	fw24 := w.Window(51)
+	fp24, fo24 := fw24.Ptr, fb24-fw24.Base
+	if !(fo24 < fw24.End && fw24.End-fo24 > 0xf8 && fb24&7 == 0) {
+		return false
+	}
+	fb25 := fl25
+	fw25 := w.Window(52)
+	fp25, fo25 := fw25.Ptr, fb25-fw25.Base
+	if !(fo25 < fw25.End && fw25.End-fo25 > 0xf8 && fb25&7 == 0) {
+		return false
+	}
+	fb26 := fl26
+	fw26 := w.Window(53)
+	fp26, fo26 := fw26.Ptr, fb26-fw26.Base
+	if !(fo26 < fw26.End && fw26.End-fo26 > 0xf8 && fb26&7 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+256 > fb2 && fb2+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+256 > fb5 && fb5+256 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+256 > fb6 && fb6+256 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+256 > fb7 && fb7+256 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+256 > fb8 && fb8+256 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+256 > fb9 && fb9+256 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+256 > fb10 && fb10+256 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+256 > fb11 && fb11+256 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+256 > fb12 && fb12+256 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+256 > fb13 && fb13+256 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+256 > fb14 && fb14+256 > fb3 {
+		return false
+	}
+	if fb3 != fb15 && fb3+256 > fb15 && fb15+256 > fb3 {
+		return false
+	}
+	if fb3 != fb16 && fb3+256 > fb16 && fb16+256 > fb3 {
+		return false
+	}
+	if fb3 != fb17 && fb3+256 > fb17 && fb17+256 > fb3 {
+		return false
+	}
+	if fb3 != fb18 && fb3+256 > fb18 && fb18+256 > fb3 {
+		return false
+	}
+	if fb3 != fb19 && fb3+256 > fb19 && fb19+256 > fb3 {
+		return false
+	}
+	if fb3 != fb20 && fb3+256 > fb20 && fb20+256 > fb3 {
+		return false
+	}
+	if fb3 != fb21 && fb3+256 > fb21 && fb21+256 > fb3 {
+		return false
+	}
+	if fb3 != fb22 && fb3+256 > fb22 && fb22+256 > fb3 {
+		return false
+	}
+	if fb3 != fb23 && fb3+256 > fb23 && fb23+256 > fb3 {
+		return false
+	}
+	if fb3 != fb24 && fb3+256 > fb24 && fb24+256 > fb3 {
+		return false
+	}
+	if fb3 != fb25 && fb3+256 > fb25 && fb25+256 > fb3 {
+		return false
+	}
+	if fb3 != fb26 && fb3+256 > fb26 && fb26+256 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+256 > fb1 && fb1+256 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+256 > fb2 && fb2+256 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+256 > fb5 && fb5+256 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+256 > fb6 && fb6+256 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+256 > fb7 && fb7+256 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+256 > fb8 && fb8+256 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+256 > fb9 && fb9+256 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+256 > fb10 && fb10+256 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+256 > fb11 && fb11+256 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+256 > fb12 && fb12+256 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+256 > fb13 && fb13+256 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+256 > fb14 && fb14+256 > fb4 {
+		return false
+	}
+	if fb4 != fb15 && fb4+256 > fb15 && fb15+256 > fb4 {
+		return false
+	}
+	if fb4 != fb16 && fb4+256 > fb16 && fb16+256 > fb4 {
+		return false
+	}
+	if fb4 != fb17 && fb4+256 > fb17 && fb17+256 > fb4 {
+		return false
+	}
+	if fb4 != fb18 && fb4+256 > fb18 && fb18+256 > fb4 {
+		return false
+	}
+	if fb4 != fb19 && fb4+256 > fb19 && fb19+256 > fb4 {
+		return false
+	}
+	if fb4 != fb20 && fb4+256 > fb20 && fb20+256 > fb4 {
+		return false
+	}
+	if fb4 != fb21 && fb4+256 > fb21 && fb21+256 > fb4 {
+		return false
+	}
+	if fb4 != fb22 && fb4+256 > fb22 && fb22+256 > fb4 {
+		return false
+	}
+	if fb4 != fb23 && fb4+256 > fb23 && fb23+256 > fb4 {
+		return false
+	}
+	if fb4 != fb24 && fb4+256 > fb24 && fb24+256 > fb4 {
+		return false
+	}
+	if fb4 != fb25 && fb4+256 > fb25 && fb25+256 > fb4 {
+		return false
+	}
+	if fb4 != fb26 && fb4+256 > fb26 && fb26+256 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+256 > fb0 && fb0+256 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+256 > fb1 && fb1+256 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+256 > fb2 && fb2+256 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+256 > fb6 && fb6+256 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+256 > fb7 && fb7+256 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+256 > fb8 && fb8+256 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+256 > fb9 && fb9+256 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+256 > fb10 && fb10+256 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+256 > fb11 && fb11+256 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+256 > fb12 && fb12+256 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+256 > fb13 && fb13+256 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+256 > fb14 && fb14+256 > fb5 {
+		return false
+	}
+	if fb5 != fb15 && fb5+256 > fb15 && fb15+256 > fb5 {
+		return false
+	}
+	if fb5 != fb16 && fb5+256 > fb16 && fb16+256 > fb5 {
+		return false
+	}
+	if fb5 != fb17 && fb5+256 > fb17 && fb17+256 > fb5 {
+		return false
+	}
+	if fb5 != fb18 && fb5+256 > fb18 && fb18+256 > fb5 {
+		return false
+	}
+	if fb5 != fb19 && fb5+256 > fb19 && fb19+256 > fb5 {
+		return false
+	}
+	if fb5 != fb20 && fb5+256 > fb20 && fb20+256 > fb5 {
+		return false
+	}
+	if fb5 != fb21 && fb5+256 > fb21 && fb21+256 > fb5 {
+		return false
+	}
+	if fb5 != fb22 && fb5+256 > fb22 && fb22+256 > fb5 {
+		return false
+	}
+	if fb5 != fb23 && fb5+256 > fb23 && fb23+256 > fb5 {
+		return false
+	}
+	if fb5 != fb24 && fb5+256 > fb24 && fb24+256 > fb5 {
+		return false
+	}
+	if fb5 != fb25 && fb5+256 > fb25 && fb25+256 > fb5 {
+		return false
+	}
+	if fb5 != fb26 && fb5+256 > fb26 && fb26+256 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+256 > fb0 && fb0+256 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+256 > fb1 && fb1+256 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+256 > fb2 && fb2+256 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+256 > fb7 && fb7+256 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+256 > fb8 && fb8+256 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+256 > fb9 && fb9+256 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+256 > fb10 && fb10+256 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+256 > fb11 && fb11+256 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+256 > fb12 && fb12+256 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+256 > fb13 && fb13+256 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+256 > fb14 && fb14+256 > fb6 {
+		return false
+	}
+	if fb6 != fb15 && fb6+256 > fb15 && fb15+256 > fb6 {
+		return false
+	}
+	if fb6 != fb16 && fb6+256 > fb16 && fb16+256 > fb6 {
+		return false
+	}
+	if fb6 != fb17 && fb6+256 > fb17 && fb17+256 > fb6 {
+		return false
+	}
+	if fb6 != fb18 && fb6+256 > fb18 && fb18+256 > fb6 {
+		return false
+	}
+	if fb6 != fb19 && fb6+256 > fb19 && fb19+256 > fb6 {
+		return false
+	}
+	if fb6 != fb20 && fb6+256 > fb20 && fb20+256 > fb6 {
+		return false
+	}
+	if fb6 != fb21 && fb6+256 > fb21 && fb21+256 > fb6 {
+		return false
+	}
+	if fb6 != fb22 && fb6+256 > fb22 && fb22+256 > fb6 {
+		return false
+	}
+	if fb6 != fb23 && fb6+256 > fb23 && fb23+256 > fb6 {
+		return false
+	}
+	if fb6 != fb24 && fb6+256 > fb24 && fb24+256 > fb6 {
+		return false
+	}
+	if fb6 != fb25 && fb6+256 > fb25 && fb25+256 > fb6 {
+		return false
+	}
+	if fb6 != fb26 && fb6+256 > fb26 && fb26+256 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+256 > fb0 && fb0+256 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+256 > fb1 && fb1+256 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+256 > fb2 && fb2+256 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+256 > fb8 && fb8+256 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+256 > fb9 && fb9+256 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+256 > fb10 && fb10+256 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+256 > fb11 && fb11+256 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+256 > fb12 && fb12+256 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+256 > fb13 && fb13+256 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+256 > fb14 && fb14+256 > fb7 {
+		return false
+	}
+	if fb7 != fb15 && fb7+256 > fb15 && fb15+256 > fb7 {
+		return false
+	}
+	if fb7 != fb16 && fb7+256 > fb16 && fb16+256 > fb7 {
+		return false
+	}
+	if fb7 != fb17 && fb7+256 > fb17 && fb17+256 > fb7 {
+		return false
+	}
+	if fb7 != fb18 && fb7+256 > fb18 && fb18+256 > fb7 {
+		return false
+	}
+	if fb7 != fb19 && fb7+256 > fb19 && fb19+256 > fb7 {
+		return false
+	}
+	if fb7 != fb20 && fb7+256 > fb20 && fb20+256 > fb7 {
+		return false
+	}
+	if fb7 != fb21 && fb7+256 > fb21 && fb21+256 > fb7 {
+		return false
+	}
+	if fb7 != fb22 && fb7+256 > fb22 && fb22+256 > fb7 {
+		return false
+	}
+	if fb7 != fb23 && fb7+256 > fb23 && fb23+256 > fb7 {
+		return false
+	}
+	if fb7 != fb24 && fb7+256 > fb24 && fb24+256 > fb7 {
+		return false
+	}
+	if fb7 != fb25 && fb7+256 > fb25 && fb25+256 > fb7 {
+		return false
+	}
+	if fb7 != fb26 && fb7+256 > fb26 && fb26+256 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+256 > fb0 && fb0+256 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+256 > fb1 && fb1+256 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+256 > fb2 && fb2+256 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+256 > fb9 && fb9+256 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+256 > fb10 && fb10+256 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+256 > fb11 && fb11+256 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+256 > fb12 && fb12+256 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+256 > fb13 && fb13+256 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+256 > fb14 && fb14+256 > fb8 {
+		return false
+	}
+	if fb8 != fb15 && fb8+256 > fb15 && fb15+256 > fb8 {
+		return false
+	}
+	if fb8 != fb16 && fb8+256 > fb16 && fb16+256 > fb8 {
+		return false
+	}
+	if fb8 != fb17 && fb8+256 > fb17 && fb17+256 > fb8 {
+		return false
+	}
+	if fb8 != fb18 && fb8+256 > fb18 && fb18+256 > fb8 {
+		return false
+	}
+	if fb8 != fb19 && fb8+256 > fb19 && fb19+256 > fb8 {
+		return false
+	}
+	if fb8 != fb20 && fb8+256 > fb20 && fb20+256 > fb8 {
+		return false
+	}
+	if fb8 != fb21 && fb8+256 > fb21 && fb21+256 > fb8 {
+		return false
+	}
+	if fb8 != fb22 && fb8+256 > fb22 && fb22+256 > fb8 {
+		return false
+	}
+	if fb8 != fb23 && fb8+256 > fb23 && fb23+256 > fb8 {
+		return false
+	}
+	if fb8 != fb24 && fb8+256 > fb24 && fb24+256 > fb8 {
+		return false
+	}
+	if fb8 != fb25 && fb8+256 > fb25 && fb25+256 > fb8 {
+		return false
+	}
+	if fb8 != fb26 && fb8+256 > fb26 && fb26+256 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+256 > fb0 && fb0+256 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+256 > fb1 && fb1+256 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+256 > fb2 && fb2+256 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+256 > fb10 && fb10+256 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+256 > fb11 && fb11+256 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+256 > fb12 && fb12+256 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+256 > fb13 && fb13+256 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+256 > fb14 && fb14+256 > fb9 {
+		return false
+	}
+	if fb9 != fb15 && fb9+256 > fb15 && fb15+256 > fb9 {
+		return false
+	}
+	if fb9 != fb16 && fb9+256 > fb16 && fb16+256 > fb9 {
+		return false
+	}
+	if fb9 != fb17 && fb9+256 > fb17 && fb17+256 > fb9 {
+		return false
+	}
+	if fb9 != fb18 && fb9+256 > fb18 && fb18+256 > fb9 {
+		return false
+	}
+	if fb9 != fb19 && fb9+256 > fb19 && fb19+256 > fb9 {
+		return false
+	}
+	if fb9 != fb20 && fb9+256 > fb20 && fb20+256 > fb9 {
+		return false
+	}
+	if fb9 != fb21 && fb9+256 > fb21 && fb21+256 > fb9 {
+		return false
+	}
+	if fb9 != fb22 && fb9+256 > fb22 && fb22+256 > fb9 {
+		return false
+	}
+	if fb9 != fb23 && fb9+256 > fb23 && fb23+256 > fb9 {
+		return false
+	}
+	if fb9 != fb24 && fb9+256 > fb24 && fb24+256 > fb9 {
+		return false
+	}
+	if fb9 != fb25 && fb9+256 > fb25 && fb25+256 > fb9 {
+		return false
+	}
+	if fb9 != fb26 && fb9+256 > fb26 && fb26+256 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+256 > fb0 && fb0+256 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+256 > fb1 && fb1+256 > fb10 {
+		return false
+	}
+	if fb10 != fb2 && fb10+256 > fb2 && fb2+256 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+256 > fb11 && fb11+256 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+256 > fb12 && fb12+256 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+256 > fb13 && fb13+256 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+256 > fb14 && fb14+256 > fb10 {
+		return false
+	}
+	if fb10 != fb15 && fb10+256 > fb15 && fb15+256 > fb10 {
+		return false
+	}
+	if fb10 != fb16 && fb10+256 > fb16 && fb16+256 > fb10 {
+		return false
+	}
+	if fb10 != fb17 && fb10+256 > fb17 && fb17+256 > fb10 {
+		return false
+	}
+	if fb10 != fb18 && fb10+256 > fb18 && fb18+256 > fb10 {
+		return false
+	}
+	if fb10 != fb19 && fb10+256 > fb19 && fb19+256 > fb10 {
+		return false
+	}
+	if fb10 != fb20 && fb10+256 > fb20 && fb20+256 > fb10 {
+		return false
+	}
+	if fb10 != fb21 && fb10+256 > fb21 && fb21+256 > fb10 {
+		return false
+	}
+	if fb10 != fb22 && fb10+256 > fb22 && fb22+256 > fb10 {
+		return false
+	}
+	if fb10 != fb23 && fb10+256 > fb23 && fb23+256 > fb10 {
+		return false
+	}
+	if fb10 != fb24 && fb10+256 > fb24 && fb24+256 > fb10 {
+		return false
+	}
+	if fb10 != fb25 && fb10+256 > fb25 && fb25+256 > fb10 {
+		return false
+	}
+	if fb10 != fb26 && fb10+256 > fb26 && fb26+256 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+256 > fb0 && fb0+256 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+256 > fb1 && fb1+256 > fb11 {
+		return false
+	}
+	if fb11 != fb2 && fb11+256 > fb2 && fb2+256 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+256 > fb12 && fb12+256 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+256 > fb13 && fb13+256 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+256 > fb14 && fb14+256 > fb11 {
+		return false
+	}
+	if fb11 != fb15 && fb11+256 > fb15 && fb15+256 > fb11 {
+		return false
+	}
+	if fb11 != fb16 && fb11+256 > fb16 && fb16+256 > fb11 {
+		return false
+	}
+	if fb11 != fb17 && fb11+256 > fb17 && fb17+256 > fb11 {
+		return false
+	}
+	if fb11 != fb18 && fb11+256 > fb18 && fb18+256 > fb11 {
+		return false
+	}
+	if fb11 != fb19 && fb11+256 > fb19 && fb19+256 > fb11 {
+		return false
+	}
+	if fb11 != fb20 && fb11+256 > fb20 && fb20+256 > fb11 {
+		return false
+	}
+	if fb11 != fb21 && fb11+256 > fb21 && fb21+256 > fb11 {
+		return false
+	}
+	if fb11 != fb22 && fb11+256 > fb22 && fb22+256 > fb11 {
+		return false
+	}
+	if fb11 != fb23 && fb11+256 > fb23 && fb23+256 > fb11 {
+		return false
+	}
+	if fb11 != fb24 && fb11+256 > fb24 && fb24+256 > fb11 {
+		return false
+	}
+	if fb11 != fb25 && fb11+256 > fb25 && fb25+256 > fb11 {
+		return false
+	}
+	if fb11 != fb26 && fb11+256 > fb26 && fb26+256 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+256 > fb0 && fb0+256 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+256 > fb1 && fb1+256 > fb12 {
+		return false
+	}
+	if fb12 != fb2 && fb12+256 > fb2 && fb2+256 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+256 > fb13 && fb13+256 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+256 > fb14 && fb14+256 > fb12 {
+		return false
+	}
+	if fb12 != fb15 && fb12+256 > fb15 && fb15+256 > fb12 {
+		return false
+	}
+	if fb12 != fb16 && fb12+256 > fb16 && fb16+256 > fb12 {
+		return false
+	}
+	if fb12 != fb17 && fb12+256 > fb17 && fb17+256 > fb12 {
+		return false
+	}
+	if fb12 != fb18 && fb12+256 > fb18 && fb18+256 > fb12 {
+		return false
+	}
+	if fb12 != fb19 && fb12+256 > fb19 && fb19+256 > fb12 {
+		return false
+	}
+	if fb12 != fb20 && fb12+256 > fb20 && fb20+256 > fb12 {
+		return false
+	}
+	if fb12 != fb21 && fb12+256 > fb21 && fb21+256 > fb12 {
+		return false
+	}
+	if fb12 != fb22 && fb12+256 > fb22 && fb22+256 > fb12 {
+		return false
+	}
+	if fb12 != fb23 && fb12+256 > fb23 && fb23+256 > fb12 {
+		return false
+	}
+	if fb12 != fb24 && fb12+256 > fb24 && fb24+256 > fb12 {
+		return false
+	}
+	if fb12 != fb25 && fb12+256 > fb25 && fb25+256 > fb12 {
+		return false
+	}
+	if fb12 != fb26 && fb12+256 > fb26 && fb26+256 > fb12 {
+		return false
+	}
+	if fb13 != fb0 && fb13+256 > fb0 && fb0+256 > fb13 {
+		return false
+	}
+	if fb13 != fb1 && fb13+256 > fb1 && fb1+256 > fb13 {
+		return false
+	}
+	if fb13 != fb2 && fb13+256 > fb2 && fb2+256 > fb13 {
+		return false
+	}
+	if fb13 != fb14 && fb13+256 > fb14 && fb14+256 > fb13 {
+		return false
+	}
+	if fb13 != fb15 && fb13+256 > fb15 && fb15+256 > fb13 {
+		return false
+	}
+	if fb13 != fb16 && fb13+256 > fb16 && fb16+256 > fb13 {
+		return false
+	}
+	if fb13 != fb17 && fb13+256 > fb17 && fb17+256 > fb13 {
+		return false
+	}
+	if fb13 != fb18 && fb13+256 > fb18 && fb18+256 > fb13 {
+		return false
+	}
+	if fb13 != fb19 && fb13+256 > fb19 && fb19+256 > fb13 {
+		return false
+	}
+	if fb13 != fb20 && fb13+256 > fb20 && fb20+256 > fb13 {
+		return false
+	}
+	if fb13 != fb21 && fb13+256 > fb21 && fb21+256 > fb13 {
+		return false
+	}
+	if fb13 != fb22 && fb13+256 > fb22 && fb22+256 > fb13 {
+		return false
+	}
+	if fb13 != fb23 && fb13+256 > fb23 && fb23+256 > fb13 {
+		return false
+	}
+	if fb13 != fb24 && fb13+256 > fb24 && fb24+256 > fb13 {
+		return false
+	}
+	if fb13 != fb25 && fb13+256 > fb25 && fb25+256 > fb13 {
+		return false
+	}
+	if fb13 != fb26 && fb13+256 > fb26 && fb26+256 > fb13 {
+		return false
+	}
+	if fb14 != fb0 && fb14+256 > fb0 && fb0+256 > fb14 {
+		return false
+	}
+	if fb14 != fb1 && fb14+256 > fb1 && fb1+256 > fb14 {
+		return false
+	}
+	if fb14 != fb2 && fb14+256 > fb2 && fb2+256 > fb14 {
+		return false
+	}
+	if fb14 != fb15 && fb14+256 > fb15 && fb15+256 > fb14 {
+		return false
+	}
+	if fb14 != fb16 && fb14+256 > fb16 && fb16+256 > fb14 {
+		return false
+	}
+	if fb14 != fb17 && fb14+256 > fb17 && fb17+256 > fb14 {
+		return false
+	}
+	if fb14 != fb18 && fb14+256 > fb18 && fb18+256 > fb14 {
+		return false
+	}
+	if fb14 != fb19 && fb14+256 > fb19 && fb19+256 > fb14 {
+		return false
+	}
+	if fb14 != fb20 && fb14+256 > fb20 && fb20+256 > fb14 {
+		return false
+	}
+	if fb14 != fb21 && fb14+256 > fb21 && fb21+256 > fb14 {
+		return false
+	}
+	if fb14 != fb22 && fb14+256 > fb22 && fb22+256 > fb14 {
+		return false
+	}
+	if fb14 != fb23 && fb14+256 > fb23 && fb23+256 > fb14 {
+		return false
+	}
+	if fb14 != fb24 && fb14+256 > fb24 && fb24+256 > fb14 {
+		return false
+	}
+	if fb14 != fb25 && fb14+256 > fb25 && fb25+256 > fb14 {
+		return false
+	}
+	if fb14 != fb26 && fb14+256 > fb26 && fb26+256 > fb14 {
+		return false
+	}
+	if fb15 != fb0 && fb15+256 > fb0 && fb0+256 > fb15 {
+		return false
+	}
+	if fb15 != fb1 && fb15+256 > fb1 && fb1+256 > fb15 {
+		return false
+	}
+	if fb15 != fb2 && fb15+256 > fb2 && fb2+256 > fb15 {
+		return false
+	}
+	if fb15 != fb16 && fb15+256 > fb16 && fb16+256 > fb15 {
+		return false
+	}
+	if fb15 != fb17 && fb15+256 > fb17 && fb17+256 > fb15 {
+		return false
+	}
+	if fb15 != fb18 && fb15+256 > fb18 && fb18+256 > fb15 {
+		return false
+	}
+	if fb15 != fb19 && fb15+256 > fb19 && fb19+256 > fb15 {
+		return false
+	}
+	if fb15 != fb20 && fb15+256 > fb20 && fb20+256 > fb15 {
+		return false
+	}
+	if fb15 != fb21 && fb15+256 > fb21 && fb21+256 > fb15 {
+		return false
+	}
+	if fb15 != fb22 && fb15+256 > fb22 && fb22+256 > fb15 {
+		return false
+	}
+	if fb15 != fb23 && fb15+256 > fb23 && fb23+256 > fb15 {
+		return false
+	}
+	if fb15 != fb24 && fb15+256 > fb24 && fb24+256 > fb15 {
+		return false
+	}
+	if fb15 != fb25 && fb15+256 > fb25 && fb25+256 > fb15 {
+		return false
+	}
+	if fb15 != fb26 && fb15+256 > fb26 && fb26+256 > fb15 {
+		return false
+	}
+	if fb16 != fb0 && fb16+256 > fb0 && fb0+256 > fb16 {
+		return false
+	}
+	if fb16 != fb1 && fb16+256 > fb1 && fb1+256 > fb16 {
+		return false
+	}
+	if fb16 != fb2 && fb16+256 > fb2 && fb2+256 > fb16 {
+		return false
+	}
+	if fb16 != fb17 && fb16+256 > fb17 && fb17+256 > fb16 {
+		return false
+	}
+	if fb16 != fb18 && fb16+256 > fb18 && fb18+256 > fb16 {
+		return false
+	}
+	if fb16 != fb19 && fb16+256 > fb19 && fb19+256 > fb16 {
+		return false
+	}
+	if fb16 != fb20 && fb16+256 > fb20 && fb20+256 > fb16 {
+		return false
+	}
+	if fb16 != fb21 && fb16+256 > fb21 && fb21+256 > fb16 {
+		return false
+	}
+	if fb16 != fb22 && fb16+256 > fb22 && fb22+256 > fb16 {
+		return false
+	}
+	if fb16 != fb23 && fb16+256 > fb23 && fb23+256 > fb16 {
+		return false
+	}
+	if fb16 != fb24 && fb16+256 > fb24 && fb24+256 > fb16 {
+		return false
+	}
+	if fb16 != fb25 && fb16+256 > fb25 && fb25+256 > fb16 {
+		return false
+	}
+	if fb16 != fb26 && fb16+256 > fb26 && fb26+256 > fb16 {
+		return false
+	}
+	if fb17 != fb0 && fb17+256 > fb0 && fb0+256 > fb17 {
+		return false
+	}
+	if fb17 != fb1 && fb17+256 > fb1 && fb1+256 > fb17 {
+		return false
+	}
+	if fb17 != fb2 && fb17+256 > fb2 && fb2+256 > fb17 {
+		return false
+	}
+	if fb17 != fb18 && fb17+256 > fb18 && fb18+256 > fb17 {
+		return false
+	}
+	if fb17 != fb19 && fb17+256 > fb19 && fb19+256 > fb17 {
+		return false
+	}
+	if fb17 != fb20 && fb17+256 > fb20 && fb20+256 > fb17 {
+		return false
+	}
+	if fb17 != fb21 && fb17+256 > fb21 && fb21+256 > fb17 {
+		return false
+	}
+	if fb17 != fb22 && fb17+256 > fb22 && fb22+256 > fb17 {
+		return false
+	}
+	if fb17 != fb23 && fb17+256 > fb23 && fb23+256 > fb17 {
+		return false
+	}
+	if fb17 != fb24 && fb17+256 > fb24 && fb24+256 > fb17 {
+		return false
+	}
+	if fb17 != fb25 && fb17+256 > fb25 && fb25+256 > fb17 {
+		return false
+	}
+	if fb17 != fb26 && fb17+256 > fb26 && fb26+256 > fb17 {
+		return false
+	}
+	if fb18 != fb0 && fb18+256 > fb0 && fb0+256 > fb18 {
+		return false
+	}
+	if fb18 != fb1 && fb18+256 > fb1 && fb1+256 > fb18 {
+		return false
+	}
+	if fb18 != fb2 && fb18+256 > fb2 && fb2+256 > fb18 {
+		return false
+	}
+	if fb18 != fb19 && fb18+256 > fb19 && fb19+256 > fb18 {
+		return false
+	}
+	if fb18 != fb20 && fb18+256 > fb20 && fb20+256 > fb18 {
+		return false
+	}
+	if fb18 != fb21 && fb18+256 > fb21 && fb21+256 > fb18 {
+		return false
+	}
+	if fb18 != fb22 && fb18+256 > fb22 && fb22+256 > fb18 {
+		return false
+	}
+	if fb18 != fb23 && fb18+256 > fb23 && fb23+256 > fb18 {
+		return false
+	}
+	if fb18 != fb24 && fb18+256 > fb24 && fb24+256 > fb18 {
+		return false
+	}
+	if fb18 != fb25 && fb18+256 > fb25 && fb25+256 > fb18 {
+		return false
+	}
+	if fb18 != fb26 && fb18+256 > fb26 && fb26+256 > fb18 {
+		return false
+	}
+	if fb19 != fb0 && fb19+256 > fb0 && fb0+256 > fb19 {
+		return false
+	}
+	if fb19 != fb1 && fb19+256 > fb1 && fb1+256 > fb19 {
+		return false
+	}
+	if fb19 != fb2 && fb19+256 > fb2 && fb2+256 > fb19 {
+		return false
+	}
+	if fb19 != fb20 && fb19+256 > fb20 && fb20+256 > fb19 {
+		return false
+	}
+	if fb19 != fb21 && fb19+256 > fb21 && fb21+256 > fb19 {
+		return false
+	}
+	if fb19 != fb22 && fb19+256 > fb22 && fb22+256 > fb19 {
+		return false
+	}
+	if fb19 != fb23 && fb19+256 > fb23 && fb23+256 > fb19 {
+		return false
+	}
+	if fb19 != fb24 && fb19+256 > fb24 && fb24+256 > fb19 {
+		return false
+	}
+	if fb19 != fb25 && fb19+256 > fb25 && fb25+256 > fb19 {
+		return false
+	}
+	if fb19 != fb26 && fb19+256 > fb26 && fb26+256 > fb19 {
+		return false
+	}
+	if fb20 != fb0 && fb20+256 > fb0 && fb0+256 > fb20 {
+		return false
+	}
+	if fb20 != fb1 && fb20+256 > fb1 && fb1+256 > fb20 {
+		return false
+	}
+	if fb20 != fb2 && fb20+256 > fb2 && fb2+256 > fb20 {
+		return false
+	}
+	if fb20 != fb21 && fb20+256 > fb21 && fb21+256 > fb20 {
+		return false
+	}
+	if fb20 != fb22 && fb20+256 > fb22 && fb22+256 > fb20 {
+		return false
+	}
+	if fb20 != fb23 && fb20+256 > fb23 && fb23+256 > fb20 {
+		return false
+	}
+	if fb20 != fb24 && fb20+256 > fb24 && fb24+256 > fb20 {
+		return false
+	}
+	if fb20 != fb25 && fb20+256 > fb25 && fb25+256 > fb20 {
+		return false
+	}
+	if fb20 != fb26 && fb20+256 > fb26 && fb26+256 > fb20 {
+		return false
+	}
+	if fb21 != fb0 && fb21+256 > fb0 && fb0+256 > fb21 {
+		return false
+	}
+	if fb21 != fb1 && fb21+256 > fb1 && fb1+256 > fb21 {
+		return false
+	}
+	if fb21 != fb2 && fb21+256 > fb2 && fb2+256 > fb21 {
+		return false
+	}
+	if fb21 != fb22 && fb21+256 > fb22 && fb22+256 > fb21 {
+		return false
+	}
+	if fb21 != fb23 && fb21+256 > fb23 && fb23+256 > fb21 {
+		return false
+	}
+	if fb21 != fb24 && fb21+256 > fb24 && fb24+256 > fb21 {
+		return false
+	}
+	if fb21 != fb25 && fb21+256 > fb25 && fb25+256 > fb21 {
+		return false
+	}
+	if fb21 != fb26 && fb21+256 > fb26 && fb26+256 > fb21 {
+		return false
+	}
+	if fb22 != fb0 && fb22+256 > fb0 && fb0+256 > fb22 {
+		return false
+	}
+	if fb22 != fb1 && fb22+256 > fb1 && fb1+256 > fb22 {
+		return false
+	}
+	if fb22 != fb2 && fb22+256 > fb2 && fb2+256 > fb22 {
+		return false
+	}
+	if fb22 != fb23 && fb22+256 > fb23 && fb23+256 > fb22 {
+		return false
+	}
+	if fb22 != fb24 && fb22+256 > fb24 && fb24+256 > fb22 {
+		return false
+	}
+	if fb22 != fb25 && fb22+256 > fb25 && fb25+256 > fb22 {
+		return false
+	}
+	if fb22 != fb26 && fb22+256 > fb26 && fb26+256 > fb22 {
+		return false
+	}
+	if fb23 != fb0 && fb23+256 > fb0 && fb0+256 > fb23 {
+		return false
+	}
+	if fb23 != fb1 && fb23+256 > fb1 && fb1+256 > fb23 {
+		return false
+	}
+	if fb23 != fb2 && fb23+256 > fb2 && fb2+256 > fb23 {
+		return false
+	}
+	if fb23 != fb24 && fb23+256 > fb24 && fb24+256 > fb23 {
+		return false
+	}
+	if fb23 != fb25 && fb23+256 > fb25 && fb25+256 > fb23 {
+		return false
+	}
+	if fb23 != fb26 && fb23+256 > fb26 && fb26+256 > fb23 {
+		return false
+	}
+	if fb24 != fb0 && fb24+256 > fb0 && fb0+256 > fb24 {
+		return false
+	}
+	if fb24 != fb1 && fb24+256 > fb1 && fb1+256 > fb24 {
+		return false
+	}
+	if fb24 != fb2 && fb24+256 > fb2 && fb2+256 > fb24 {
+		return false
+	}
+	if fb24 != fb25 && fb24+256 > fb25 && fb25+256 > fb24 {
+		return false
+	}
+	if fb24 != fb26 && fb24+256 > fb26 && fb26+256 > fb24 {
+		return false
+	}
+	if fb25 != fb0 && fb25+256 > fb0 && fb0+256 > fb25 {
+		return false
+	}
+	if fb25 != fb1 && fb25+256 > fb1 && fb1+256 > fb25 {
+		return false
+	}
+	if fb25 != fb2 && fb25+256 > fb2 && fb2+256 > fb25 {
+		return false
+	}
+	if fb25 != fb26 && fb25+256 > fb26 && fb26+256 > fb25 {
+		return false
+	}
+	if fb26 != fb0 && fb26+256 > fb0 && fb0+256 > fb26 {
+		return false
+	}
+	if fb26 != fb1 && fb26+256 > fb1 && fb1+256 > fb26 {
+		return false
+	}
+	if fb26 != fb2 && fb26+256 > fb2 && fb2+256 > fb26 {
+		return false
+	}
+	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 135: cvta.to.global.u64
+			v12 := uint64(r1[l])
+			// 136: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 137: add.s64
+			v14 := uint64(uint64(v12) + uint64(v13))
+			_ = v14
+			// 138: cvta.to.global.u64
+			v15 := uint64(r2[l])
+			// 139: add.s64
+			v16 := uint64(uint64(v15) + uint64(v13))
+			_ = v16
+			// 140: cvta.to.global.u64
+			v17 := uint64(r3[l])
+			// 141: add.s64
+			v18 := uint64(uint64(v17) + uint64(v13))
+			_ = v18
+			// 142: ld.global.f64
+			v19 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 143: mul.lo.s32
+			v20 := uint64(uint32(r8[l]) * uint32(k1))
+			// 144: cvta.to.global.u64
+			v21 := uint64(r0[l])
+			// 145: mul.wide.s32
+			v22 := uint64(uint64(int64(int32(v20)) * int64(int32(k0))))
+			// 146: add.s64
+			v23 := uint64(uint64(v21) + uint64(v22))
+			_ = v23
+			// 147: ld.global.f64
+			v24 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 148: ld.global.f64
+			v25 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			// 149: add.rn.f64
+			v26 := isa.AddF64RN(v25, v24)
+			// 150: st.global.f64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v26))
+			// 151: add.rz.f64
+			v27 := isa.AddF64(v25, v24, isa.RZ)
+			// 152: st.global.f64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v27))
+			// 153: add.rp.f64
+			v28 := isa.AddF64(v25, v24, isa.RP)
+			// 154: st.global.f64
+			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v28))
+			// 155: add.rm.f64
+			v29 := isa.AddF64(v25, v24, isa.RM)
+			// 156: st.global.f64
+			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v29))
+			// 157: mul.rn.f64
+			v30 := isa.MulF64RN(v25, v24)
+			// 158: st.global.f64
+			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v30))
+			// 159: mul.rz.f64
+			v31 := isa.MulF64(v25, v24, isa.RZ)
+			// 160: st.global.f64
+			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v31))
+			// 161: mul.rp.f64
+			v32 := isa.MulF64(v25, v24, isa.RP)
+			// 162: st.global.f64
+			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v32))
+			// 163: mul.rm.f64
+			v33 := isa.MulF64(v25, v24, isa.RM)
+			// 164: st.global.f64
+			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v33))
+			// 165: fma.rn.f64
+			v34 := isa.FmaF64RN(v25, v24, v19)
+			// 166: st.global.f64
+			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v34))
+			// 167: fma.rz.f64
+			v35 := isa.FmaF64(v25, v24, v19, isa.RZ)
+			// 168: st.global.f64
+			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v35))
+			// 169: fma.rp.f64
+			v36 := isa.FmaF64(v25, v24, v19, isa.RP)
+			// 170: st.global.f64
+			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v36))
+			// 171: fma.rm.f64
+			v37 := isa.FmaF64(v25, v24, v19, isa.RM)
+			// 172: st.global.f64
+			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v37))
+			// 173: div.rn.f64
+			v38 := isa.DivF64(v25, v24, isa.RN)
+			// 174: st.global.f64
+			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v38))
+			// 175: div.rz.f64
+			v39 := isa.DivF64(v25, v24, isa.RZ)
+			// 176: st.global.f64
+			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v39))
+			// 177: div.rp.f64
+			v40 := isa.DivF64(v25, v24, isa.RP)
+			// 178: st.global.f64
+			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v40))
+			// 179: div.rm.f64
+			v41 := isa.DivF64(v25, v24, isa.RM)
+			// 180: st.global.f64
+			runtime.Store64(fp18, fo18+uint64(l)<<3, uint64(v41))
+			// 181: rcp.rn.f64
+			v42 := isa.RcpF64(v25, isa.RN)
+			// 182: st.global.f64
+			runtime.Store64(fp19, fo19+uint64(l)<<3, uint64(v42))
+			// 183: rcp.rz.f64
+			v43 := isa.RcpF64(v25, isa.RZ)
+			// 184: st.global.f64
+			runtime.Store64(fp20, fo20+uint64(l)<<3, uint64(v43))
+			// 185: rcp.rp.f64
+			v44 := isa.RcpF64(v25, isa.RP)
+			// 186: st.global.f64
+			runtime.Store64(fp21, fo21+uint64(l)<<3, uint64(v44))
+			// 187: rcp.rm.f64
+			v45 := isa.RcpF64(v25, isa.RM)
+			// 188: st.global.f64
+			runtime.Store64(fp22, fo22+uint64(l)<<3, uint64(v45))
+			// 189: sqrt.rn.f64
+			v46 := isa.SqrtF64(v25, isa.RN)
+			// 190: st.global.f64
+			runtime.Store64(fp23, fo23+uint64(l)<<3, uint64(v46))
+			// 191: sqrt.rz.f64
+			v47 := isa.SqrtF64(v25, isa.RZ)
+			// 192: st.global.f64
+			runtime.Store64(fp24, fo24+uint64(l)<<3, uint64(v47))
+			// 193: sqrt.rp.f64
+			v48 := isa.SqrtF64(v25, isa.RP)
+			// 194: st.global.f64
+			runtime.Store64(fp25, fo25+uint64(l)<<3, uint64(v48))
+			// 195: sqrt.rm.f64
+			v49 := isa.SqrtF64(v25, isa.RM)
+			// 196: st.global.f64
+			runtime.Store64(fp26, fo26+uint64(l)<<3, uint64(v49))
+		}
+	}
+	return true
+}
+
 // fround64Block2 runs block 2 of kernel fround64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 135-196
 func fround64Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && fround64Block2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)

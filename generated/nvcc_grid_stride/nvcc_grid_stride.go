@@ -982,9 +982,112 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// gridStrideScaleBlock1Warp runs block 1 of kernel grid_stride_scale for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 45: mul.wide.s32
+			v1 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 46: add.s64
+			v2 := uint64(uint64(r10[l]) + uint64(v1))
+			// 47: the address of ld.global.f32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 50: add.s64
+			v3 := uint64(uint64(r11[l]) + uint64(v1))
+			// 51: the address of st.global.f32
+			fd1 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 45, 46, 47, 48, 49, 50, 51, 52, 53: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 45: mul.wide.s32
+			v4 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 46: add.s64
+			v5 := uint64(uint64(r10[l]) + uint64(v4))
+			_ = v5
+			// 47: ld.global.f32
+			v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 48: cvt.rn.f32.s32
+			v7 := uint64(math.Float32bits(float32(int32(r7[l]))))
+			// 49: fma.rn.f32
+			var v8 uint64
+			var v8F float32
+			v8p, v8z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7)))
+			if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				v8F = float32(v8f)
+				v8 = uint64(math.Float32bits(v8F))
+			} else {
+				{
+					v8 = uint64(isa.FmaF32RN(uint32(v6), uint32(r2[l]), uint32(v7)))
+					v8F = math.Float32frombits(uint32(v8))
+				}
+			}
+			_ = v8F
+			_ = v8
+			// 50: add.s64
+			v9 := uint64(uint64(r11[l]) + uint64(v4))
+			_ = v9
+			// 51: st.global.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(uint64(math.Float32bits(v8F))))
+			// 52: add.s32
+			v10 := uint64(uint32(r7[l]) + uint32(r9[l]))
+			r7[l] = v10
+			// 53: setp.lt.s32
+			c11t := int32(v10) < int32(r3[l])
+			c11 := c11t
+			c11b0 := uint32(0)
+			if c11 {
+				c11b0 = 1
+			}
+			p1n |= c11b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // gridStrideScaleBlock1 runs block 1 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_2), PTX lines 45-53; divergent, reconverges at block 4 (b4)
 func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStrideScaleBlock1Warp(w, m, budget) {
+		return
+	}
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r7 := w.Reg(7)
@@ -1033,7 +1136,8 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 49: fma.rn.f32
 				var v5 uint64
 				var v5F float32
-				if v5f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r2[l]))) + float64(math.Float32frombits(uint32(v4))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+				v5p, v5z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))
+				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -1075,7 +1179,8 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 49: fma.rn.f32
 				var v5 uint64
 				var v5F float32
-				if v5f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r2[l]))) + float64(math.Float32frombits(uint32(v4))); isa.FmaF32Rounded(v5f, math.Float32bits(float32(v5f))) {
+				v5p, v5z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))
+				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -1620,9 +1725,138 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// gridStridePartialBlock3Warp runs block 3 of kernel grid_stride_partial for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStridePartialBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r33 := w.Reg(33)
+	r35 := w.Reg(35)
+	k0 := uint64(0xfffffffffffffffc)
+	k1 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 127: the address of ld.global.u32
+			fd0 := uint64(r33[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 129: add.s64
+			v1 := uint64(uint64(r33[l]) + uint64(r35[l]))
+			// 130: the address of ld.global.u32
+			fd1 := uint64(v1) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 134: add.s64
+			v2 := uint64(uint64(v1) + uint64(r35[l]))
+			// 135: the address of ld.global.u32
+			fd2 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 138: add.s64
+			v3 := uint64(uint64(v2) + uint64(r35[l]))
+			// 140: the address of ld.global.u32
+			fd3 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(3)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(4)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(5)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	// PTX lines 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 127: ld.global.u32
+			v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 128: add.s32
+			v5 := uint64(uint32(v4) + uint32(r15[l]))
+			// 129: add.s64
+			v6 := uint64(uint64(r33[l]) + uint64(r35[l]))
+			// 130: ld.global.u32
+			v7 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 131: add.s32
+			v8 := uint64(uint32(v7) + uint32(v5))
+			// 132: add.s64
+			v9 := uint64(uint64(r30[l]) + uint64(r14[l]))
+			// 133: add.s64
+			v10 := uint64(uint64(v9) + uint64(r14[l]))
+			// 134: add.s64
+			v11 := uint64(uint64(v6) + uint64(r35[l]))
+			// 135: ld.global.u32
+			v12 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 136: add.s32
+			v13 := uint64(uint32(v12) + uint32(v8))
+			// 137: add.s64
+			v14 := uint64(uint64(v10) + uint64(r14[l]))
+			// 138: add.s64
+			v15 := uint64(uint64(v11) + uint64(r35[l]))
+			// 139: add.s64
+			v16 := uint64(uint64(v15) + uint64(r35[l]))
+			r33[l] = v16
+			// 140: ld.global.u32
+			v17 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 141: add.s32
+			v18 := uint64(uint32(v17) + uint32(v13))
+			r15[l] = v18
+			// 142: add.s64
+			v19 := uint64(uint64(v14) + uint64(r14[l]))
+			r30[l] = v19
+			// 143: add.s64
+			v20 := uint64(uint64(r31[l]) + uint64(k0))
+			r31[l] = v20
+			// 144: setp.ne.s64
+			c21t := uint64(v20) != uint64(k1)
+			c21 := c21t
+			c21b0 := uint32(0)
+			if c21 {
+				c21b0 = 1
+			}
+			p3n |= c21b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // gridStridePartialBlock3 runs block 3 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_6), PTX lines 127-144; divergent, reconverges at block 10 (b10)
 func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStridePartialBlock3Warp(w, m, budget) {
+		return
+	}
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r30 := w.Reg(30)
@@ -1922,9 +2156,70 @@ func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gridStridePartialBlock5Warp runs block 5 of kernel grid_stride_partial for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStridePartialBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r15 := w.Reg(15)
+	r29 := w.Reg(29)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	k0 := uint64(0xffffffffffffffff)
+	k1 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 157: the address of ld.global.u32
+			fd0 := uint64(r50[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 157, 158, 159, 160, 161: one pass over a full warp's lanes
+	{
+		p5 := w.P[5]
+		p5n := uint32(0)
+		for l := range 32 {
+			// 157: ld.global.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 158: add.s32
+			v2 := uint64(uint32(v1) + uint32(r15[l]))
+			r15[l] = v2
+			// 159: add.s64
+			v3 := uint64(uint64(r50[l]) + uint64(r51[l]))
+			r50[l] = v3
+			// 160: add.s64
+			v4 := uint64(uint64(r29[l]) + uint64(k0))
+			r29[l] = v4
+			// 161: setp.ne.s64
+			c5t := uint64(v4) != uint64(k1)
+			c5 := c5t
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p5n |= c5b0 << l
+		}
+		w.P[5] = p5&^m | p5n
+	}
+	return true
+}
+
 // gridStridePartialBlock5 runs block 5 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_9), PTX lines 157-161; divergent, reconverges at block 12 (b12)
 func gridStridePartialBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStridePartialBlock5Warp(w, m, budget) {
+		return
+	}
 	r15 := w.Reg(15)
 	r29 := w.Reg(29)
 	r50 := w.Reg(50)
@@ -2023,9 +2318,61 @@ func gridStridePartialBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gridStridePartialBlock6Warp runs block 6 of kernel grid_stride_partial for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStridePartialBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 165: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 166: shl.b64
+			v2 := uint64(uint64(r11[l]) << uint32(k0))
+			// 167: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 168: the address of st.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(7)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 165, 166, 167, 168: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 165: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 166: shl.b64
+			v5 := uint64(uint64(r11[l]) << uint32(k0))
+			// 167: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 168: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r15[l]))
+		}
+	}
+	return true
+}
+
 // gridStridePartialBlock6 runs block 6 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB1_10), PTX lines 165-168; ret
 func gridStridePartialBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStridePartialBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r11 := w.Reg(11)
 	r15 := w.Reg(15)

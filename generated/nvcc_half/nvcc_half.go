@@ -751,9 +751,587 @@ func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u6
 }
 
+// halfOpsBlock2Warp runs block 2 of kernel half_ops for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	k2 := uint64(0x9)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	fl11, fh11 := ^uint64(0), uint64(0)
+	fl12, fh12 := ^uint64(0), uint64(0)
+	fl13, fh13 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 46: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 47: cvta.to.global.u64
+			v2 := uint64(r2[l])
+			// 48: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+			// 49: add.s64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 50: the address of ld.global.u16
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<1
+			fl0 &= fd0
+			fh0 |= fd0
+			// 51: cvta.to.global.u64
+			v5 := uint64(r3[l])
+			// 52: add.s64
+			v6 := uint64(uint64(v5) + uint64(v3))
+			// 53: the address of ld.global.u16
+			fd1 := uint64(v6) + 0x0 - uint64(l)<<1
+			fl1 &= fd1
+			fh1 |= fd1
+			// 54: cvta.to.global.u64
+			v7 := uint64(r4[l])
+			// 55: add.s64
+			v8 := uint64(uint64(v7) + uint64(v3))
+			// 56: the address of ld.global.u16
+			fd2 := uint64(v8) + 0x0 - uint64(l)<<1
+			fl2 &= fd2
+			fh2 |= fd2
+			// 89: cvta.to.global.u64
+			v9 := uint64(r5[l])
+			// 90: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+			// 91: add.s64
+			v11 := uint64(uint64(v9) + uint64(v10))
+			// 92: the address of ld.global.f32
+			fd3 := uint64(v11) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 97: mul.lo.s32
+			v12 := uint64(uint32(r10[l]) * uint32(k2))
+			// 98: cvta.to.global.u64
+			v13 := uint64(r0[l])
+			// 99: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+			// 100: add.s64
+			v15 := uint64(uint64(v13) + uint64(v14))
+			// 101: the address of st.global.u16
+			fd4 := uint64(v15) + 0x0 - uint64(l)<<1
+			fl4 &= fd4
+			fh4 |= fd4
+			// 102: the address of st.global.u16
+			fd5 := uint64(v15) + 0x2 - uint64(l)<<1
+			fl5 &= fd5
+			fh5 |= fd5
+			// 103: the address of st.global.u16
+			fd6 := uint64(v15) + 0x4 - uint64(l)<<1
+			fl6 &= fd6
+			fh6 |= fd6
+			// 104: the address of st.global.u16
+			fd7 := uint64(v15) + 0x6 - uint64(l)<<1
+			fl7 &= fd7
+			fh7 |= fd7
+			// 105: the address of st.global.u16
+			fd8 := uint64(v15) + 0x8 - uint64(l)<<1
+			fl8 &= fd8
+			fh8 |= fd8
+			// 106: the address of st.global.u16
+			fd9 := uint64(v15) + 0xa - uint64(l)<<1
+			fl9 &= fd9
+			fh9 |= fd9
+			// 107: the address of st.global.u16
+			fd10 := uint64(v15) + 0xc - uint64(l)<<1
+			fl10 &= fd10
+			fh10 |= fd10
+			// 108: the address of st.global.u16
+			fd11 := uint64(v15) + 0xe - uint64(l)<<1
+			fl11 &= fd11
+			fh11 |= fd11
+			// 109: the address of st.global.u16
+			fd12 := uint64(v15) + 0x10 - uint64(l)<<1
+			fl12 &= fd12
+			fh12 |= fd12
+			// 114: add.s64
+			v16 := uint64(uint64(v1) + uint64(v10))
+			// 115: the address of st.global.f32
+			fd13 := uint64(v16) + 0x0 - uint64(l)<<2
+			fl13 &= fd13
+			fh13 |= fd13
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10)|(fl11^fh11)|(fl12^fh12)|(fl13^fh13) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x3e && fb1&1 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x3e && fb2&1 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x3e && fb4&1 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x3e && fb5&1 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x3e && fb6&1 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x3e && fb7&1 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x3e && fb8&1 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x3e && fb9&1 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x3e && fb10&1 == 0) {
+		return false
+	}
+	fb11 := fl11
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x3e && fb11&1 == 0) {
+		return false
+	}
+	fb12 := fl12
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x3e && fb12&1 == 0) {
+		return false
+	}
+	fb13 := fl13
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	if fb4 != fb0 && fb4+64 > fb0 && fb0+64 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+64 > fb1 && fb1+64 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+64 > fb2 && fb2+64 > fb4 {
+		return false
+	}
+	if fb4+64 > fb3 && fb3+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+64 > fb5 && fb5+64 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+64 > fb6 && fb6+64 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+64 > fb7 && fb7+64 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+64 > fb8 && fb8+64 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+64 > fb9 && fb9+64 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+64 > fb10 && fb10+64 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+64 > fb11 && fb11+64 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+64 > fb12 && fb12+64 > fb4 {
+		return false
+	}
+	if fb4+64 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+64 > fb0 && fb0+64 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+64 > fb1 && fb1+64 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+64 > fb2 && fb2+64 > fb5 {
+		return false
+	}
+	if fb5+64 > fb3 && fb3+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+64 > fb6 && fb6+64 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+64 > fb8 && fb8+64 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+64 > fb9 && fb9+64 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+64 > fb10 && fb10+64 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+64 > fb11 && fb11+64 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+64 > fb12 && fb12+64 > fb5 {
+		return false
+	}
+	if fb5+64 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+64 > fb0 && fb0+64 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+64 > fb1 && fb1+64 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+64 > fb2 && fb2+64 > fb6 {
+		return false
+	}
+	if fb6+64 > fb3 && fb3+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+64 > fb7 && fb7+64 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+64 > fb8 && fb8+64 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+64 > fb9 && fb9+64 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+64 > fb10 && fb10+64 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+64 > fb11 && fb11+64 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+64 > fb12 && fb12+64 > fb6 {
+		return false
+	}
+	if fb6+64 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+64 > fb0 && fb0+64 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+64 > fb1 && fb1+64 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+64 > fb2 && fb2+64 > fb7 {
+		return false
+	}
+	if fb7+64 > fb3 && fb3+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+64 > fb8 && fb8+64 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+64 > fb9 && fb9+64 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+64 > fb10 && fb10+64 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+64 > fb11 && fb11+64 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+64 > fb12 && fb12+64 > fb7 {
+		return false
+	}
+	if fb7+64 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+64 > fb0 && fb0+64 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+64 > fb1 && fb1+64 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+64 > fb2 && fb2+64 > fb8 {
+		return false
+	}
+	if fb8+64 > fb3 && fb3+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+64 > fb9 && fb9+64 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+64 > fb10 && fb10+64 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+64 > fb11 && fb11+64 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+64 > fb12 && fb12+64 > fb8 {
+		return false
+	}
+	if fb8+64 > fb13 && fb13+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+64 > fb0 && fb0+64 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+64 > fb1 && fb1+64 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+64 > fb2 && fb2+64 > fb9 {
+		return false
+	}
+	if fb9+64 > fb3 && fb3+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+64 > fb10 && fb10+64 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+64 > fb11 && fb11+64 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+64 > fb12 && fb12+64 > fb9 {
+		return false
+	}
+	if fb9+64 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+64 > fb0 && fb0+64 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+64 > fb1 && fb1+64 > fb10 {
+		return false
+	}
+	if fb10 != fb2 && fb10+64 > fb2 && fb2+64 > fb10 {
+		return false
+	}
+	if fb10+64 > fb3 && fb3+128 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+64 > fb11 && fb11+64 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+64 > fb12 && fb12+64 > fb10 {
+		return false
+	}
+	if fb10+64 > fb13 && fb13+128 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+64 > fb0 && fb0+64 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+64 > fb1 && fb1+64 > fb11 {
+		return false
+	}
+	if fb11 != fb2 && fb11+64 > fb2 && fb2+64 > fb11 {
+		return false
+	}
+	if fb11+64 > fb3 && fb3+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+64 > fb12 && fb12+64 > fb11 {
+		return false
+	}
+	if fb11+64 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+64 > fb0 && fb0+64 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+64 > fb1 && fb1+64 > fb12 {
+		return false
+	}
+	if fb12 != fb2 && fb12+64 > fb2 && fb2+64 > fb12 {
+		return false
+	}
+	if fb12+64 > fb3 && fb3+128 > fb12 {
+		return false
+	}
+	if fb12+64 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb13+128 > fb0 && fb0+64 > fb13 {
+		return false
+	}
+	if fb13+128 > fb1 && fb1+64 > fb13 {
+		return false
+	}
+	if fb13+128 > fb2 && fb2+64 > fb13 {
+		return false
+	}
+	if fb13 != fb3 && fb13+128 > fb3 && fb3+128 > fb13 {
+		return false
+	}
+	// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 74, 78, 82, 86, 89, 90, 91, 92, 94, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 111, 114, 115: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 46: cvta.to.global.u64
+			v17 := uint64(r1[l])
+			// 47: cvta.to.global.u64
+			v18 := uint64(r2[l])
+			// 48: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+			// 49: add.s64
+			v20 := uint64(uint64(v18) + uint64(v19))
+			_ = v20
+			// 50: ld.global.u16
+			v21 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			// 51: cvta.to.global.u64
+			v22 := uint64(r3[l])
+			// 52: add.s64
+			v23 := uint64(uint64(v22) + uint64(v19))
+			_ = v23
+			// 53: ld.global.u16
+			v24 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			// 54: cvta.to.global.u64
+			v25 := uint64(r4[l])
+			// 55: add.s64
+			v26 := uint64(uint64(v25) + uint64(v19))
+			_ = v26
+			// 56: ld.global.u16
+			v27 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			// 58: add.f16
+			v28h0 := v21
+			v28h1 := v24
+			v28 := uint64(isa.AddF16(uint16(v28h0), uint16(v28h1)))
+			// 62: sub.f16
+			v29h0 := v21
+			v29h1 := v24
+			v29 := uint64(isa.SubF16(uint16(v29h0), uint16(v29h1)))
+			// 66: mul.f16
+			v30h0 := v21
+			v30h1 := v24
+			v30 := uint64(isa.MulF16(uint16(v30h0), uint16(v30h1)))
+			// 70: fma.rn.f16
+			v31h0 := v21
+			v31h1 := v24
+			v31h2 := v27
+			v31 := uint64(isa.FmaF16(uint16(v31h0), uint16(v31h1), uint16(v31h2)))
+			// 74: fma.rn.relu.f16
+			v32h0 := v21
+			v32h1 := v24
+			v32h2 := v27
+			v32 := uint64(isa.ReluF16(isa.FmaF16(uint16(v32h0), uint16(v32h1), uint16(v32h2))))
+			// 78: min.f16
+			v33h0 := v21
+			v33h1 := v24
+			v33 := uint64(isa.MinF16(uint16(v33h0), uint16(v33h1), false, false))
+			// 82: max.NaN.f16
+			v34h0 := v21
+			v34h1 := v24
+			v34 := uint64(isa.MaxF16(uint16(v34h0), uint16(v34h1), true, false))
+			// 86: neg.f16
+			v35h0 := v21
+			v35 := uint64(isa.NegHalf(uint16(v35h0)))
+			// 89: cvta.to.global.u64
+			v36 := uint64(r5[l])
+			// 90: mul.wide.s32
+			v37 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+			// 91: add.s64
+			v38 := uint64(uint64(v36) + uint64(v37))
+			_ = v38
+			// 92: ld.global.f32
+			v39 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 94: cvt.rn.f16.f32
+			v40s := v39
+			v40 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v40s)))), isa.RN))
+			// 97: mul.lo.s32
+			v41 := uint64(uint32(r10[l]) * uint32(k2))
+			// 98: cvta.to.global.u64
+			v42 := uint64(r0[l])
+			// 99: mul.wide.s32
+			v43 := uint64(uint64(int64(int32(v41)) * int64(int32(k0))))
+			// 100: add.s64
+			v44 := uint64(uint64(v42) + uint64(v43))
+			_ = v44
+			// 101: st.global.u16
+			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v28))
+			// 102: st.global.u16
+			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v29))
+			// 103: st.global.u16
+			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v30))
+			// 104: st.global.u16
+			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v31))
+			// 105: st.global.u16
+			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v32))
+			// 106: st.global.u16
+			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v33))
+			// 107: st.global.u16
+			runtime.Store16(fp10, fo10+uint64(l)<<1, uint64(v34))
+			// 108: st.global.u16
+			runtime.Store16(fp11, fo11+uint64(l)<<1, uint64(v35))
+			// 109: st.global.u16
+			runtime.Store16(fp12, fo12+uint64(l)<<1, uint64(v40))
+			// 111: cvt.f32.f16
+			v45s := v21
+			v45 := uint64(isa.F16ToF32(uint16(v45s)))
+			// 114: add.s64
+			v46 := uint64(uint64(v17) + uint64(v37))
+			_ = v46
+			// 115: st.global.f32
+			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v45))
+		}
+	}
+	return true
+}
+
 // halfOpsBlock2 runs block 2 of kernel half_ops for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 46-115
 func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && halfOpsBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -1700,9 +2278,185 @@ func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// packHalf2Block2Warp runs block 2 of kernel pack_half2 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 146: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 147: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 148: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 149: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 150: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 151: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 152: the address of ld.global.f32
+			fd1 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 157: shl.b32
+			v6 := uint64(uint32(r7[l]) << uint32(k1))
+			// 158: cvta.to.global.u64
+			v7 := uint64(r0[l])
+			// 159: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+			// 160: add.s64
+			v9 := uint64(uint64(v7) + uint64(v8))
+			// 161: the address of st.global.u32
+			fd2 := uint64(v9) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 162: the address of ld.global.f32
+			fd3 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 163: the address of ld.global.f32
+			fd4 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 168: the address of st.global.u32
+			fd5 := uint64(v9) + 0x4 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(14)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(15)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(16)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(17)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(18)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(19)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb3 && fb5+128 > fb3 && fb3+128 > fb5 {
+		return false
+	}
+	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
+		return false
+	}
+	// PTX lines 146, 147, 148, 149, 150, 151, 152, 154, 157, 158, 159, 160, 161, 162, 163, 165, 168: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 146: cvta.to.global.u64
+			v10 := uint64(r1[l])
+			// 147: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 148: add.s64
+			v12 := uint64(uint64(v10) + uint64(v11))
+			_ = v12
+			// 149: ld.global.f32
+			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 150: cvta.to.global.u64
+			v14 := uint64(r2[l])
+			// 151: add.s64
+			v15 := uint64(uint64(v14) + uint64(v11))
+			_ = v15
+			// 152: ld.global.f32
+			v16 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 154: cvt.rn.f16x2.f32
+			v17 := uint64(isa.NarrowF32(uint32(v16), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v13), false, isa.RN, false, false))
+			// 157: shl.b32
+			v18 := uint64(uint32(r7[l]) << uint32(k1))
+			// 158: cvta.to.global.u64
+			v19 := uint64(r0[l])
+			// 159: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v18)) * int64(int32(k0))))
+			// 160: add.s64
+			v21 := uint64(uint64(v19) + uint64(v20))
+			_ = v21
+			// 161: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+			// 162: ld.global.f32
+			v22 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 163: ld.global.f32
+			v23 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 165: cvt.rn.bf16x2.f32
+			v24 := uint64(isa.NarrowF32(uint32(v23), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v22), true, isa.RN, false, false))
+			// 168: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v24))
+		}
+	}
+	return true
+}
+
 // packHalf2Block2 runs block 2 of kernel pack_half2 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 146-168
 func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && packHalf2Block2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)

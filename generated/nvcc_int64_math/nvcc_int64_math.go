@@ -1361,9 +1361,46 @@ func int64MathBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock2Warp runs block 2 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 74: the address of st.global.u64
+			fd0 := uint64(r18[l]) + 0x8 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 74: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 74: st.global.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r20[l]))
+		}
+	}
+	return true
+}
+
 // int64MathBlock2 runs block 2 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_5), PTX lines 74-74; divergent, reconverges at block 4 (b4 ($L__BB0_9))
 func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock2Warp(w, m, budget) {
+		return
+	}
 	r18 := w.Reg(18)
 	r20 := w.Reg(20)
 	// PTX lines 74: lane-local, one loop over the lanes
@@ -1698,9 +1735,46 @@ func int64MathBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock6Warp runs block 6 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r18 := w.Reg(18)
+	r37 := w.Reg(37)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 119: the address of st.global.u64
+			fd0 := uint64(r18[l]) + 0x30 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 119: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 119: st.global.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r37[l]))
+		}
+	}
+	return true
+}
+
 // int64MathBlock6 runs block 6 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_13), PTX lines 119-119; divergent, reconverges at block 8 (b8 ($L__BB0_17))
 func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock6Warp(w, m, budget) {
+		return
+	}
 	r18 := w.Reg(18)
 	r37 := w.Reg(37)
 	// PTX lines 119: lane-local, one loop over the lanes
@@ -1779,9 +1853,87 @@ func int64MathBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock8Warp runs block 8 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r31 := w.Reg(31)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 136: the address of st.global.u64
+			fd0 := uint64(r18[l]) + 0x38 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 138: the address of st.global.u64
+			fd1 := uint64(r18[l]) + 0x40 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 140: the address of st.global.u64
+			fd2 := uint64(r18[l]) + 0x48 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(7)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(8)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	// PTX lines 136, 137, 138, 139, 140: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 136: st.global.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r31[l]))
+			// 137: mul.hi.u64
+			v1 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
+			// 138: st.global.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v1))
+			// 139: mul.hi.s64
+			v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
+			// 140: st.global.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v2))
+		}
+	}
+	return true
+}
+
 // int64MathBlock8 runs block 8 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_17), PTX lines 136-140
 func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock8Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
 	r18 := w.Reg(18)
@@ -2670,9 +2822,89 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u2
 }
 
+// mix64Block2Warp runs block 2 of kernel mix64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mix64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	k0 := uint64(0x8)
+	k1 := uint64(0x9e3779b97f4a7c15)
+	k2 := uint64(0x1e)
+	k3 := uint64(0xbf58476d1ce4e5b9)
+	k4 := uint64(0x1b)
+	k5 := uint64(0x94d049bb133111eb)
+	k6 := uint64(0x1f)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 168: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 180: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 181: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 182: the address of st.global.u64
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 168: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 169: cvt.s64.s32
+			v5 := uint64(uint64(int32(r6[l])))
+			// 170: mul.lo.s64
+			v6 := uint64(uint64(v5) * uint64(k1))
+			// 171: add.s64
+			v7 := uint64(uint64(v6) + uint64(r1[l]))
+			// 172: shr.u64
+			v8 := uint64(uint64(v7) >> uint32(k2))
+			// 173: xor.b64
+			v9 := uint64(uint64(v8) ^ uint64(v7))
+			// 174: mul.lo.s64
+			v10 := uint64(uint64(v9) * uint64(k3))
+			// 175: shr.u64
+			v11 := uint64(uint64(v10) >> uint32(k4))
+			// 176: xor.b64
+			v12 := uint64(uint64(v11) ^ uint64(v10))
+			// 177: mul.lo.s64
+			v13 := uint64(uint64(v12) * uint64(k5))
+			// 178: shr.u64
+			v14 := uint64(uint64(v13) >> uint32(k6))
+			// 179: xor.b64
+			v15 := uint64(uint64(v14) ^ uint64(v13))
+			// 180: mul.wide.s32
+			v16 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 181: add.s64
+			v17 := uint64(uint64(v4) + uint64(v16))
+			_ = v17
+			// 182: st.global.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(v15))
+		}
+	}
+	return true
+}
+
 // mix64Block2 runs block 2 of kernel mix64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 168-182
 func mix64Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mix64Block2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)

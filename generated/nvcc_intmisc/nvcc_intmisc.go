@@ -467,9 +467,408 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// intMiscBlock2Warp runs block 2 of kernel int_misc for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	k2 := uint64(0x20)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 40: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 41: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 42: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 43: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 44: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 45: cvta.to.global.u64
+			v6 := uint64(r3[l])
+			// 46: add.s64
+			v7 := uint64(uint64(v6) + uint64(v2))
+			// 47: the address of ld.global.u32
+			fd0 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 48: shl.b32
+			v8 := uint64(uint32(r8[l]) << uint32(k1))
+			// 49: cvta.to.global.u64
+			v9 := uint64(r0[l])
+			// 50: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			// 51: add.s64
+			v11 := uint64(uint64(v9) + uint64(v10))
+			// 52: the address of ld.global.u32
+			fd1 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 53: the address of ld.global.u32
+			fd2 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 55: the address of st.global.u32
+			fd3 := uint64(v11) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 57: the address of st.global.u32
+			fd4 := uint64(v11) + 0x4 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 59: the address of st.global.u32
+			fd5 := uint64(v11) + 0x8 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 61: the address of st.global.u32
+			fd6 := uint64(v11) + 0xc - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 63: the address of st.global.u32
+			fd7 := uint64(v11) + 0x10 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 67: the address of st.global.u32
+			fd8 := uint64(v11) + 0x14 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 71: the address of st.global.u32
+			fd9 := uint64(v11) + 0x18 - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+			// 75: the address of st.global.u32
+			fd10 := uint64(v11) + 0x1c - uint64(l)<<2
+			fl10 &= fd10
+			fh10 |= fd10
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+128 > fb2 && fb2+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+128 > fb2 && fb2+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+128 > fb2 && fb2+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+128 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+128 > fb2 && fb2+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+128 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+128 > fb1 && fb1+128 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+128 > fb2 && fb2+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+128 > fb0 && fb0+128 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+128 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb2 && fb10+128 > fb2 && fb2+128 > fb10 {
+		return false
+	}
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 65, 67, 69, 71, 72, 73, 74, 75: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 40: cvta.to.global.u64
+			v12 := uint64(r1[l])
+			// 41: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 42: add.s64
+			v14 := uint64(uint64(v12) + uint64(v13))
+			_ = v14
+			// 43: cvta.to.global.u64
+			v15 := uint64(r2[l])
+			// 44: add.s64
+			v16 := uint64(uint64(v15) + uint64(v13))
+			_ = v16
+			// 45: cvta.to.global.u64
+			v17 := uint64(r3[l])
+			// 46: add.s64
+			v18 := uint64(uint64(v17) + uint64(v13))
+			_ = v18
+			// 47: ld.global.u32
+			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 48: shl.b32
+			v20 := uint64(uint32(r8[l]) << uint32(k1))
+			// 49: cvta.to.global.u64
+			v21 := uint64(r0[l])
+			// 50: mul.wide.s32
+			v22 := uint64(uint64(int64(int32(v20)) * int64(int32(k0))))
+			// 51: add.s64
+			v23 := uint64(uint64(v21) + uint64(v22))
+			_ = v23
+			// 52: ld.global.u32
+			v24 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 53: ld.global.u32
+			v25 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 54: mul.hi.s32
+			v26 := uint64(uint32(isa.MulHi(v25, v24, 32, true)))
+			// 55: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v26))
+			// 56: mul.hi.u32
+			v27 := uint64(uint32(isa.MulHi(v25, v24, 32, false)))
+			// 57: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			// 58: abs.s32
+			v28s := int32(v25)
+			v28 := uint64(uint32(max(v28s, -v28s)))
+			// 59: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v28))
+			// 60: min.s32
+			v29 := uint64(uint32(min(int32(v25), int32(v24))))
+			// 61: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+			// 62: max.u32
+			v30 := uint64(max(uint32(v25), uint32(v24)))
+			// 63: st.global.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v30))
+			// 65: shf.r.wrap.b32
+			v31 := uint64(isa.Shf(uint32(v25), uint32(v24), uint32(v19), false, false))
+			// 67: st.global.u32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v31))
+			// 69: shf.l.wrap.b32
+			v32 := uint64(isa.Shf(uint32(v25), uint32(v24), uint32(v19), true, false))
+			// 71: st.global.u32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v32))
+			// 72: mul.wide.s32
+			v33 := uint64(uint64(int64(int32(v24)) * int64(int32(v25))))
+			// 73: abs.s64
+			v34s := int64(v33)
+			v34 := uint64(uint64(max(v34s, -v34s)))
+			// 74: shr.u64
+			v35 := uint64(uint64(v34) >> uint32(k2))
+			// 75: st.global.u32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v35))
+		}
+	}
+	return true
+}
+
 // intMiscBlock2 runs block 2 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 40-75
 func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && intMiscBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)

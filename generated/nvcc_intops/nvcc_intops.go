@@ -863,9 +863,143 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// bytePermBlock2Warp runs block 2 of kernel byte_perm for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	k1 := uint64(0x7777)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 40: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 41: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 42: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 43: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 44: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 45: cvta.to.global.u64
+			v6 := uint64(r3[l])
+			// 46: add.s64
+			v7 := uint64(uint64(v6) + uint64(v2))
+			// 47: the address of ld.global.u32
+			fd0 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 49: the address of ld.global.u32
+			fd1 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 50: the address of ld.global.u32
+			fd2 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 52: cvta.to.global.u64
+			v8 := uint64(r0[l])
+			// 53: add.s64
+			v9 := uint64(uint64(v8) + uint64(v2))
+			// 54: the address of st.global.u32
+			fd3 := uint64(v9) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 40: cvta.to.global.u64
+			v10 := uint64(r1[l])
+			// 41: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 42: add.s64
+			v12 := uint64(uint64(v10) + uint64(v11))
+			_ = v12
+			// 43: cvta.to.global.u64
+			v13 := uint64(r2[l])
+			// 44: add.s64
+			v14 := uint64(uint64(v13) + uint64(v11))
+			_ = v14
+			// 45: cvta.to.global.u64
+			v15 := uint64(r3[l])
+			// 46: add.s64
+			v16 := uint64(uint64(v15) + uint64(v11))
+			_ = v16
+			// 47: ld.global.u32
+			v17 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 48: and.b32
+			v18 := uint64(uint32(v17) & uint32(k1))
+			// 49: ld.global.u32
+			v19 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 50: ld.global.u32
+			v20 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 51: prmt.b32
+			v21 := uint64(isa.Prmt(uint32(v20), uint32(v19), uint32(v18), isa.PrmtGeneric))
+			// 52: cvta.to.global.u64
+			v22 := uint64(r0[l])
+			// 53: add.s64
+			v23 := uint64(uint64(v22) + uint64(v11))
+			_ = v23
+			// 54: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v21))
+		}
+	}
+	return true
+}
+
 // bytePermBlock2 runs block 2 of kernel byte_perm for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 40-54
 func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && bytePermBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -1282,9 +1416,253 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// sadMul24Block2Warp runs block 2 of kernel sad_mul24 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x8)
+	k3 := uint64(0xffffff)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 86: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 87: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 88: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 89: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 90: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 91: cvta.to.global.u64
+			v6 := uint64(r3[l])
+			// 92: add.s64
+			v7 := uint64(uint64(v6) + uint64(v2))
+			// 93: the address of ld.global.u32
+			fd0 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 94: the address of ld.global.u32
+			fd1 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 95: the address of ld.global.u32
+			fd2 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 97: shl.b32
+			v8 := uint64(uint32(r8[l]) << uint32(k1))
+			// 98: cvta.to.global.u64
+			v9 := uint64(r0[l])
+			// 99: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			// 100: add.s64
+			v11 := uint64(uint64(v9) + uint64(v10))
+			// 101: the address of st.global.u32
+			fd3 := uint64(v11) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 103: the address of st.global.u32
+			fd4 := uint64(v11) + 0x4 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 109: the address of st.global.u32
+			fd5 := uint64(v11) + 0x8 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 113: the address of st.global.u32
+			fd6 := uint64(v11) + 0xc - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(5)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(6)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(7)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(8)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(9)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(10)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+128 > fb2 && fb2+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+128 > fb2 && fb2+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
+		return false
+	}
+	// PTX lines 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 86: cvta.to.global.u64
+			v12 := uint64(r1[l])
+			// 87: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 88: add.s64
+			v14 := uint64(uint64(v12) + uint64(v13))
+			_ = v14
+			// 89: cvta.to.global.u64
+			v15 := uint64(r2[l])
+			// 90: add.s64
+			v16 := uint64(uint64(v15) + uint64(v13))
+			_ = v16
+			// 91: cvta.to.global.u64
+			v17 := uint64(r3[l])
+			// 92: add.s64
+			v18 := uint64(uint64(v17) + uint64(v13))
+			_ = v18
+			// 93: ld.global.u32
+			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 94: ld.global.u32
+			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 95: ld.global.u32
+			v21 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 96: sad.s32
+			v22 := isa.Sad(v21, v20, v19, 32, true)
+			// 97: shl.b32
+			v23 := uint64(uint32(r8[l]) << uint32(k1))
+			// 98: cvta.to.global.u64
+			v24 := uint64(r0[l])
+			// 99: mul.wide.s32
+			v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+			// 100: add.s64
+			v26 := uint64(uint64(v24) + uint64(v25))
+			_ = v26
+			// 101: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+			// 102: sad.u32
+			v27 := isa.Sad(v21, v20, v19, 32, false)
+			// 103: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			// 104: shl.b32
+			v28 := uint64(uint32(v21) << uint32(k2))
+			// 105: shr.s32
+			v29 := uint64(uint32(int32(v28) >> uint32(k2)))
+			// 106: shl.b32
+			v30 := uint64(uint32(v20) << uint32(k2))
+			// 107: shr.s32
+			v31 := uint64(uint32(int32(v30) >> uint32(k2)))
+			// 108: mul.lo.s32
+			v32 := uint64(uint32(v31) * uint32(v29))
+			// 109: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v32))
+			// 110: and.b32
+			v33 := uint64(uint32(v21) & uint32(k3))
+			// 111: and.b32
+			v34 := uint64(uint32(v20) & uint32(k3))
+			// 112: mul.lo.s32
+			v35 := uint64(uint32(v34) * uint32(v33))
+			// 113: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+		}
+	}
+	return true
+}
+
 // sadMul24Block2 runs block 2 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 86-113
 func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sadMul24Block2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -1884,9 +2262,143 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u4
 }
 
+// findNthBlock2Warp runs block 2 of kernel find_nth for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 145: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 146: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 147: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 148: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 149: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 150: the address of ld.global.u32
+			fd0 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 152: cvta.to.global.u64
+			v6 := uint64(r3[l])
+			// 153: add.s64
+			v7 := uint64(uint64(v6) + uint64(v2))
+			// 154: the address of ld.global.u32
+			fd1 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 155: the address of ld.global.u32
+			fd2 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 157: cvta.to.global.u64
+			v8 := uint64(r0[l])
+			// 158: add.s64
+			v9 := uint64(uint64(v8) + uint64(v2))
+			// 159: the address of st.global.u32
+			fd3 := uint64(v9) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(12)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(13)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(14)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	// PTX lines 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 145: cvta.to.global.u64
+			v10 := uint64(r1[l])
+			// 146: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+			// 147: add.s64
+			v12 := uint64(uint64(v10) + uint64(v11))
+			_ = v12
+			// 148: cvta.to.global.u64
+			v13 := uint64(r2[l])
+			// 149: add.s64
+			v14 := uint64(uint64(v13) + uint64(v11))
+			_ = v14
+			// 150: ld.global.u32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 151: and.b32
+			v16 := uint64(uint32(v15) & uint32(k1))
+			// 152: cvta.to.global.u64
+			v17 := uint64(r3[l])
+			// 153: add.s64
+			v18 := uint64(uint64(v17) + uint64(v11))
+			_ = v18
+			// 154: ld.global.u32
+			v19 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 155: ld.global.u32
+			v20 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 156: fns.b32
+			v21 := uint64(isa.Fns(uint32(v20), uint32(v16), uint32(v19)))
+			// 157: cvta.to.global.u64
+			v22 := uint64(r0[l])
+			// 158: add.s64
+			v23 := uint64(uint64(v22) + uint64(v11))
+			_ = v23
+			// 159: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v21))
+		}
+	}
+	return true
+}
+
 // findNthBlock2 runs block 2 of kernel find_nth for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 145-159
 func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findNthBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)

@@ -1743,9 +1743,57 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u12
 }
 
+// laneHandoffBlock1Warp runs block 1 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r7 := w.Reg(7)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 86: the address of ld.volatile.global.u32
+			fd0 := uint64(r7[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 86, 87: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 86: ld.volatile.global.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 87: setp.eq.s32
+			c2t := uint32(v1) == uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p2n |= c2b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // laneHandoffBlock1 runs block 1 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 86-87; divergent, reconverges at block 7 (b7)
 func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && laneHandoffBlock1Warp(w, m, budget) {
+		return
+	}
 	r7 := w.Reg(7)
 	k0 := uint64(0x0)
 	// PTX lines 86, 87: lane-local, one loop over the lanes
@@ -1822,9 +1870,49 @@ func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// laneHandoffBlock2Warp runs block 2 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 98: the address of st.volatile.global.u32
+			fd0 := uint64(r7[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 97, 98: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 97: add.s32
+			v1 := uint64(uint32(r3[l]) + uint32(k0))
+			// 98: st.volatile.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+		}
+	}
+	return true
+}
+
 // laneHandoffBlock2 runs block 2 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_5), PTX lines 97-98
 func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && laneHandoffBlock2Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r7 := w.Reg(7)
 	k0 := uint64(0x1)
@@ -1875,9 +1963,57 @@ func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// laneHandoffBlock3Warp runs block 3 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r7 := w.Reg(7)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 101: the address of ld.volatile.global.u32
+			fd0 := uint64(r7[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 101, 102: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 101: ld.volatile.global.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 102: setp.eq.s32
+			c2t := uint32(v1) == uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p3n |= c2b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // laneHandoffBlock3 runs block 3 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 8 (b8)
 func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && laneHandoffBlock3Warp(w, m, budget) {
+		return
+	}
 	r7 := w.Reg(7)
 	k0 := uint64(0x0)
 	// PTX lines 101, 102: lane-local, one loop over the lanes
@@ -1991,9 +2127,85 @@ func laneHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// laneHandoffBlock7Warp runs block 7 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 91: the address of st.volatile.global.u32
+			fd0 := uint64(r7[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 92: the address of ld.volatile.global.u32
+			fd1 := uint64(r7[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 93: the address of st.global.u32
+			fd2 := uint64(r10[l]) + 0x4 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(7)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(8)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(9)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 90, 91, 92, 93: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 90: add.s32
+			v1 := uint64(uint32(r4[l]) + uint32(k0))
+			// 91: st.volatile.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			// 92: ld.volatile.global.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 93: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // laneHandoffBlock7 runs block 7 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 90-93
 func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && laneHandoffBlock7Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r7 := w.Reg(7)
 	r10 := w.Reg(10)
@@ -2142,9 +2354,62 @@ func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// laneHandoffBlock8Warp runs block 8 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 105: the address of ld.volatile.global.u32
+			fd0 := uint64(r7[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 106: the address of st.global.u32
+			fd1 := uint64(r10[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(10)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(11)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 105, 106: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 105: ld.volatile.global.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 106: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v1))
+		}
+	}
+	return true
+}
+
 // laneHandoffBlock8 runs block 8 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b8, PTX lines 105-106
 func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && laneHandoffBlock8Warp(w, m, budget) {
+		return
+	}
 	r7 := w.Reg(7)
 	r10 := w.Reg(10)
 	r16 := w.Reg(16)
@@ -2430,9 +2695,48 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// storeReturnBarrierBlock1Warp runs block 1 of kernel store_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func storeReturnBarrierBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r14 := w.Reg(14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 148: the address of st.global.u32
+			fd0 := uint64(r14[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 147, 148: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 147: neg.s32
+			v1 := uint64(-uint32(r3[l]))
+			// 148: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+		}
+	}
+	return true
+}
+
 // storeReturnBarrierBlock1 runs block 1 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_3), PTX lines 147-148
 func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && storeReturnBarrierBlock1Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r14 := w.Reg(14)
 	// PTX lines 147, 148: lane-local, one loop over the lanes
@@ -3241,9 +3545,88 @@ func syncwarpBothSidesBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// syncwarpBothSidesBlock5Warp runs block 5 of kernel syncwarp_both_sides for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func syncwarpBothSidesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0x40)
+	k1 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 217: xor.b32
+			v1 := uint64(uint32(r12[l]) ^ uint32(k0))
+			// 218: add.s32
+			v2 := uint64(uint32(r13[l]) + uint32(v1))
+			// 219: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(v2))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 221: cvta.to.global.u64
+			v3 := uint64(r0[l])
+			// 222: shl.b64
+			v4 := uint64(uint64(r7[l]) << uint32(k1))
+			// 223: add.s64
+			v5 := uint64(uint64(v3) + uint64(v4))
+			// 224: the address of st.global.u32
+			fd1 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(17)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 217, 218, 219, 220, 221, 222, 223, 224: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 217: xor.b32
+			v6 := uint64(uint32(r12[l]) ^ uint32(k0))
+			// 218: add.s32
+			v7 := uint64(uint32(r13[l]) + uint32(v6))
+			_ = v7
+			// 219: ld.shared.u32
+			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 220: add.s32
+			v9 := uint64(uint32(v8) + uint32(r15[l]))
+			// 221: cvta.to.global.u64
+			v10 := uint64(r0[l])
+			// 222: shl.b64
+			v11 := uint64(uint64(r7[l]) << uint32(k1))
+			// 223: add.s64
+			v12 := uint64(uint64(v10) + uint64(v11))
+			_ = v12
+			// 224: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+		}
+	}
+	return true
+}
+
 // syncwarpBothSidesBlock5 runs block 5 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB3_3), PTX lines 217-224; ret
 func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && syncwarpBothSidesBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r7 := w.Reg(7)
 	r12 := w.Reg(12)

@@ -1824,9 +1824,350 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u8
 }
 
+// matmulBlock1Warp runs block 1 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	k2 := uint64(0xfffffffc)
+	k3 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 74: the address of ld.global.f32
+			fd0 := uint64(r22[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 75: the address of ld.global.f32
+			fd1 := uint64(r26[l]) + 0xfffffffffffffff8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 77: add.s64
+			v1 := uint64(uint64(r22[l]) + uint64(r27[l]))
+			// 78: the address of ld.global.f32
+			fd2 := uint64(v1) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 79: the address of ld.global.f32
+			fd3 := uint64(r26[l]) + 0xfffffffffffffffc - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 81: add.s64
+			v2 := uint64(uint64(v1) + uint64(r27[l]))
+			// 82: the address of ld.global.f32
+			fd4 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 83: the address of ld.global.f32
+			fd5 := uint64(r26[l]) + 0x0 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 85: add.s64
+			v3 := uint64(uint64(v2) + uint64(r27[l]))
+			// 87: the address of ld.global.f32
+			fd6 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 88: the address of ld.global.f32
+			fd7 := uint64(r26[l]) + 0x4 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	// PTX lines 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93: one pass over a full warp's lanes
+	{
+		p5 := w.P[5]
+		p5n := uint32(0)
+		{
+			var v10F_s [32]float32
+			var v11_s [32]uint64
+			var v14F_s [32]float32
+			var v6F_s [32]float32
+			var v7_s [32]uint64
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					// 74: ld.global.f32
+					v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					// 75: ld.global.f32
+					v5 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					// 76: fma.rn.f32
+					var v6 uint64
+					var v6F float32
+					v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r16[l])))
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						v6F = float32(v6f)
+						v6 = uint64(math.Float32bits(v6F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v6F
+					_ = v6
+					v6F_s[l] = v6F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					// 74: ld.global.f32
+					v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					// 75: ld.global.f32
+					v5 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					// 76: fma.rn.f32
+					var v6 uint64
+					var v6F float32
+					v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r16[l])))
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						v6F = float32(v6f)
+						v6 = uint64(math.Float32bits(v6F))
+					} else {
+						{
+							v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(r16[l])))
+							v6F = math.Float32frombits(uint32(v6))
+						}
+					}
+					_ = v6F
+					_ = v6
+					v6F_s[l] = v6F
+				}
+			}
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					v6F := v6F_s[l]
+					// 77: add.s64
+					v7 := uint64(uint64(r22[l]) + uint64(r27[l]))
+					// 78: ld.global.f32
+					v8 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					// 79: ld.global.f32
+					v9 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					// 80: fma.rn.f32
+					var v10 uint64
+					var v10F float32
+					v10p, v10z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+						v10F = float32(v10f)
+						v10 = uint64(math.Float32bits(v10F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v10F
+					_ = v10
+					v7_s[l] = v7
+					v10F_s[l] = v10F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					v6F := v6F_s[l]
+					// 77: add.s64
+					v7 := uint64(uint64(r22[l]) + uint64(r27[l]))
+					// 78: ld.global.f32
+					v8 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					// 79: ld.global.f32
+					v9 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					// 80: fma.rn.f32
+					var v10 uint64
+					var v10F float32
+					v10p, v10z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+						v10F = float32(v10f)
+						v10 = uint64(math.Float32bits(v10F))
+					} else {
+						{
+							v10 = uint64(isa.FmaF32RN(uint32(v9), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+							v10F = math.Float32frombits(uint32(v10))
+						}
+					}
+					_ = v10F
+					_ = v10
+					v7_s[l] = v7
+					v10F_s[l] = v10F
+				}
+			}
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					v7 := v7_s[l]
+					v10F := v10F_s[l]
+					// 81: add.s64
+					v11 := uint64(uint64(v7) + uint64(r27[l]))
+					// 82: ld.global.f32
+					v12 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					// 83: ld.global.f32
+					v13 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					// 84: fma.rn.f32
+					var v14 uint64
+					var v14F float32
+					v14p, v14z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v12))), float64(v10F)
+					if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
+						v14F = float32(v14f)
+						v14 = uint64(math.Float32bits(v14F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v14F
+					_ = v14
+					v11_s[l] = v11
+					v14F_s[l] = v14F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					v7 := v7_s[l]
+					v10F := v10F_s[l]
+					// 81: add.s64
+					v11 := uint64(uint64(v7) + uint64(r27[l]))
+					// 82: ld.global.f32
+					v12 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					// 83: ld.global.f32
+					v13 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					// 84: fma.rn.f32
+					var v14 uint64
+					var v14F float32
+					v14p, v14z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v12))), float64(v10F)
+					if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
+						v14F = float32(v14f)
+						v14 = uint64(math.Float32bits(v14F))
+					} else {
+						{
+							v14 = uint64(isa.FmaF32RN(uint32(v13), uint32(v12), uint32(uint64(math.Float32bits(v10F)))))
+							v14F = math.Float32frombits(uint32(v14))
+						}
+					}
+					_ = v14F
+					_ = v14
+					v11_s[l] = v11
+					v14F_s[l] = v14F
+				}
+			}
+			for l := range 32 {
+				v11 := v11_s[l]
+				v14F := v14F_s[l]
+				// 85: add.s64
+				v15 := uint64(uint64(v11) + uint64(r27[l]))
+				// 86: add.s64
+				v16 := uint64(uint64(v15) + uint64(r27[l]))
+				r22[l] = v16
+				// 87: ld.global.f32
+				v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+				// 88: ld.global.f32
+				v18 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+				// 89: fma.rn.f32
+				var v19 uint64
+				var v19F float32
+				v19p, v19z := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v17))), float64(v14F)
+				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
+					v19F = float32(v19f)
+					v19 = uint64(math.Float32bits(v19F))
+				} else {
+					{
+						v19 = uint64(isa.FmaF32RN(uint32(v18), uint32(v17), uint32(uint64(math.Float32bits(v14F)))))
+						v19F = math.Float32frombits(uint32(v19))
+					}
+				}
+				_ = v19F
+				r16[l] = v19
+				// 90: add.s32
+				v20 := uint64(uint32(r19[l]) + uint32(k0))
+				r19[l] = v20
+				// 91: add.s64
+				v21 := uint64(uint64(r26[l]) + uint64(k1))
+				r26[l] = v21
+				// 92: add.s32
+				v22 := uint64(uint32(r20[l]) + uint32(k2))
+				r20[l] = v22
+				// 93: setp.ne.s32
+				c23t := uint32(v22) != uint32(k3)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p5n |= c23b0 << l
+			}
+		}
+		w.P[5] = p5&^m | p5n
+	}
+	return true
+}
+
 // matmulBlock1 runs block 1 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_4), PTX lines 74-93; divergent, reconverges at block 9 (b9)
 func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulBlock1Warp(w, m, budget) {
+		return
+	}
 	r16 := w.Reg(16)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
@@ -1957,7 +2298,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						// 76: fma.rn.f32
 						var v3 uint64
 						var v3F float32
-						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+						v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -2005,7 +2347,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						// 76: fma.rn.f32
 						var v3 uint64
 						var v3F float32
-						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+						v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -2050,7 +2393,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						// 80: fma.rn.f32
 						var v7 uint64
 						var v7F float32
-						if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v7f, math.Float32bits(float32(v7f))) {
+						v7p, v7z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
+						if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f, math.Float32bits(float32(v7f))) {
 							v7F = float32(v7f)
 							v7 = uint64(math.Float32bits(v7F))
 						} else {
@@ -2102,7 +2446,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						// 80: fma.rn.f32
 						var v7 uint64
 						var v7F float32
-						if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v7f, math.Float32bits(float32(v7f))) {
+						v7p, v7z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
+						if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f, math.Float32bits(float32(v7f))) {
 							v7F = float32(v7f)
 							v7 = uint64(math.Float32bits(v7F))
 						} else {
@@ -2149,7 +2494,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						// 84: fma.rn.f32
 						var v11 uint64
 						var v11F float32
-						if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+						v11p, v11z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))), float64(v7F)
+						if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 							v11F = float32(v11f)
 							v11 = uint64(math.Float32bits(v11F))
 						} else {
@@ -2202,7 +2548,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						// 84: fma.rn.f32
 						var v11 uint64
 						var v11F float32
-						if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+						v11p, v11z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))), float64(v7F)
+						if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 							v11F = float32(v11f)
 							v11 = uint64(math.Float32bits(v11F))
 						} else {
@@ -2258,7 +2605,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					// 89: fma.rn.f32
 					var v16 uint64
 					var v16F float32
-					if v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+					v16p, v16z := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))), float64(v11F)
+					if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
 						v16F = float32(v16f)
 						v16 = uint64(math.Float32bits(v16F))
 					} else {
@@ -2324,7 +2672,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 76: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -2370,7 +2719,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 80: fma.rn.f32
 				var v7 uint64
 				var v7F float32
-				if v7f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))) + float64(v3F); isa.FmaF32Rounded(v7f, math.Float32bits(float32(v7f))) {
+				v7p, v7z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
+				if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f, math.Float32bits(float32(v7f))) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
@@ -2416,7 +2766,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 84: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))) + float64(v7F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))), float64(v7F)
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2465,7 +2816,8 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 89: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))) + float64(v11F); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+				v16p, v16z := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))), float64(v11F)
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -2537,9 +2889,100 @@ func matmulBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulBlock3Warp runs block 3 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r48 := w.Reg(48)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 110: the address of ld.global.f32
+			fd0 := uint64(r44[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 111: the address of ld.global.f32
+			fd1 := uint64(r48[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(8)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(9)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 110, 111, 112, 113, 114, 115, 116: one pass over a full warp's lanes
+	{
+		p7 := w.P[7]
+		p7n := uint32(0)
+		for l := range 32 {
+			// 110: ld.global.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 111: ld.global.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 112: fma.rn.f32
+			var v3 uint64
+			var v3F float32
+			v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
+			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				v3F = float32(v3f)
+				v3 = uint64(math.Float32bits(v3F))
+			} else {
+				{
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+					v3F = math.Float32frombits(uint32(v3))
+				}
+			}
+			_ = v3F
+			r16[l] = v3
+			// 113: add.s64
+			v4 := uint64(uint64(r44[l]) + uint64(r45[l]))
+			r44[l] = v4
+			// 114: add.s64
+			v5 := uint64(uint64(r48[l]) + uint64(k0))
+			r48[l] = v5
+			// 115: add.s32
+			v6 := uint64(uint32(r18[l]) + uint32(k1))
+			r18[l] = v6
+			// 116: setp.ne.s32
+			c7t := uint32(v6) != uint32(k2)
+			c7 := c7t
+			c7b0 := uint32(0)
+			if c7 {
+				c7b0 = 1
+			}
+			p7n |= c7b0 << l
+		}
+		w.P[7] = p7&^m | p7n
+	}
+	return true
+}
+
 // matmulBlock3 runs block 3 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_7), PTX lines 110-116; divergent, reconverges at block 11 (b11)
 func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulBlock3Warp(w, m, budget) {
+		return
+	}
 	r16 := w.Reg(16)
 	r18 := w.Reg(18)
 	r44 := w.Reg(44)
@@ -2608,7 +3051,8 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 112: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -2673,7 +3117,8 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 112: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r16[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -2708,9 +3153,67 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulBlock4Warp runs block 4 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 120: mad.lo.s32
+			v1 := uint64(uint32(uint32(r11[l])*uint32(r4[l]) + uint32(r15[l])))
+			// 121: cvta.to.global.u64
+			v2 := uint64(r0[l])
+			// 122: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+			// 123: add.s64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 124: the address of st.global.f32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(10)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 120, 121, 122, 123, 124: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 120: mad.lo.s32
+			v5 := uint64(uint32(uint32(r11[l])*uint32(r4[l]) + uint32(r15[l])))
+			// 121: cvta.to.global.u64
+			v6 := uint64(r0[l])
+			// 122: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(v5)) * int64(int32(k0))))
+			// 123: add.s64
+			v8 := uint64(uint64(v6) + uint64(v7))
+			_ = v8
+			// 124: st.global.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r16[l]))
+		}
+	}
+	return true
+}
+
 // matmulBlock4 runs block 4 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_8), PTX lines 120-124
 func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
@@ -3574,9 +4077,87 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 	_ = u10
 }
 
+// matmulTiledBlock2Warp runs block 2 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r13 := w.Reg(13)
+	r20 := w.Reg(20)
+	r31 := w.Reg(31)
+	r38 := w.Reg(38)
+	r42 := w.Reg(42)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 204: the address of st.shared.f32
+			fd0 := uint64(uint64(uint32(r20[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 204, 205, 206, 207, 208: one pass over a full warp's lanes
+	{
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p4n := uint32(0)
+		p5n := uint32(0)
+		p6n := uint32(0)
+		for l := range 32 {
+			// 204: st.shared.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r38[l]))
+			// 205: add.s32
+			v1 := uint64(uint32(r31[l]) + uint32(r8[l]))
+			r42[l] = v1
+			// 206: setp.ge.s32
+			c2t := int32(v1) >= int32(r5[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p4n |= c2b0 << l
+			// 207: setp.ge.s32
+			c3t := int32(r13[l]) >= int32(r4[l])
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p5n |= c3b0 << l
+			// 208: or.pred
+			c4 := (c3) || (c2)
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p6n |= c4b0 << l
+		}
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
+	}
+	return true
+}
+
 // matmulTiledBlock2 runs block 2 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_4), PTX lines 204-208; divergent, reconverges at block 3 (b3 ($L__BB1_6))
 func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r8 := w.Reg(8)
@@ -3691,9 +4272,46 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock3Warp runs block 3 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r23 := w.Reg(23)
+	r37 := w.Reg(37)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 217: the address of st.shared.f32
+			fd0 := uint64(uint64(uint32(r23[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 217: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 217: st.shared.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r37[l]))
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock3 runs block 3 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_6), PTX lines 217-217; bar.sync at line 218
 func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock3Warp(w, m, budget) {
+		return
+	}
 	r23 := w.Reg(23)
 	r37 := w.Reg(37)
 	// PTX lines 217: lane-local, one loop over the lanes
@@ -3778,9 +4396,318 @@ func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock5Warp runs block 5 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r14 := w.Reg(14)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	k0 := uint64(0x4)
+	k1 := uint64(0x100)
+	k2 := uint64(0x10)
+	k3 := uint64(0xfffffffc)
+	k4 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 233: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffff80 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 234: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffff8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 236: the address of ld.shared.f32
+			fd2 := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 237: the address of ld.shared.f32
+			fd3 := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffffc - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 239: the address of ld.shared.f32
+			fd4 := uint64(uint64(uint32(r51[l]))) + 0x0 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 240: the address of ld.shared.f32
+			fd5 := uint64(uint64(uint32(r50[l]))) + 0x0 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 242: the address of ld.shared.f32
+			fd6 := uint64(uint64(uint32(r51[l]))) + 0x40 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 243: the address of ld.shared.f32
+			fd7 := uint64(uint64(uint32(r50[l]))) + 0x4 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fp3, fo3 := runtime.MemPtr(sh), fb3
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo3 < runtime.AccessEnd(sh, 4)-0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fp4, fo4 := runtime.MemPtr(sh), fb4
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo4 < runtime.AccessEnd(sh, 4)-0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fp5, fo5 := runtime.MemPtr(sh), fb5
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo5 < runtime.AccessEnd(sh, 4)-0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fp6, fo6 := runtime.MemPtr(sh), fb6
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo6 < runtime.AccessEnd(sh, 4)-0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fp7, fo7 := runtime.MemPtr(sh), fb7
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo7 < runtime.AccessEnd(sh, 4)-0x7c && fb7&3 == 0) {
+		return false
+	}
+	// PTX lines 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249: one pass over a full warp's lanes
+	{
+		p9 := w.P[9]
+		p9n := uint32(0)
+		{
+			var v3F_s [32]float32
+			var v6F_s [32]float32
+			var v9F_s [32]float32
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					// 233: ld.shared.f32
+					v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					// 234: ld.shared.f32
+					v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					// 235: fma.rn.f32
+					var v3 uint64
+					var v3F float32
+					v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+						v3F = float32(v3f)
+						v3 = uint64(math.Float32bits(v3F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v3F
+					_ = v3
+					v3F_s[l] = v3F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					// 233: ld.shared.f32
+					v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					// 234: ld.shared.f32
+					v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					// 235: fma.rn.f32
+					var v3 uint64
+					var v3F float32
+					v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+						v3F = float32(v3f)
+						v3 = uint64(math.Float32bits(v3F))
+					} else {
+						{
+							v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+							v3F = math.Float32frombits(uint32(v3))
+						}
+					}
+					_ = v3F
+					_ = v3
+					v3F_s[l] = v3F
+				}
+			}
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					v3F := v3F_s[l]
+					// 236: ld.shared.f32
+					v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					// 237: ld.shared.f32
+					v5 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					// 238: fma.rn.f32
+					var v6 uint64
+					var v6F float32
+					v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(v3F)
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						v6F = float32(v6f)
+						v6 = uint64(math.Float32bits(v6F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v6F
+					_ = v6
+					v6F_s[l] = v6F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					v3F := v3F_s[l]
+					// 236: ld.shared.f32
+					v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					// 237: ld.shared.f32
+					v5 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					// 238: fma.rn.f32
+					var v6 uint64
+					var v6F float32
+					v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(v3F)
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						v6F = float32(v6f)
+						v6 = uint64(math.Float32bits(v6F))
+					} else {
+						{
+							v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
+							v6F = math.Float32frombits(uint32(v6))
+						}
+					}
+					_ = v6F
+					_ = v6
+					v6F_s[l] = v6F
+				}
+			}
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					v6F := v6F_s[l]
+					// 239: ld.shared.f32
+					v7 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					// 240: ld.shared.f32
+					v8 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					// 241: fma.rn.f32
+					var v9 uint64
+					var v9F float32
+					v9p, v9z := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))), float64(v6F)
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+						v9F = float32(v9f)
+						v9 = uint64(math.Float32bits(v9F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v9F
+					_ = v9
+					v9F_s[l] = v9F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					v6F := v6F_s[l]
+					// 239: ld.shared.f32
+					v7 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					// 240: ld.shared.f32
+					v8 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					// 241: fma.rn.f32
+					var v9 uint64
+					var v9F float32
+					v9p, v9z := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))), float64(v6F)
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+						v9F = float32(v9f)
+						v9 = uint64(math.Float32bits(v9F))
+					} else {
+						{
+							v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
+							v9F = math.Float32frombits(uint32(v9))
+						}
+					}
+					_ = v9F
+					_ = v9
+					v9F_s[l] = v9F
+				}
+			}
+			for l := range 32 {
+				v9F := v9F_s[l]
+				// 242: ld.shared.f32
+				v10 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+				// 243: ld.shared.f32
+				v11 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+				// 244: fma.rn.f32
+				var v12 uint64
+				var v12F float32
+				v12p, v12z := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))), float64(v9F)
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+					v12F = float32(v12f)
+					v12 = uint64(math.Float32bits(v12F))
+				} else {
+					{
+						v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
+						v12F = math.Float32frombits(uint32(v12))
+					}
+				}
+				_ = v12F
+				r14[l] = v12
+				// 245: add.s32
+				v13 := uint64(uint32(r48[l]) + uint32(k0))
+				r48[l] = v13
+				// 246: add.s32
+				v14 := uint64(uint32(r51[l]) + uint32(k1))
+				r51[l] = v14
+				// 247: add.s32
+				v15 := uint64(uint32(r50[l]) + uint32(k2))
+				r50[l] = v15
+				// 248: add.s32
+				v16 := uint64(uint32(r49[l]) + uint32(k3))
+				r49[l] = v16
+				// 249: setp.ne.s32
+				c17t := uint32(v16) != uint32(k4)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p9n |= c17b0 << l
+			}
+		}
+		w.P[9] = p9&^m | p9n
+	}
+	return true
+}
+
 // matmulTiledBlock5 runs block 5 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_9), PTX lines 233-249
 func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock5Warp(w, m, budget) {
+		return
+	}
 	r14 := w.Reg(14)
 	r48 := w.Reg(48)
 	r49 := w.Reg(49)
@@ -3904,7 +4831,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						// 235: fma.rn.f32
 						var v3 uint64
 						var v3F float32
-						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+						v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -3952,7 +4880,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						// 235: fma.rn.f32
 						var v3 uint64
 						var v3F float32
-						if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+						v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -3995,7 +4924,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						// 238: fma.rn.f32
 						var v6 uint64
 						var v6F float32
-						if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+						v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(v3F)
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -4044,7 +4974,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						// 238: fma.rn.f32
 						var v6 uint64
 						var v6F float32
-						if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+						v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(v3F)
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -4087,7 +5018,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						// 241: fma.rn.f32
 						var v9 uint64
 						var v9F float32
-						if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+						v9p, v9z := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))), float64(v6F)
+						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 							v9F = float32(v9f)
 							v9 = uint64(math.Float32bits(v9F))
 						} else {
@@ -4136,7 +5068,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						// 241: fma.rn.f32
 						var v9 uint64
 						var v9F float32
-						if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+						v9p, v9z := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))), float64(v6F)
+						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 							v9F = float32(v9f)
 							v9 = uint64(math.Float32bits(v9F))
 						} else {
@@ -4185,7 +5118,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					// 244: fma.rn.f32
 					var v12 uint64
 					var v12F float32
-					if v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+					v12p, v12z := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))), float64(v9F)
+					if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 						v12F = float32(v12f)
 						v12 = uint64(math.Float32bits(v12F))
 					} else {
@@ -4254,7 +5188,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 235: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -4298,7 +5233,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 238: fma.rn.f32
 				var v6 uint64
 				var v6F float32
-				if v6f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))) + float64(v3F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+				v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(v3F)
+				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -4342,7 +5278,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 241: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))), float64(v6F)
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -4386,7 +5323,8 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 244: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))) + float64(v9F); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))), float64(v9F)
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -4737,9 +5675,63 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 	_ = u17
 }
 
+// matmulTiledBlock12Warp runs block 12 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r15 := w.Reg(15)
+	r28 := w.Reg(28)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 198: add.s32
+			v1 := uint64(uint32(r36[l]) + uint32(r15[l]))
+			// 199: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+			// 200: add.s64
+			v3 := uint64(uint64(r28[l]) + uint64(v2))
+			// 201: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 198, 199, 200, 201: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 198: add.s32
+			v4 := uint64(uint32(r36[l]) + uint32(r15[l]))
+			// 199: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 200: add.s64
+			v6 := uint64(uint64(r28[l]) + uint64(v5))
+			_ = v6
+			// 201: ld.global.f32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r38[l] = v7
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock12 runs block 12 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b10, PTX lines 198-201
 func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock12Warp(w, m, budget) {
+		return
+	}
 	r15 := w.Reg(15)
 	r28 := w.Reg(28)
 	r36 := w.Reg(36)
@@ -4814,9 +5806,64 @@ func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock13Warp runs block 13 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r13 := w.Reg(13)
+	r29 := w.Reg(29)
+	r37 := w.Reg(37)
+	r42 := w.Reg(42)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 211: mad.lo.s32
+			v1 := uint64(uint32(uint32(r42[l])*uint32(r4[l]) + uint32(r13[l])))
+			// 212: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+			// 213: add.s64
+			v3 := uint64(uint64(r29[l]) + uint64(v2))
+			// 214: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 211, 212, 213, 214: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 211: mad.lo.s32
+			v4 := uint64(uint32(uint32(r42[l])*uint32(r4[l]) + uint32(r13[l])))
+			// 212: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+			// 213: add.s64
+			v6 := uint64(uint64(r29[l]) + uint64(v5))
+			_ = v6
+			// 214: ld.global.f32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r37[l] = v7
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock13 runs block 13 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 211-214
 func matmulTiledBlock13(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock13Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r13 := w.Reg(13)
 	r29 := w.Reg(29)
@@ -4988,9 +6035,115 @@ func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock17Warp runs block 17 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r14 := w.Reg(14)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	r46 := w.Reg(46)
+	r48 := w.Reg(48)
+	r64 := w.Reg(64)
+	r67 := w.Reg(67)
+	k0 := uint64(0x2)
+	k1 := uint64(0x6)
+	k2 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 256: shl.b32
+			v1 := uint64(uint32(r48[l]) << uint32(k0))
+			// 257: add.s32
+			v2 := uint64(uint32(r18[l]) + uint32(v1))
+			// 258: shl.b32
+			v3 := uint64(uint32(r48[l]) << uint32(k1))
+			// 259: add.s32
+			v4 := uint64(uint32(r21[l]) + uint32(v3))
+			// 260: add.s32
+			v5 := uint64(uint32(v4) + uint32(r19[l]))
+			// 261: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(v5))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 262: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(v2))) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 256, 257, 258, 259, 260, 261, 262, 263, 264: one pass over a full warp's lanes
+	{
+		p11 := w.P[11]
+		p11n := uint32(0)
+		for l := range 32 {
+			// 256: shl.b32
+			v6 := uint64(uint32(r48[l]) << uint32(k0))
+			// 257: add.s32
+			v7 := uint64(uint32(r18[l]) + uint32(v6))
+			r64[l] = v7
+			// 258: shl.b32
+			v8 := uint64(uint32(r48[l]) << uint32(k1))
+			// 259: add.s32
+			v9 := uint64(uint32(r21[l]) + uint32(v8))
+			// 260: add.s32
+			v10 := uint64(uint32(v9) + uint32(r19[l]))
+			r67[l] = v10
+			// 261: ld.shared.f32
+			v11 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 262: ld.shared.f32
+			v12 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 263: fma.rn.f32
+			var v13 uint64
+			var v13F float32
+			v13p, v13z := float64(math.Float32frombits(uint32(v12)))*float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(r14[l])))
+			if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f, math.Float32bits(float32(v13f))) {
+				v13F = float32(v13f)
+				v13 = uint64(math.Float32bits(v13F))
+			} else {
+				{
+					v13 = uint64(isa.FmaF32RN(uint32(v12), uint32(v11), uint32(r14[l])))
+					v13F = math.Float32frombits(uint32(v13))
+				}
+			}
+			_ = v13F
+			r14[l] = v13
+			// 264: setp.eq.s32
+			c14t := uint32(r46[l]) == uint32(k2)
+			c14 := c14t
+			c14b0 := uint32(0)
+			if c14 {
+				c14b0 = 1
+			}
+			p11n |= c14b0 << l
+		}
+		w.P[11] = p11&^m | p11n
+	}
+	return true
+}
+
 // matmulTiledBlock17 runs block 17 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 256-264
 func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock17Warp(w, m, budget) {
+		return
+	}
 	r14 := w.Reg(14)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
@@ -5075,7 +6228,8 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				// 263: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -5143,7 +6297,8 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				// 263: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -5169,9 +6324,87 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock18Warp runs block 18 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r14 := w.Reg(14)
+	r46 := w.Reg(46)
+	r64 := w.Reg(64)
+	r67 := w.Reg(67)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 267: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(r67[l]))) + 0x40 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 268: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(r64[l]))) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 267, 268, 269, 270: one pass over a full warp's lanes
+	{
+		p12 := w.P[12]
+		p12n := uint32(0)
+		for l := range 32 {
+			// 267: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 268: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 269: fma.rn.f32
+			var v3 uint64
+			var v3F float32
+			v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				v3F = float32(v3f)
+				v3 = uint64(math.Float32bits(v3F))
+			} else {
+				{
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+					v3F = math.Float32frombits(uint32(v3))
+				}
+			}
+			_ = v3F
+			r14[l] = v3
+			// 270: setp.eq.s32
+			c4t := uint32(r46[l]) == uint32(k0)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p12n |= c4b0 << l
+		}
+		w.P[12] = p12&^m | p12n
+	}
+	return true
+}
+
 // matmulTiledBlock18 runs block 18 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 267-270
 func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock18Warp(w, m, budget) {
+		return
+	}
 	r14 := w.Reg(14)
 	r46 := w.Reg(46)
 	r64 := w.Reg(64)
@@ -5238,7 +6471,8 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				// 269: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -5294,7 +6528,8 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				// 269: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -5320,9 +6555,74 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock19Warp runs block 19 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r14 := w.Reg(14)
+	r64 := w.Reg(64)
+	r67 := w.Reg(67)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 273: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(r67[l]))) + 0x80 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 274: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(r64[l]))) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 273, 274, 275: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 273: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 274: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 275: fma.rn.f32
+			var v3 uint64
+			var v3F float32
+			v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				v3F = float32(v3f)
+				v3 = uint64(math.Float32bits(v3F))
+			} else {
+				{
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+					v3F = math.Float32frombits(uint32(v3))
+				}
+			}
+			_ = v3F
+			r14[l] = v3
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock19 runs block 19 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 273-275
 func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock19Warp(w, m, budget) {
+		return
+	}
 	r14 := w.Reg(14)
 	r64 := w.Reg(64)
 	r67 := w.Reg(67)
@@ -5385,7 +6685,8 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				// 275: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -5433,7 +6734,8 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				// 275: fma.rn.f32
 				var v3 uint64
 				var v3F float32
-				if v3f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(math.Float32frombits(uint32(r14[l]))); isa.FmaF32Rounded(v3f, math.Float32bits(float32(v3f))) {
+				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -5450,9 +6752,67 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock21Warp runs block 21 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 290: mad.lo.s32
+			v1 := uint64(uint32(uint32(r9[l])*uint32(r4[l]) + uint32(r13[l])))
+			// 291: cvta.to.global.u64
+			v2 := uint64(r0[l])
+			// 292: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+			// 293: add.s64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 294: the address of st.global.f32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 290, 291, 292, 293, 294: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 290: mad.lo.s32
+			v5 := uint64(uint32(uint32(r9[l])*uint32(r4[l]) + uint32(r13[l])))
+			// 291: cvta.to.global.u64
+			v6 := uint64(r0[l])
+			// 292: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(v5)) * int64(int32(k0))))
+			// 293: add.s64
+			v8 := uint64(uint64(v6) + uint64(v7))
+			_ = v8
+			// 294: st.global.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r14[l]))
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock21 runs block 21 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 290-294
 func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock21Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r4 := w.Reg(4)
 	r9 := w.Reg(9)

@@ -7961,9 +7961,57 @@ func barrierRoundsBlock43(w *runtime.Warp, m uint32, budget int) {
 	_ = u1
 }
 
+// barrierRoundsBlock44Warp runs block 44 of kernel barrier_rounds for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func barrierRoundsBlock44Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r7 := w.Reg(7)
+	r20 := w.Reg(20)
+	r110 := w.Reg(110)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 797: shl.b64
+			v1 := uint64(uint64(r7[l]) << uint32(k0))
+			// 798: add.s64
+			v2 := uint64(uint64(r20[l]) + uint64(v1))
+			// 799: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 797, 798, 799: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 797: shl.b64
+			v3 := uint64(uint64(r7[l]) << uint32(k0))
+			// 798: add.s64
+			v4 := uint64(uint64(r20[l]) + uint64(v3))
+			_ = v4
+			// 799: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r110[l]))
+		}
+	}
+	return true
+}
+
 // barrierRoundsBlock44 runs block 44 of kernel barrier_rounds for the lanes m (budget 0: counting statistics).
 // b43 ($L__BB0_14), PTX lines 797-799; ret
 func barrierRoundsBlock44(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && barrierRoundsBlock44Warp(w, m, budget) {
+		return
+	}
 	r7 := w.Reg(7)
 	r20 := w.Reg(20)
 	r110 := w.Reg(110)
@@ -11524,9 +11572,68 @@ func barrierDropBlock24(w *runtime.Warp, m uint32, budget int) {
 	_ = u1
 }
 
+// barrierDropBlock25Warp runs block 25 of kernel barrier_drop for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func barrierDropBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r40 := w.Reg(40)
+	r44 := w.Reg(44)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 1268: rem.u32
+			v1 := isa.Rem(r40[l], r3[l], 32, false)
+			// 1269: shl.b32
+			v2 := uint64(uint32(v1) << uint32(k0))
+			// 1270: add.s32
+			v3 := uint64(uint32(r14[l]) + uint32(v2))
+			// 1271: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(v3))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 1267, 1268, 1269, 1270, 1271, 1272: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 1267: add.s32
+			v4 := uint64(uint32(r44[l]) + uint32(r12[l]))
+			// 1268: rem.u32
+			v5 := isa.Rem(r40[l], r3[l], 32, false)
+			// 1269: shl.b32
+			v6 := uint64(uint32(v5) << uint32(k0))
+			// 1270: add.s32
+			v7 := uint64(uint32(r14[l]) + uint32(v6))
+			_ = v7
+			// 1271: ld.shared.u32
+			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 1272: add.s32
+			v9 := uint64(uint32(v4) + uint32(v8))
+			r12[l] = v9
+		}
+	}
+	return true
+}
+
 // barrierDropBlock25 runs block 25 of kernel barrier_drop for the lanes m (budget 0: counting statistics).
 // b24 ($L__BB1_10), PTX lines 1267-1272
 func barrierDropBlock25(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && barrierDropBlock25Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	r12 := w.Reg(12)
 	r14 := w.Reg(14)
@@ -11612,9 +11719,61 @@ func barrierDropBlock25(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// barrierDropBlock26Warp runs block 26 of kernel barrier_drop for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func barrierDropBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 1276: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 1278: shl.b64
+			v2 := uint64(uint64(r8[l]) << uint32(k0))
+			// 1279: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 1280: the address of st.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 1276, 1278, 1279, 1280: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 1276: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 1278: shl.b64
+			v5 := uint64(uint64(r8[l]) << uint32(k0))
+			// 1279: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 1280: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r12[l]))
+		}
+	}
+	return true
+}
+
 // barrierDropBlock26 runs block 26 of kernel barrier_drop for the lanes m (budget 0: counting statistics).
 // b25 ($L__BB1_11), PTX lines 1276-1280; ret
 func barrierDropBlock26(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && barrierDropBlock26Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r8 := w.Reg(8)
 	r12 := w.Reg(12)

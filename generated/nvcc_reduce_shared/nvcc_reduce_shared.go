@@ -2571,9 +2571,62 @@ func reduceSumBlock16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock20Warp runs block 20 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 40: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 41: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 42: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 43: the address of ld.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 40, 41, 42, 43: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 40: cvta.to.global.u64
+			v4 := uint64(r1[l])
+			// 41: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 42: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 43: ld.global.u32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r7[l] = v7
+		}
+	}
+	return true
+}
+
 // reduceSumBlock20 runs block 20 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 40-43
 func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock20Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
@@ -2647,9 +2700,77 @@ func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock21Warp runs block 21 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 54: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 55: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x200 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 57: the address of st.shared.u32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 54, 55, 56, 57: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 54: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 55: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 56: add.s32
+			v3 := uint64(uint32(v1) + uint32(v2))
+			// 57: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock21 runs block 21 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 54-57
 func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock21Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r16 := w.Reg(16)
 	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
@@ -2797,9 +2918,77 @@ func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock22Warp runs block 22 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 64: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 65: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x100 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 67: the address of st.shared.u32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 64, 65, 66, 67: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 64: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 65: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 66: add.s32
+			v3 := uint64(uint32(v1) + uint32(v2))
+			// 67: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock22 runs block 22 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 64-67
 func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock22Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r19 := w.Reg(19)
 	// PTX lines 64, 65, 66: lane-local, one loop over the lanes
@@ -2947,9 +3136,77 @@ func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock23Warp runs block 23 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 74: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 75: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x80 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 77: the address of st.shared.u32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 74, 75, 76, 77: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 74: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 75: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 76: add.s32
+			v3 := uint64(uint32(v1) + uint32(v2))
+			// 77: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock23 runs block 23 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 74-77
 func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock23Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r22 := w.Reg(22)
 	// PTX lines 74, 75, 76: lane-local, one loop over the lanes
@@ -3097,9 +3354,77 @@ func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock24Warp runs block 24 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 84: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 85: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x40 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 87: the address of st.shared.u32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 84, 85, 86, 87: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 84: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 85: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 86: add.s32
+			v3 := uint64(uint32(v1) + uint32(v2))
+			// 87: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock24 runs block 24 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 84-87
 func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock24Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r25 := w.Reg(25)
 	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
@@ -3247,9 +3572,77 @@ func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock25Warp runs block 25 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 94: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 95: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 97: the address of st.shared.u32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 94, 95, 96, 97: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 94: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 95: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 96: add.s32
+			v3 := uint64(uint32(v1) + uint32(v2))
+			// 97: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock25 runs block 25 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 94-97
 func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock25Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r28 := w.Reg(28)
 	// PTX lines 94, 95, 96: lane-local, one loop over the lanes
@@ -3397,9 +3790,77 @@ func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock26Warp runs block 26 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 104: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 105: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 107: the address of st.shared.u32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 104, 105, 106, 107: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 104: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 105: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 106: add.s32
+			v3 := uint64(uint32(v1) + uint32(v2))
+			// 107: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock26 runs block 26 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 104-107
 func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock26Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r31 := w.Reg(31)
 	// PTX lines 104, 105, 106: lane-local, one loop over the lanes
@@ -3547,9 +4008,77 @@ func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock27Warp runs block 27 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 114: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 115: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 117: the address of st.shared.u32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 114, 115, 116, 117: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 114: ld.shared.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 115: ld.shared.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 116: add.s32
+			v3 := uint64(uint32(v1) + uint32(v2))
+			// 117: st.shared.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock27 runs block 27 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 114-117
 func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock27Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r34 := w.Reg(34)
 	// PTX lines 114, 115, 116: lane-local, one loop over the lanes
@@ -3697,9 +4226,73 @@ func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock28Warp runs block 28 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 124: ld.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:124")
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 125: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 127: the address of st.shared.u32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 125, 126, 127: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 125: ld.shared.u32
+			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 126: add.s32
+			v3 := uint64(uint32(v2) + uint32(u1))
+			// 127: st.shared.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock28 runs block 28 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 124-127
 func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock28Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r37 := w.Reg(37)
 	if budget == 0 {
@@ -3819,9 +4412,71 @@ func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock29Warp runs block 29 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 133: ld.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:133")
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 134: cvta.to.global.u64
+			v2 := uint64(r0[l])
+			// 135: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+			// 136: add.s64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 137: the address of st.global.u32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 134, 135, 136, 137: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 134: cvta.to.global.u64
+			v5 := uint64(r0[l])
+			// 135: mul.wide.u32
+			v6 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+			// 136: add.s64
+			v7 := uint64(uint64(v5) + uint64(v6))
+			_ = v7
+			// 137: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock29 runs block 29 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b20, PTX lines 133-137
 func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock29Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
 	k0 := uint64(0x4)
@@ -4639,9 +5294,62 @@ func reduceMaxBlock16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock20Warp runs block 20 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 168: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 169: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 170: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 171: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 168, 169, 170, 171: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 168: cvta.to.global.u64
+			v4 := uint64(r1[l])
+			// 169: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 170: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 171: ld.global.f32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r7[l] = v7
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock20 runs block 20 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 168-171
 func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock20Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
@@ -4715,9 +5423,77 @@ func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock21Warp runs block 21 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 182: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 183: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x200 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 185: the address of st.shared.f32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 182, 183, 184, 185: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 182: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 183: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 184: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 185: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock21 runs block 21 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 182-185
 func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock21Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r16 := w.Reg(16)
 	// PTX lines 182, 183, 184: lane-local, one loop over the lanes
@@ -4865,9 +5641,77 @@ func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock22Warp runs block 22 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 192: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 193: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x100 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 195: the address of st.shared.f32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 192, 193, 194, 195: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 192: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 193: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 194: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 195: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock22 runs block 22 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 192-195
 func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock22Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r19 := w.Reg(19)
 	// PTX lines 192, 193, 194: lane-local, one loop over the lanes
@@ -5015,9 +5859,77 @@ func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock23Warp runs block 23 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 202: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 203: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x80 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 205: the address of st.shared.f32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 202, 203, 204, 205: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 202: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 203: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 204: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 205: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock23 runs block 23 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 202-205
 func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock23Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r22 := w.Reg(22)
 	// PTX lines 202, 203, 204: lane-local, one loop over the lanes
@@ -5165,9 +6077,77 @@ func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock24Warp runs block 24 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 212: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 213: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x40 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 215: the address of st.shared.f32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 212, 213, 214, 215: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 212: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 213: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 214: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 215: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock24 runs block 24 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 212-215
 func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock24Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r25 := w.Reg(25)
 	// PTX lines 212, 213, 214: lane-local, one loop over the lanes
@@ -5315,9 +6295,77 @@ func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock25Warp runs block 25 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 222: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 223: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 225: the address of st.shared.f32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 222, 223, 224, 225: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 222: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 223: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 224: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 225: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock25 runs block 25 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 222-225
 func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock25Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r28 := w.Reg(28)
 	// PTX lines 222, 223, 224: lane-local, one loop over the lanes
@@ -5465,9 +6513,77 @@ func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock26Warp runs block 26 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 232: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 233: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 235: the address of st.shared.f32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 232, 233, 234, 235: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 232: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 233: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 234: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 235: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock26 runs block 26 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 232-235
 func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock26Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r31 := w.Reg(31)
 	// PTX lines 232, 233, 234: lane-local, one loop over the lanes
@@ -5615,9 +6731,77 @@ func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock27Warp runs block 27 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r13 := w.Reg(13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 242: the address of ld.shared.f32
+			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 243: the address of ld.shared.f32
+			fd1 := uint64(uint64(uint32(r13[l]))) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 245: the address of st.shared.f32
+			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fp2, fo2 := runtime.MemPtr(sh), fb2
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 242, 243, 244, 245: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 242: ld.shared.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 243: ld.shared.f32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 244: max.f32
+			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			// 245: st.shared.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock27 runs block 27 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 242-245
 func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock27Warp(w, m, budget) {
+		return
+	}
 	r13 := w.Reg(13)
 	r34 := w.Reg(34)
 	// PTX lines 242, 243, 244: lane-local, one loop over the lanes
@@ -5887,9 +7071,71 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock29Warp runs block 29 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 261: ld.shared.f32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:261")
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 262: cvta.to.global.u64
+			v2 := uint64(r0[l])
+			// 263: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+			// 264: add.s64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 265: the address of st.global.f32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 262, 263, 264, 265: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 262: cvta.to.global.u64
+			v5 := uint64(r0[l])
+			// 263: mul.wide.u32
+			v6 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+			// 264: add.s64
+			v7 := uint64(uint64(v5) + uint64(v6))
+			_ = v7
+			// 265: st.global.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock29 runs block 29 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b20, PTX lines 261-265
 func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock29Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
 	k0 := uint64(0x4)

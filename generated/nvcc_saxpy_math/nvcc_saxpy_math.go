@@ -654,9 +654,118 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// saxpyBlock2Warp runs block 2 of kernel saxpy for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 39: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 40: cvta.to.global.u64
+			v2 := uint64(r1[l])
+			// 41: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 42: add.s64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 43: add.s64
+			v5 := uint64(uint64(v1) + uint64(v3))
+			// 44: the address of ld.global.f32
+			fd0 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 45: the address of ld.global.nc.f32
+			fd1 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 47: the address of st.global.f32
+			fd2 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 39: cvta.to.global.u64
+			v6 := uint64(r0[l])
+			// 40: cvta.to.global.u64
+			v7 := uint64(r1[l])
+			// 41: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 42: add.s64
+			v9 := uint64(uint64(v7) + uint64(v8))
+			_ = v9
+			// 43: add.s64
+			v10 := uint64(uint64(v6) + uint64(v8))
+			_ = v10
+			// 44: ld.global.f32
+			v11 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 45: ld.global.nc.f32
+			v12 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 46: fma.rn.f32
+			var v13 uint64
+			var v13F float32
+			v13p, v13z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v12))), float64(math.Float32frombits(uint32(v11)))
+			if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f, math.Float32bits(float32(v13f))) {
+				v13F = float32(v13f)
+				v13 = uint64(math.Float32bits(v13F))
+			} else {
+				{
+					v13 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v12), uint32(v11)))
+					v13F = math.Float32frombits(uint32(v13))
+				}
+			}
+			_ = v13F
+			_ = v13
+			// 47: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v13F))))
+		}
+	}
+	return true
+}
+
 // saxpyBlock2 runs block 2 of kernel saxpy for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 39-47
 func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && saxpyBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -733,7 +842,8 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 46: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -792,7 +902,8 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 46: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -1269,7 +1380,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 98: fma.rn.f32
 				var v15 uint64
 				var v15F float32
-				if v15f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v15f, math.Float32bits(float32(v15f))) {
+				v15p, v15z := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))
+				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -1303,7 +1415,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 98: fma.rn.f32
 				var v15 uint64
 				var v15F float32
-				if v15f := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v15f, math.Float32bits(float32(v15f))) {
+				v15p, v15z := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))
+				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -1480,7 +1593,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 114: fma.rn.f32
 				var v29 uint64
 				var v29F float32
-				if v29f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u28))); isa.FmaF32Rounded(v29f, math.Float32bits(float32(v29f))) {
+				v29p, v29z := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))
+				if v29f := v29p + v29z; isa.FmaF32Rounded(v29p, v29z, v29f, math.Float32bits(float32(v29f))) {
 					v29F = float32(v29f)
 					v29 = uint64(math.Float32bits(v29F))
 				} else {
@@ -1498,7 +1612,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 114: fma.rn.f32
 				var v29 uint64
 				var v29F float32
-				if v29f := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))) + float64(math.Float32frombits(uint32(u28))); isa.FmaF32Rounded(v29f, math.Float32bits(float32(v29f))) {
+				v29p, v29z := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))
+				if v29f := v29p + v29z; isa.FmaF32Rounded(v29p, v29z, v29f, math.Float32bits(float32(v29f))) {
 					v29F = float32(v29f)
 					v29 = uint64(math.Float32bits(v29F))
 				} else {

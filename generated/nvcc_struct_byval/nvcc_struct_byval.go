@@ -1334,7 +1334,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						// 29: fma.rn.f32
 						var v8 uint64
 						var v8F float32
-						if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+						v8p, v8z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))), float64(v7F)
+						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 							v8F = float32(v8f)
 							v8 = uint64(math.Float32bits(v8F))
 						} else {
@@ -1355,7 +1356,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						// 29: fma.rn.f32
 						var v8 uint64
 						var v8F float32
-						if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+						v8p, v8z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))), float64(v7F)
+						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 							v8F = float32(v8f)
 							v8 = uint64(math.Float32bits(v8F))
 						} else {
@@ -1376,7 +1378,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 30: fma.rn.f32
 					var v9 uint64
 					var v9F float32
-					if v9f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(v8F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9p, v9z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(v8F)
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -1490,7 +1493,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 29: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))), float64(v7F)
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -1504,7 +1508,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 30: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))) + float64(v8F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(v8F)
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -2417,9 +2422,61 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u6
 }
 
+// affineBlock1Warp runs block 1 of kernel affine for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func affineBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 107: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 108: shl.b64
+			v2 := uint64(uint64(r10[l]) << uint32(k0))
+			// 109: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 110: the address of st.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 107, 108, 109, 110: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 107: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 108: shl.b64
+			v5 := uint64(uint64(r10[l]) << uint32(k0))
+			// 109: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 110: st.global.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r15[l]))
+		}
+	}
+	return true
+}
+
 // affineBlock1 runs block 1 of kernel affine for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_3), PTX lines 107-110
 func affineBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && affineBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r10 := w.Reg(10)
 	r15 := w.Reg(15)
@@ -2479,9 +2536,127 @@ func affineBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// affineBlock3Warp runs block 3 of kernel affine for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func affineBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 91: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 92: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+			// 93: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 94: the address of ld.global.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
+		for l := range 32 {
+			// 90: cvt.s64.s32
+			v4 := uint64(uint64(int32(r9[l])))
+			r10[l] = v4
+			// 91: cvta.to.global.u64
+			v5 := uint64(r1[l])
+			// 92: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+			// 93: add.s64
+			v7 := uint64(uint64(v5) + uint64(v6))
+			_ = v7
+			// 94: ld.global.f32
+			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 95: fma.rn.f32
+			var v9 uint64
+			var v9F float32
+			v9p, v9z := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r4[l])))
+			if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				v9F = float32(v9f)
+				v9 = uint64(math.Float32bits(v9F))
+			} else {
+				{
+					v9 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v8), uint32(r4[l])))
+					v9F = math.Float32frombits(uint32(v9))
+				}
+			}
+			_ = v9F
+			r15[l] = v9
+			// 96: and.b32
+			v10 := uint64(uint32(r2[l]) & uint32(k1))
+			// 97: setp.eq.b32
+			c11t := uint32(v10) == uint32(k1)
+			c11 := c11t
+			c11b0 := uint32(0)
+			if c11 {
+				c11b0 = 1
+			}
+			p1n |= c11b0 << l
+			// 98: mov.pred
+			c12 := false
+			c12b0 := uint32(0)
+			if c12 {
+				c12b0 = 1
+			}
+			p2n |= c12b0 << l
+			// 99: xor.pred
+			c13 := (c11) != (c12)
+			c13b0 := uint32(0)
+			if c13 {
+				c13b0 = 1
+			}
+			p3n |= c13b0 << l
+			// 100: not.pred
+			c14 := !(c13)
+			c14b0 := uint32(0)
+			if c14 {
+				c14b0 = 1
+			}
+			p4n |= c14b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+	}
+	return true
+}
+
 // affineBlock3 runs block 3 of kernel affine for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 90-100
 func affineBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && affineBlock3Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
@@ -2541,7 +2716,8 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 95: fma.rn.f32
 				var v6 uint64
 				var v6F float32
-				if v6f := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))) + float64(math.Float32frombits(uint32(r4[l]))); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+				v6p, v6z := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))
+				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -2614,7 +2790,8 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 95: fma.rn.f32
 				var v6 uint64
 				var v6F float32
-				if v6f := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))) + float64(math.Float32frombits(uint32(r4[l]))); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+				v6p, v6z := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))
+				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -4404,9 +4581,111 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u7
 }
 
+// mixedParamBlock2Warp runs block 2 of kernel mixed_param for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mixedParamBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	k1 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 238: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 239: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+			// 240: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 241: the address of ld.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 249: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 250: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+			// 251: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			// 252: the address of st.global.f64
+			fd1 := uint64(v6) + 0x0 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(13)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	if fb1+256 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 237: cvt.u32.u16
+			v7 := uint64(uint32(uint16(r6[l])))
+			// 238: cvta.to.global.u64
+			v8 := uint64(r1[l])
+			// 239: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+			// 240: add.s64
+			v10 := uint64(uint64(v8) + uint64(v9))
+			_ = v10
+			// 241: ld.global.u32
+			v11 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 242: cvt.rn.f64.s32
+			v12 := math.Float64bits(float64(int32(v11)))
+			// 243: cvt.s32.s16
+			v13 := uint64(uint32(int16(r3[l])))
+			// 244: cvt.s32.s8
+			v14 := uint64(uint32(int8(v7)))
+			// 245: add.s32
+			v15 := uint64(uint32(r4[l]) + uint32(v14))
+			// 246: mad.lo.s32
+			v16 := uint64(uint32(uint32(r10[l])*uint32(v13) + uint32(v15)))
+			// 247: cvt.rn.f64.s32
+			v17 := math.Float64bits(float64(int32(v16)))
+			// 248: fma.rn.f64
+			v18 := isa.FmaF64RN(r5[l], v12, v17)
+			// 249: cvta.to.global.u64
+			v19 := uint64(r0[l])
+			// 250: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+			// 251: add.s64
+			v21 := uint64(uint64(v19) + uint64(v20))
+			_ = v21
+			// 252: st.global.f64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v18))
+		}
+	}
+	return true
+}
+
 // mixedParamBlock2 runs block 2 of kernel mixed_param for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 237-252
 func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mixedParamBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)

@@ -2292,9 +2292,61 @@ func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock11Warp runs block 11 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r14 := w.Reg(14)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 112: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 113: shl.b64
+			v2 := uint64(uint64(r8[l]) << uint32(k0))
+			// 114: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 115: the address of st.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 112, 113, 114, 115: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 112: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 113: shl.b64
+			v5 := uint64(uint64(r8[l]) << uint32(k0))
+			// 114: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 115: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r14[l]))
+		}
+	}
+	return true
+}
+
 // switchDenseBlock11 runs block 11 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_18), PTX lines 112-115
 func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock11Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r8 := w.Reg(8)
 	r14 := w.Reg(14)
@@ -2354,9 +2406,85 @@ func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock13Warp runs block 13 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	k1 := uint64(0x7)
+	k2 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 37: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 39: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 40: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 41: the address of ld.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 37: cvta.to.global.u64
+			v4 := uint64(r1[l])
+			// 38: cvt.s64.s32
+			v5 := uint64(uint64(int32(r6[l])))
+			r8[l] = v5
+			// 39: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 40: add.s64
+			v7 := uint64(uint64(v4) + uint64(v6))
+			_ = v7
+			// 41: ld.global.u32
+			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r11[l] = v8
+			// 42: cvt.u16.u32
+			v9 := uint64(uint16(uint32(v8)))
+			// 43: and.b16
+			v10 := uint64(uint16(v9) & uint16(k1))
+			r13[l] = v10
+			// 44: setp.gt.s16
+			c11t := int16(v10) > int16(k2)
+			c11 := c11t
+			c11b0 := uint32(0)
+			if c11 {
+				c11b0 = 1
+			}
+			p1n |= c11b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // switchDenseBlock13 runs block 13 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 37-44; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock13Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)
 	r8 := w.Reg(8)
@@ -3546,9 +3674,61 @@ func switchDefaultBlock13(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock14Warp runs block 14 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 230: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 231: shl.b64
+			v2 := uint64(uint64(r8[l]) << uint32(k0))
+			// 232: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 233: the address of st.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 230, 231, 232, 233: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 230: cvta.to.global.u64
+			v4 := uint64(r0[l])
+			// 231: shl.b64
+			v5 := uint64(uint64(r8[l]) << uint32(k0))
+			// 232: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			_ = v6
+			// 233: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r12[l]))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock14 runs block 14 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_22), PTX lines 230-233
 func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock14Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r8 := w.Reg(8)
 	r12 := w.Reg(12)

@@ -375,9 +375,117 @@ func vecaddBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// vecaddBlock2Warp runs block 2 of kernel vecadd for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 39: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 40: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 42: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 43: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 44: the address of ld.global.f32
+			fd0 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 45: the address of ld.global.f32
+			fd1 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 47: cvta.to.global.u64
+			v6 := uint64(r0[l])
+			// 48: add.s64
+			v7 := uint64(uint64(v6) + uint64(v2))
+			// 49: the address of st.global.f32
+			fd2 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 39: cvta.to.global.u64
+			v8 := uint64(r1[l])
+			// 40: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v10 := uint64(uint64(v8) + uint64(v9))
+			_ = v10
+			// 42: cvta.to.global.u64
+			v11 := uint64(r2[l])
+			// 43: add.s64
+			v12 := uint64(uint64(v11) + uint64(v9))
+			_ = v12
+			// 44: ld.global.f32
+			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 45: ld.global.f32
+			v14 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 46: add.f32
+			v15F := isa.CanonF32(math.Float32frombits(uint32(v14)) + math.Float32frombits(uint32(v13)))
+			v15 := uint64(math.Float32bits(v15F))
+			_ = v15F
+			_ = v15
+			// 47: cvta.to.global.u64
+			v16 := uint64(r0[l])
+			// 48: add.s64
+			v17 := uint64(uint64(v16) + uint64(v9))
+			_ = v17
+			// 49: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v15F))))
+		}
+	}
+	return true
+}
+
 // vecaddBlock2 runs block 2 of kernel vecadd for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 39-49
 func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && vecaddBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)

@@ -681,7 +681,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 50: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r21[l])))
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -695,7 +696,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 51: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r20[l])))
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -709,7 +711,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 52: fma.rn.f32
 				var v10 uint64
 				var v10F float32
-				if v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+				v10p, v10z := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r19[l])))
+				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -723,7 +726,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 53: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l]))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r18[l])))
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -746,7 +750,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 50: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r21[l]))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r21[l])))
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -760,7 +765,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 51: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r20[l]))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r20[l])))
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -774,7 +780,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 52: fma.rn.f32
 				var v10 uint64
 				var v10F float32
-				if v10f := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r19[l]))); isa.FmaF32Rounded(v10f, math.Float32bits(float32(v10f))) {
+				v10p, v10z := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r19[l])))
+				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -788,7 +795,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 53: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))) + float64(math.Float32frombits(uint32(r18[l]))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r18[l])))
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {

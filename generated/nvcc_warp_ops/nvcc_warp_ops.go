@@ -1859,9 +1859,80 @@ func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpReduceSumBlock7Warp runs block 7 of kernel warp_reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpReduceSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	r26 := w.Reg(26)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1b)
+	k2 := uint64(0x5)
+	k3 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 56: cvta.to.global.u64
+			v1 := uint64(r0[l])
+			// 57: shr.s32
+			v2 := uint64(uint32(int32(r6[l]) >> uint32(k0)))
+			// 58: shr.u32
+			v3 := uint64(uint32(v2) >> uint32(k1))
+			// 59: add.s32
+			v4 := uint64(uint32(r6[l]) + uint32(v3))
+			// 60: shr.s32
+			v5 := uint64(uint32(int32(v4) >> uint32(k2)))
+			// 61: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k3))))
+			// 62: add.s64
+			v7 := uint64(uint64(v1) + uint64(v6))
+			// 63: the address of st.global.u32
+			fd0 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 56, 57, 58, 59, 60, 61, 62, 63: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 56: cvta.to.global.u64
+			v8 := uint64(r0[l])
+			// 57: shr.s32
+			v9 := uint64(uint32(int32(r6[l]) >> uint32(k0)))
+			// 58: shr.u32
+			v10 := uint64(uint32(v9) >> uint32(k1))
+			// 59: add.s32
+			v11 := uint64(uint32(r6[l]) + uint32(v10))
+			// 60: shr.s32
+			v12 := uint64(uint32(int32(v11) >> uint32(k2)))
+			// 61: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k3))))
+			// 62: add.s64
+			v14 := uint64(uint64(v8) + uint64(v13))
+			_ = v14
+			// 63: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r26[l]))
+		}
+	}
+	return true
+}
+
 // warpReduceSumBlock7 runs block 7 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 56-63
 func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpReduceSumBlock7Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r6 := w.Reg(6)
 	r26 := w.Reg(26)
@@ -3729,9 +3800,84 @@ func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpVotesBlock5Warp runs block 5 of kernel warp_votes for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpVotesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r15 := w.Reg(15)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1b)
+	k2 := uint64(0x5)
+	k3 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 245: cvt.u32.u64
+			v1 := uint64(uint32(uint64(r9[l])))
+			// 246: shr.s32
+			v2 := uint64(uint32(int32(v1) >> uint32(k0)))
+			// 247: shr.u32
+			v3 := uint64(uint32(v2) >> uint32(k1))
+			// 248: add.s32
+			v4 := uint64(uint32(v1) + uint32(v3))
+			// 249: shr.s32
+			v5 := uint64(uint32(int32(v4) >> uint32(k2)))
+			// 250: cvta.to.global.u64
+			v6 := uint64(r0[l])
+			// 251: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(v5)) * int64(int32(k3))))
+			// 252: add.s64
+			v8 := uint64(uint64(v6) + uint64(v7))
+			// 253: the address of st.global.u32
+			fd0 := uint64(v8) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 245, 246, 247, 248, 249, 250, 251, 252, 253: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 245: cvt.u32.u64
+			v9 := uint64(uint32(uint64(r9[l])))
+			// 246: shr.s32
+			v10 := uint64(uint32(int32(v9) >> uint32(k0)))
+			// 247: shr.u32
+			v11 := uint64(uint32(v10) >> uint32(k1))
+			// 248: add.s32
+			v12 := uint64(uint32(v9) + uint32(v11))
+			// 249: shr.s32
+			v13 := uint64(uint32(int32(v12) >> uint32(k2)))
+			// 250: cvta.to.global.u64
+			v14 := uint64(r0[l])
+			// 251: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k3))))
+			// 252: add.s64
+			v16 := uint64(uint64(v14) + uint64(v15))
+			_ = v16
+			// 253: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r15[l]))
+		}
+	}
+	return true
+}
+
 // warpVotesBlock5 runs block 5 of kernel warp_votes for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 245-253
 func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpVotesBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r9 := w.Reg(9)
 	r15 := w.Reg(15)

@@ -1427,9 +1427,80 @@ func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// divergentMaskBlock5Warp runs block 5 of kernel divergent_mask for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func divergentMaskBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 84: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 85: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 86: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 87: the address of ld.global.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(9)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 84, 85, 86, 87, 88, 89, 90: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 84: cvta.to.global.u64
+			v4 := uint64(r1[l])
+			// 85: mul.wide.s32
+			v5 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+			// 86: add.s64
+			v6 := uint64(uint64(v4) + uint64(v5))
+			r9[l] = v6
+			// 87: ld.global.u32
+			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 88: setp.gt.s32
+			c8t := int32(v7) > int32(k1)
+			c8 := c8t
+			c8b0 := uint32(0)
+			if c8 {
+				c8b0 = 1
+			}
+			p1n |= c8b0 << l
+			// 89: cvta.to.global.u64
+			v9 := uint64(r0[l])
+			// 90: add.s64
+			v10 := uint64(uint64(v9) + uint64(v5))
+			r12[l] = v10
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // divergentMaskBlock5 runs block 5 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 84-90; divergent, reconverges at block 4 (b3 ($L__BB1_4))
 func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && divergentMaskBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)

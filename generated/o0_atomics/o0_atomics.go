@@ -6600,9 +6600,49 @@ func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// saturatingAddBlock4Warp runs block 4 of kernel saturating_add for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func saturatingAddBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r30 := w.Reg(30)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 305: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(87)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 305, 306: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 305: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 306: mov.u32
+			v2 := uint64(v1)
+			r30[l] = v2
+		}
+	}
+	return true
+}
+
 // saturatingAddBlock4 runs block 4 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB3_4), PTX lines 305-306
 func saturatingAddBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && saturatingAddBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r30 := w.Reg(30)
 	// PTX lines 305, 306: lane-local, one loop over the lanes
@@ -6663,9 +6703,49 @@ func saturatingAddBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// saturatingAddBlock5Warp runs block 5 of kernel saturating_add for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func saturatingAddBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r30 := w.Reg(30)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 309: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(88)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 309, 310: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 309: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 310: mov.u32
+			v2 := uint64(v1)
+			r30[l] = v2
+		}
+	}
+	return true
+}
+
 // saturatingAddBlock5 runs block 5 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB3_5), PTX lines 309-310
 func saturatingAddBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && saturatingAddBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r30 := w.Reg(30)
 	// PTX lines 309, 310: lane-local, one loop over the lanes
@@ -7207,9 +7287,69 @@ func saturatingAddBlock6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// saturatingAddBlock7Warp runs block 7 of kernel saturating_add for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func saturatingAddBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 328: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 329: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(100)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(101)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 328, 329, 330: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 328: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 329: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 330: setp.ne.s32
+			c3t := uint32(v1) != uint32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p2n |= c3b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // saturatingAddBlock7 runs block 7 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB3_7), PTX lines 328-330; divergent, reconverges at block 11 (b11)
 func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && saturatingAddBlock7Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 328, 329, 330: lane-local, one loop over the lanes
 	{

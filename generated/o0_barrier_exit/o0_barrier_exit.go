@@ -3370,9 +3370,52 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// interleavedReturnBarrierBlock4Warp runs block 4 of kernel interleaved_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	k0 := uint64(0x3)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 159: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(32)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 159, 160, 161: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 159: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 160: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 161: mov.u32
+			v3 := uint64(v2)
+			r32[l] = v3
+		}
+	}
+	return true
+}
+
 // interleavedReturnBarrierBlock4 runs block 4 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 159-161
 func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && interleavedReturnBarrierBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r32 := w.Reg(32)
 	k0 := uint64(0x3)
@@ -4556,9 +4599,53 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpHandoffBlock1Warp runs block 1 of kernel warp_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x2000)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0x0)
+	// PTX line 238: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX line 239: cvta.shared.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX line 240: mov.b32, warp-uniform
+	u3 := uint64(k2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 241: the address of st.volatile.u32
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(52)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 241: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 241: st.volatile.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u3))
+		}
+	}
+	return true
+}
+
 // warpHandoffBlock1 runs block 1 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_1), PTX lines 238-241
 func warpHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpHandoffBlock1Warp(w, m, budget) {
+		return
+	}
 	k0 := uint64(0x2000)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x0)
@@ -4608,9 +4695,57 @@ func warpHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpHandoffBlock3Warp runs block 3 of kernel warp_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1f)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 245: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(53)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 245, 246: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 245: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 246: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // warpHandoffBlock3 runs block 3 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_2), PTX lines 245-246; divergent, reconverges at block 11 (b10 ($L__BB2_10))
 func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpHandoffBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1f)
 	// PTX lines 245, 246: lane-local, one loop over the lanes
@@ -4684,9 +4819,62 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpHandoffBlock5Warp runs block 5 of kernel warp_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x2000)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0x0)
+	// PTX line 252: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX line 253: cvta.shared.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 254: the address of ld.volatile.u32
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(54)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 254, 255: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 254: ld.volatile.u32
+			v3 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 255: setp.ne.s32
+			c4t := uint32(v3) != uint32(k2)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p2n |= c4b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // warpHandoffBlock5 runs block 5 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB2_4), PTX lines 252-255; divergent, reconverges at block 7 (b6 ($L__BB2_6))
 func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpHandoffBlock5Warp(w, m, budget) {
+		return
+	}
 	k0 := uint64(0x2000)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x0)

@@ -3507,9 +3507,57 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// bf16OpsBlock3Warp runs block 3 of kernel bf16_ops for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bf16OpsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x5)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 143: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x64 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(57)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 143, 144: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 143: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 144: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // bf16OpsBlock3 runs block 3 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 143-144; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func bf16OpsBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && bf16OpsBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x5)
 	// PTX lines 143, 144: lane-local, one loop over the lanes
@@ -3833,9 +3881,64 @@ func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// bf16OpsBlock5Warp runs block 5 of kernel bf16_ops for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bf16OpsBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 164: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x64 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 166: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x64 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(63)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(64)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 164, 165, 166: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 164: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 165: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 166: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // bf16OpsBlock5 runs block 5 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 164-166
 func bf16OpsBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && bf16OpsBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r90 := w.Reg(90)
 	k0 := uint64(0x1)

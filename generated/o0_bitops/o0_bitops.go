@@ -2563,9 +2563,51 @@ func bitops32Block3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// bitops32Block4Warp runs block 4 of kernel bitops32 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bitops32Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r43 := w.Reg(43)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 96: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(26)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 96, 97, 98: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 96: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 97: clz.b32
+			v2 := uint64(bits.LeadingZeros64(uint64(uint32(v1))) - 32)
+			// 98: mov.u32
+			v3 := uint64(v2)
+			r43[l] = v3
+		}
+	}
+	return true
+}
+
 // bitops32Block4 runs block 4 of kernel bitops32 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 96-98
 func bitops32Block4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && bitops32Block4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r43 := w.Reg(43)
 	// PTX lines 96, 97, 98: lane-local, one loop over the lanes
@@ -6259,9 +6301,51 @@ func bitops64Block3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// bitops64Block4Warp runs block 4 of kernel bitops64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bitops64Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r35 := w.Reg(35)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 256: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x8 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(103)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 256, 257, 258: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 256: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 257: clz.b64
+			v2 := uint64(bits.LeadingZeros64(uint64(uint64(v1))) - 0)
+			// 258: mov.u32
+			v3 := uint64(v2)
+			r35[l] = v3
+		}
+	}
+	return true
+}
+
 // bitops64Block4 runs block 4 of kernel bitops64 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 256-258
 func bitops64Block4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && bitops64Block4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r35 := w.Reg(35)
 	// PTX lines 256, 257, 258: lane-local, one loop over the lanes

@@ -1543,9 +1543,57 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// polyEvalBlock3Warp runs block 3 of kernel poly_eval for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func polyEvalBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 72: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 72, 73: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 72: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 73: setp.lt.s32
+			c2t := int32(v1) < int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // polyEvalBlock3 runs block 3 of kernel poly_eval for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 72-73; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func polyEvalBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && polyEvalBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX lines 72, 73: lane-local, one loop over the lanes
@@ -1798,7 +1846,8 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 85: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(v8)))
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -1836,7 +1885,8 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 85: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(v8)))
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -1891,9 +1941,64 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// polyEvalBlock5Warp runs block 5 of kernel poly_eval for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func polyEvalBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffff)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 89: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 91: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(19)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(20)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 89, 90, 91: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 89: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 90: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 91: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // polyEvalBlock5 runs block 5 of kernel poly_eval for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 89-91
 func polyEvalBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && polyEvalBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r36 := w.Reg(36)
 	k0 := uint64(0xffffffff)

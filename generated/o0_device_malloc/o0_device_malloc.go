@@ -2483,9 +2483,48 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock5Warp runs block 5 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 100: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 101: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 101: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 101: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // mallocSumBlock5 runs block 5 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 100-101
 func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 100: mov.b32, warp-uniform
@@ -2530,9 +2569,69 @@ func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock6Warp runs block 6 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 104: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 105: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(13)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 104, 105, 106: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 104: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 105: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 106: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p2n |= c3b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // mallocSumBlock6 runs block 6 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 104-106; divergent, reconverges at block 9 (b8 ($L__BB0_8))
 func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 104, 105, 106: lane-local, one loop over the lanes
 	{
@@ -2838,9 +2937,64 @@ func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock8Warp runs block 8 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 121: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 123: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(18)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(19)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 121, 122, 123: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 121: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 122: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 123: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // mallocSumBlock8 runs block 8 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 121-123
 func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock8Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r43 := w.Reg(43)
 	k0 := uint64(0x1)
@@ -2940,9 +3094,64 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock9Warp runs block 9 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 126: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 127: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 128: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(20)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(21)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 127, 128: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 127: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			// 128: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // mallocSumBlock9 runs block 9 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 126-128
 func mallocSumBlock9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock9Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 126: mov.b32, warp-uniform
@@ -3025,9 +3234,69 @@ func mallocSumBlock9(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock10Warp runs block 10 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 131: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 132: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(22)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(23)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 131, 132, 133: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 131: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 132: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 133: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p3n |= c3b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // mallocSumBlock10 runs block 10 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 131-133; divergent, reconverges at block 13 (b12 ($L__BB0_12))
 func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock10Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 131, 132, 133: lane-local, one loop over the lanes
 	{
@@ -3360,9 +3629,64 @@ func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock12Warp runs block 12 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 147: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 149: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(29)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(30)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 147, 148, 149: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 147: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 148: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 149: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // mallocSumBlock12 runs block 12 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_11), PTX lines 147-149
 func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && mallocSumBlock12Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r55 := w.Reg(55)
 	k0 := uint64(0x1)

@@ -1770,9 +1770,77 @@ func collatzStepsBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// collatzStepsBlock3Warp runs block 3 of kernel collatz_steps for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func collatzStepsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 64: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 64, 65, 66, 67: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
+		for l := range 32 {
+			// 64: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 65: setp.eq.s64
+			c2t := uint64(v1) == uint64(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+			// 66: mov.pred
+			c3 := false
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p2n |= c3b0 << l
+			// 67: mov.pred
+			c4 := c3
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p3n |= c4b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // collatzStepsBlock3 runs block 3 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 64-67; divergent, reconverges at block 5 (b5 ($L__BB0_5))
 func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && collatzStepsBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1)
 	// PTX lines 64, 65, 66, 67: lane-local, one loop over the lanes
@@ -1880,9 +1948,67 @@ func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// collatzStepsBlock4Warp runs block 4 of kernel collatz_steps for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func collatzStepsBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3e8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 71: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 71, 72, 73: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p4n := uint32(0)
+		p3n := uint32(0)
+		for l := range 32 {
+			// 71: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 72: setp.lt.s32
+			c2t := int32(v1) < int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p4n |= c2b0 << l
+			// 73: mov.pred
+			c3 := c2
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p3n |= c3b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+	}
+	return true
+}
+
 // collatzStepsBlock4 runs block 4 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 71-73
 func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && collatzStepsBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x3e8)
 	// PTX lines 71, 72, 73: lane-local, one loop over the lanes
@@ -2007,9 +2133,89 @@ func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// collatzStepsBlock6Warp runs block 6 of kernel collatz_steps for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func collatzStepsBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 80: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 80, 81, 82, 83, 84, 85: one pass over a full warp's lanes
+	{
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p8 := w.P[8]
+		p9 := w.P[9]
+		p6n := uint32(0)
+		p7n := uint32(0)
+		p8n := uint32(0)
+		p9n := uint32(0)
+		for l := range 32 {
+			// 80: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 81: and.b64
+			v2 := uint64(uint64(v1) & uint64(k0))
+			// 82: setp.eq.b64
+			c3t := uint64(v2) == uint64(k0)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p6n |= c3b0 << l
+			// 83: mov.pred
+			c4 := false
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p7n |= c4b0 << l
+			// 84: xor.pred
+			c5 := (c3) != (c4)
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p8n |= c5b0 << l
+			// 85: not.pred
+			c6 := !(c5)
+			c6b0 := uint32(0)
+			if c6 {
+				c6b0 = 1
+			}
+			p9n |= c6b0 << l
+		}
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
+		w.P[8] = p8&^m | p8n
+		w.P[9] = p9&^m | p9n
+	}
+	return true
+}
+
 // collatzStepsBlock6 runs block 6 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 80-85; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && collatzStepsBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1)
 	// PTX lines 80, 81, 82, 83, 84, 85: lane-local, one loop over the lanes
@@ -2138,9 +2344,55 @@ func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// collatzStepsBlock7Warp runs block 7 of kernel collatz_steps for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func collatzStepsBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r29 := w.Reg(29)
+	k0 := uint64(0x3)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 89: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(14)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 89, 90, 91, 92: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 89: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 90: mul.lo.s64
+			v2 := uint64(uint64(v1) * uint64(k0))
+			// 91: add.s64
+			v3 := uint64(uint64(v2) + uint64(k1))
+			// 92: mov.u64
+			v4 := uint64(v3)
+			r29[l] = v4
+		}
+	}
+	return true
+}
+
 // collatzStepsBlock7 runs block 7 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 89-92
 func collatzStepsBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && collatzStepsBlock7Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r29 := w.Reg(29)
 	k0 := uint64(0x3)
@@ -2211,9 +2463,52 @@ func collatzStepsBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// collatzStepsBlock8Warp runs block 8 of kernel collatz_steps for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func collatzStepsBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r29 := w.Reg(29)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 95: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(15)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 95, 96, 97: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 95: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 96: shr.u64
+			v2 := uint64(uint64(v1) >> uint32(k0))
+			// 97: mov.u64
+			v3 := uint64(v2)
+			r29[l] = v3
+		}
+	}
+	return true
+}
+
 // collatzStepsBlock8 runs block 8 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 95-97
 func collatzStepsBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && collatzStepsBlock8Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r29 := w.Reg(29)
 	k0 := uint64(0x1)
@@ -2279,9 +2574,86 @@ func collatzStepsBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// collatzStepsBlock9Warp runs block 9 of kernel collatz_steps for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func collatzStepsBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r29 := w.Reg(29)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 101: the address of st.u64
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 102: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 104: the address of st.u32
+			fd2 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(16)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(17)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(18)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb0+256 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 100, 101, 102, 103, 104: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 100: mov.u64
+			v1 := uint64(r29[l])
+			// 101: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(v1))
+			// 102: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 103: add.s32
+			v3 := uint64(uint32(v2) + uint32(k0))
+			// 104: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // collatzStepsBlock9 runs block 9 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 100-104
 func collatzStepsBlock9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && collatzStepsBlock9Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r29 := w.Reg(29)
 	r34 := w.Reg(34)
@@ -3299,9 +3671,59 @@ func tidHashBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tidHashBlock3Warp runs block 3 of kernel tid_hash for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tidHashBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 171: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(35)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 171, 172, 173: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		tid0 := &w.Tid[0]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 171: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 172: mov.u32
+			v2 := uint64(uint64(tid0[l]))
+			// 173: setp.gt.u32
+			c3t := uint32(v1) > uint32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p1n |= c3b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // tidHashBlock3 runs block 3 of kernel tid_hash for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 171-173; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tidHashBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 171, 172, 173: lane-local, one loop over the lanes
 	{
@@ -3379,9 +3801,100 @@ func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tidHashBlock4Warp runs block 4 of kernel tid_hash for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1f)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 177: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 179: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 180: the address of ld.u32
+			fd2 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 183: the address of st.u32
+			fd3 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(36)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(37)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(38)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(39)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	// PTX lines 177, 178, 179, 180, 181, 182, 183: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 177: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 178: mul.lo.s32
+			v2 := uint64(uint32(v1) * uint32(k0))
+			// 179: ld.u32
+			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 180: ld.u32
+			v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 181: xor.b32
+			v5 := uint64(uint32(v3) ^ uint32(v4))
+			// 182: add.s32
+			v6 := uint64(uint32(v2) + uint32(v5))
+			// 183: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v6))
+		}
+	}
+	return true
+}
+
 // tidHashBlock4 runs block 4 of kernel tid_hash for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 177-183
 func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tidHashBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r30 := w.Reg(30)
 	k0 := uint64(0x1f)
@@ -3563,9 +4076,64 @@ func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tidHashBlock5Warp runs block 5 of kernel tid_hash for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tidHashBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 186: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 188: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(40)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(41)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 186, 187, 188: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 186: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 187: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 188: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // tidHashBlock5 runs block 5 of kernel tid_hash for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 186-188
 func tidHashBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && tidHashBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r32 := w.Reg(32)
 	k0 := uint64(0x1)

@@ -3165,9 +3165,57 @@ func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// stencil3Block4Warp runs block 4 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 147: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(33)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 147, 148: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 147: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 148: setp.lt.s32
+			c2t := int32(v1) < int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p2n |= c2b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 147-148; divergent, reconverges at block 8 (b8 ($L__BB1_8))
 func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && stencil3Block4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1)
 	// PTX lines 147, 148: lane-local, one loop over the lanes
@@ -3241,9 +3289,72 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// stencil3Block5Warp runs block 5 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffff)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 152: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 154: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(34)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(35)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 152, 153, 154, 155: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 152: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 153: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 154: ld.u32
+			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 155: setp.ge.s32
+			c4t := int32(v2) >= int32(v3)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p3n |= c4b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // stencil3Block5 runs block 5 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 152-155; divergent, reconverges at block 8 (b8 ($L__BB1_8))
 func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && stencil3Block5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0xffffffff)
 	// PTX lines 152, 153, 154, 155: lane-local, one loop over the lanes
@@ -3738,9 +3849,72 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// stencil3Block10Warp runs block 10 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 185: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 187: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(42)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(43)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 185, 186, 187, 188: one pass over a full warp's lanes
+	{
+		p5 := w.P[5]
+		p5n := uint32(0)
+		for l := range 32 {
+			// 185: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 186: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 187: ld.u32
+			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 188: setp.ge.s32
+			c4t := int32(v2) >= int32(v3)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p5n |= c4b0 << l
+		}
+		w.P[5] = p5&^m | p5n
+	}
+	return true
+}
+
 // stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_10), PTX lines 185-188; divergent, reconverges at block 13 (b13 ($L__BB1_13))
 func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && stencil3Block10Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1)
 	// PTX lines 185, 186, 187, 188: lane-local, one loop over the lanes
@@ -4182,9 +4356,69 @@ func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// stencil3Block15Warp runs block 15 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block15Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 213: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 214: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(50)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(51)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 213, 214, 215: one pass over a full warp's lanes
+	{
+		p6 := w.P[6]
+		p6n := uint32(0)
+		for l := range 32 {
+			// 213: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 214: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 215: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p6n |= c3b0 << l
+		}
+		w.P[6] = p6&^m | p6n
+	}
+	return true
+}
+
 // stencil3Block15 runs block 15 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_14), PTX lines 213-215; divergent, reconverges at block 17 (b16 ($L__BB1_16))
 func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && stencil3Block15Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 213, 214, 215: lane-local, one loop over the lanes
 	{

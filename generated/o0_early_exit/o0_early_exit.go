@@ -1957,9 +1957,48 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifyBlock1Warp runs block 1 of function _Z8classifyi for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifyBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffff)
+	// PTX line 34: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 35: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 35: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 35: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // classifyBlock1 runs block 1 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 34-35
 func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifyBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0xffffffff)
 	// PTX line 34: mov.b32, warp-uniform
@@ -2004,9 +2043,57 @@ func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifyBlock2Warp runs block 2 of function _Z8classifyi for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 38: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 38, 39: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 38: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 39: setp.ne.s32
+			c2t := uint32(v1) != uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // classifyBlock2 runs block 2 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_2), PTX lines 38-39; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifyBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX lines 38, 39: lane-local, one loop over the lanes
@@ -2080,9 +2167,48 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifyBlock3Warp runs block 3 of function _Z8classifyi for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 43: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 44: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 44: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 44: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // classifyBlock3 runs block 3 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 43-44
 func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifyBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 43: mov.b32, warp-uniform
@@ -2127,9 +2253,57 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifyBlock4Warp runs block 4 of function _Z8classifyi for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifyBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x63)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 47: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 47, 48: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 47: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 48: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p2n |= c2b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // classifyBlock4 runs block 4 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 47-48; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 func classifyBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifyBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x63)
 	// PTX lines 47, 48: lane-local, one loop over the lanes
@@ -2203,9 +2377,48 @@ func classifyBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifyBlock5Warp runs block 5 of function _Z8classifyi for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifyBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX line 52: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 53: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 53: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 53: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // classifyBlock5 runs block 5 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 52-53
 func classifyBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifyBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1)
 	// PTX line 52: mov.b32, warp-uniform
@@ -2250,9 +2463,57 @@ func classifyBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifyBlock6Warp runs block 6 of function _Z8classifyi for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifyBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x270f)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 56: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(7)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 56, 57: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 56: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 57: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p3n |= c2b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // classifyBlock6 runs block 6 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 56-57; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 func classifyBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifyBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x270f)
 	// PTX lines 56, 57: lane-local, one loop over the lanes
@@ -2326,9 +2587,48 @@ func classifyBlock6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifyBlock7Warp runs block 7 of function _Z8classifyi for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifyBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x2)
+	// PTX line 61: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 62: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(8)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 62: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 62: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // classifyBlock7 runs block 7 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 61-62
 func classifyBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifyBlock7Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x2)
 	// PTX line 61: mov.b32, warp-uniform
@@ -2373,9 +2673,48 @@ func classifyBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifyBlock8Warp runs block 8 of function _Z8classifyi for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifyBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3)
+	// PTX line 65: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 66: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(9)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 66: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 66: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // classifyBlock8 runs block 8 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 65-66
 func classifyBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifyBlock8Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x3)
 	// PTX line 65: mov.b32, warp-uniform
@@ -3100,9 +3439,48 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// findFirstBlock2Warp runs block 2 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 121: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 122: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(19)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 122: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 122: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // findFirstBlock2 runs block 2 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_2), PTX lines 121-122
 func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findFirstBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 121: mov.b32, warp-uniform
@@ -3147,9 +3525,69 @@ func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// findFirstBlock3Warp runs block 3 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 125: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 126: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(20)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(21)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 125, 126, 127: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 125: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 126: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 127: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p1n |= c3b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // findFirstBlock3 runs block 3 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 125-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findFirstBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 125, 126, 127: lane-local, one loop over the lanes
 	{
@@ -3816,9 +4254,57 @@ func findFirstBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// findFirstBlock6Warp runs block 6 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffff)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 156: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(34)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 156, 157: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 156: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 157: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p3n |= c2b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // findFirstBlock6 runs block 6 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB1_6), PTX lines 156-157; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findFirstBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0xffffffff)
 	// PTX lines 156, 157: lane-local, one loop over the lanes
@@ -4100,9 +4586,64 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// findFirstBlock9Warp runs block 9 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 173: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 175: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(39)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(40)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 173, 174, 175: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 173: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 174: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 175: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // findFirstBlock9 runs block 9 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB1_9), PTX lines 173-175
 func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && findFirstBlock9Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r47 := w.Reg(47)
 	k0 := uint64(0x1)
@@ -4806,9 +5347,83 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifySumBlock2Warp runs block 2 of kernel classify_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifySumBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 230: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 231: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 232: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 233: the address of st.u32
+			fd2 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(50)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(51)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(52)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 231, 232, 233: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 231: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			// 232: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 233: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // classifySumBlock2 runs block 2 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_2), PTX lines 230-233
 func classifySumBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifySumBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r17 := w.Reg(17)
 	k0 := uint64(0x0)
@@ -4944,9 +5559,69 @@ func classifySumBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifySumBlock3Warp runs block 3 of kernel classify_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifySumBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 236: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 237: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(53)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(54)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 236, 237, 238: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 236: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 237: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 238: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p1n |= c3b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // classifySumBlock3 runs block 3 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB2_3), PTX lines 236-238; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 func classifySumBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifySumBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 236, 237, 238: lane-local, one loop over the lanes
 	{
@@ -5243,9 +5918,64 @@ func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// classifySumBlock8Warp runs block 8 of kernel classify_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifySumBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 272: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 274: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(58)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(59)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 272, 273, 274: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 272: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 273: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 274: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // classifySumBlock8 runs block 8 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB2_7), PTX lines 272-274
 func classifySumBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && classifySumBlock8Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r31 := w.Reg(31)
 	k0 := uint64(0x1)

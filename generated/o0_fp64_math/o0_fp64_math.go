@@ -3516,9 +3516,69 @@ func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// newtonSqrtBlock3Warp runs block 3 of kernel newton_sqrt for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func newtonSqrtBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 173: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 174: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(52)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(53)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 173, 174, 175: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 173: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 174: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 175: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p1n |= c3b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // newtonSqrtBlock3 runs block 3 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 173-175; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && newtonSqrtBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 173, 174, 175: lane-local, one loop over the lanes
 	{
@@ -3628,9 +3688,99 @@ func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// newtonSqrtBlock4Warp runs block 4 of kernel newton_sqrt for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3fe0000000000000)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 179: the address of ld.f64
+			fd0 := uint64(r0[l]) + 0x28 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 180: the address of ld.f64
+			fd1 := uint64(r0[l]) + 0x20 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 184: the address of st.f64
+			fd2 := uint64(r0[l]) + 0x28 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(54)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(55)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(56)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+256 > fb1 && fb1+256 > fb2 {
+		return false
+	}
+	// PTX lines 179, 180, 181, 182, 183, 184: one pass over a full warp's lanes
+	{
+		{
+			var v1_s [32]uint64
+			var v3_s [32]uint64
+			var v4_s [32]uint64
+			for l := range 32 {
+				// 179: ld.f64
+				v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+				// 180: ld.f64
+				v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+				// 181: div.rn.f64
+				v3 := isa.DivF64(v2, v1, isa.RN)
+				v1_s[l] = v1
+				v3_s[l] = v3
+			}
+			for l := range 32 {
+				v1 := v1_s[l]
+				v3 := v3_s[l]
+				// 182: add.rn.f64
+				v4 := isa.AddF64RN(v1, v3)
+				v4_s[l] = v4
+			}
+			for l := range 32 {
+				v4 := v4_s[l]
+				// 183: mul.rn.f64
+				v5 := isa.MulF64RN(v4, k0)
+				// 184: st.f64
+				runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v5))
+			}
+		}
+	}
+	return true
+}
+
 // newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 179-184
 func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && newtonSqrtBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r30 := w.Reg(30)
 	k0 := uint64(0x3fe0000000000000)
@@ -3790,9 +3940,64 @@ func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// newtonSqrtBlock5Warp runs block 5 of kernel newton_sqrt for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func newtonSqrtBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 187: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 189: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(57)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(58)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 187, 188, 189: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 187: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 188: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 189: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // newtonSqrtBlock5 runs block 5 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 187-189
 func newtonSqrtBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && newtonSqrtBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r32 := w.Reg(32)
 	k0 := uint64(0x1)

@@ -6230,7 +6230,8 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				// 171: fma.rn.f32
 				var v107 uint64
 				var v107F float32
-				if v107f := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))) + float64(math.Float32frombits(uint32(v106))); isa.FmaF32Rounded(v107f, math.Float32bits(float32(v107f))) {
+				v107p, v107z := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))), float64(math.Float32frombits(uint32(v106)))
+				if v107f := v107p + v107z; isa.FmaF32Rounded(v107p, v107z, v107f, math.Float32bits(float32(v107f))) {
 					v107F = float32(v107f)
 					v107 = uint64(math.Float32bits(v107F))
 				} else {
@@ -6321,7 +6322,8 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				// 171: fma.rn.f32
 				var v107 uint64
 				var v107F float32
-				if v107f := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))) + float64(math.Float32frombits(uint32(v106))); isa.FmaF32Rounded(v107f, math.Float32bits(float32(v107f))) {
+				v107p, v107z := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))), float64(math.Float32frombits(uint32(v106)))
+				if v107f := v107p + v107z; isa.FmaF32Rounded(v107p, v107z, v107f, math.Float32bits(float32(v107f))) {
 					v107F = float32(v107f)
 					v107 = uint64(math.Float32bits(v107F))
 				} else {

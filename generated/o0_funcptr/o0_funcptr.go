@@ -3408,9 +3408,49 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// opMaxBlock1Warp runs block 1 of function _Z6op_maxff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func opMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 138: the address of ld.f32
+			fd0 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(16)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 138, 139: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 138: ld.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 139: mov.f32
+			v2 := uint64(v1)
+			r7[l] = v2
+		}
+	}
+	return true
+}
+
 // opMaxBlock1 runs block 1 of function _Z6op_maxff for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB3_1), PTX lines 138-139
 func opMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && opMaxBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r7 := w.Reg(7)
 	// PTX lines 138, 139: lane-local, one loop over the lanes
@@ -3471,9 +3511,49 @@ func opMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// opMaxBlock2Warp runs block 2 of function _Z6op_maxff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func opMaxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 142: the address of ld.f32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(17)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 142, 143: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 142: ld.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 143: mov.f32
+			v2 := uint64(v1)
+			r7[l] = v2
+		}
+	}
+	return true
+}
+
 // opMaxBlock2 runs block 2 of function _Z6op_maxff for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB3_2), PTX lines 142-143
 func opMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && opMaxBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r7 := w.Reg(7)
 	// PTX lines 142, 143: lane-local, one loop over the lanes
@@ -5960,9 +6040,69 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// applyNBlock1Warp runs block 1 of function _Z7apply_nPFiiEii for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func applyNBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 340: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 341: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(50)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(51)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 340, 341, 342: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 340: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 341: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 342: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p0n |= c3b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // applyNBlock1 runs block 1 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB8_1), PTX lines 340-342; divergent, reconverges at block 5 (b4 ($L__BB8_4))
 func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && applyNBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 340, 341, 342: lane-local, one loop over the lanes
 	{
@@ -6214,9 +6354,64 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// applyNBlock4Warp runs block 4 of function _Z7apply_nPFiiEii for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func applyNBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 364: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 366: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(54)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(55)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 364, 365, 366: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 364: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 365: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 366: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // applyNBlock4 runs block 4 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB8_3), PTX lines 364-366
 func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && applyNBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r12 := w.Reg(12)
 	k0 := uint64(0x1)
@@ -6989,9 +7184,84 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// funcptrTidBlock2Warp runs block 2 of kernel funcptr_tid for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func funcptrTidBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x55555556)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 419: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 420: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(64)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(65)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 415, 416, 417, 418, 419, 420, 421: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		tid0 := &w.Tid[0]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 415: mov.u32
+			v1 := uint64(uint64(tid0[l]))
+			// 416: mul.hi.u32
+			v2 := uint64(uint32(isa.MulHi(v1, k0, 32, false)))
+			// 417: mul.lo.s32
+			v3 := uint64(uint32(v2) * uint32(k1))
+			// 418: sub.s32
+			v4 := uint64(uint32(v1) - uint32(v3))
+			// 419: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v4))
+			// 420: ld.u32
+			v5 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 421: setp.ne.s32
+			c6t := uint32(v5) != uint32(k2)
+			c6 := c6t
+			c6b0 := uint32(0)
+			if c6 {
+				c6b0 = 1
+			}
+			p1n |= c6b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // funcptrTidBlock2 runs block 2 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB9_2), PTX lines 415-421; divergent, reconverges at block 8 (b8 ($L__BB9_8))
 func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && funcptrTidBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x55555556)
 	k1 := uint64(0x3)
@@ -7148,9 +7418,57 @@ func funcptrTidBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// funcptrTidBlock4Warp runs block 4 of kernel funcptr_tid for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func funcptrTidBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 429: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(66)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 429, 430: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 429: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 430: setp.ne.s32
+			c2t := uint32(v1) != uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p2n |= c2b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // funcptrTidBlock4 runs block 4 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB9_4), PTX lines 429-430; divergent, reconverges at block 7 (b7 ($L__BB9_7))
 func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && funcptrTidBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1)
 	// PTX lines 429, 430: lane-local, one loop over the lanes

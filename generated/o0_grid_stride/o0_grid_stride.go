@@ -1054,9 +1054,69 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gridStrideScaleBlock1Warp runs block 1 of kernel grid_stride_scale for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 53: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 54: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(5)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(6)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 53, 54, 55: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 53: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 54: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 55: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p0n |= c3b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // gridStrideScaleBlock1 runs block 1 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 53-55; divergent, reconverges at block 4 (b4 ($L__BB0_4))
 func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStrideScaleBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
 	{
@@ -1266,7 +1326,8 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 67: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -1385,7 +1446,8 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 67: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))) + float64(math.Float32frombits(uint32(v8))); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -1461,9 +1523,69 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gridStrideScaleBlock3Warp runs block 3 of kernel grid_stride_scale for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStrideScaleBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// PTX line 73: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.NTID().X))
+	// PTX line 74: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NCTAID().X))
+	// PTX line 75: mul.lo.s32, warp-uniform
+	u3 := uint64(uint32(u1) * uint32(u2))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 76: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 78: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(14)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 76, 77, 78: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 76: ld.u32
+			v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 77: add.s32
+			v5 := uint64(uint32(v4) + uint32(u3))
+			// 78: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v5))
+		}
+	}
+	return true
+}
+
 // gridStrideScaleBlock3 runs block 3 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 73-78
 func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStrideScaleBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r32 := w.Reg(32)
 	// PTX line 73: mov.u32, warp-uniform
@@ -2048,9 +2170,69 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gridStridePartialBlock1Warp runs block 1 of kernel grid_stride_partial for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStridePartialBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 130: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 131: the address of ld.u64
+			fd1 := uint64(r0[l]) + 0x10 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(23)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(24)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	// PTX lines 130, 131, 132: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 130: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 131: ld.u64
+			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 132: setp.ge.s64
+			c3t := int64(v1) >= int64(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p0n |= c3b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // gridStridePartialBlock1 runs block 1 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 130-132; divergent, reconverges at block 4 (b4 ($L__BB1_4))
 func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStridePartialBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 130, 131, 132: lane-local, one loop over the lanes
 	{
@@ -2381,9 +2563,79 @@ func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gridStridePartialBlock3Warp runs block 3 of kernel grid_stride_partial for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStridePartialBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 146: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 147: the address of ld.u64
+			fd1 := uint64(r0[l]) + 0x30 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 149: the address of st.u64
+			fd2 := uint64(r0[l]) + 0x30 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(30)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(31)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(32)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+256 > fb1 && fb1+256 > fb2 {
+		return false
+	}
+	// PTX lines 146, 147, 148, 149: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 146: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 147: ld.u64
+			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 148: add.s64
+			v3 := uint64(uint64(v2) + uint64(v1))
+			// 149: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v3))
+		}
+	}
+	return true
+}
+
 // gridStridePartialBlock3 runs block 3 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 146-149
 func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gridStridePartialBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r33 := w.Reg(33)
 	// PTX lines 146, 147, 148: lane-local, one loop over the lanes

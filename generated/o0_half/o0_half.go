@@ -4634,9 +4634,57 @@ func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// halfOpsBlock3Warp runs block 3 of kernel half_ops for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func halfOpsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 160: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x70 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(74)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 160, 161: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 160: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 161: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // halfOpsBlock3 runs block 3 of kernel half_ops for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 160-161; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func halfOpsBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && halfOpsBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x8)
 	// PTX lines 160, 161: lane-local, one loop over the lanes
@@ -4960,9 +5008,64 @@ func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// halfOpsBlock5Warp runs block 5 of kernel half_ops for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func halfOpsBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 181: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x70 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 183: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x70 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(80)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(81)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 181, 182, 183: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 181: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 182: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 183: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // halfOpsBlock5 runs block 5 of kernel half_ops for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 181-183
 func halfOpsBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && halfOpsBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r101 := w.Reg(101)
 	k0 := uint64(0x1)

@@ -2820,9 +2820,77 @@ func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock3Warp runs block 3 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x8000000000000000)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 86: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x40 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(22)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 86, 87, 88, 89: one pass over a full warp's lanes
+	{
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p4n := uint32(0)
+		p5n := uint32(0)
+		p6n := uint32(0)
+		for l := range 32 {
+			// 86: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 87: setp.ne.s64
+			c2t := uint64(v1) != uint64(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p4n |= c2b0 << l
+			// 88: mov.pred
+			c3 := false
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p5n |= c3b0 << l
+			// 89: mov.pred
+			c4 := c3
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p6n |= c4b0 << l
+		}
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
+	}
+	return true
+}
+
 // int64MathBlock3 runs block 3 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 86-89; divergent, reconverges at block 5 (b5 ($L__BB0_5))
 func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x8000000000000000)
 	// PTX lines 86, 87, 88, 89: lane-local, one loop over the lanes
@@ -2930,9 +2998,67 @@ func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock4Warp runs block 4 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffffffffffff)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 93: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x48 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(23)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 93, 94, 95: one pass over a full warp's lanes
+	{
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p7n := uint32(0)
+		p6n := uint32(0)
+		for l := range 32 {
+			// 93: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 94: setp.eq.s64
+			c2t := uint64(v1) == uint64(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p7n |= c2b0 << l
+			// 95: mov.pred
+			c3 := c2
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p6n |= c3b0 << l
+		}
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
+	}
+	return true
+}
+
 // int64MathBlock4 runs block 4 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 93-95
 func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0xffffffffffffffff)
 	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
@@ -3558,9 +3684,64 @@ func int64MathBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock8Warp runs block 8 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r48 := w.Reg(48)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 125: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x40 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 126: the address of ld.u64
+			fd1 := uint64(r0[l]) + 0x48 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(33)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(34)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	// PTX lines 125, 126, 127, 128: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 125: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 126: ld.u64
+			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 127: div.s64
+			v3 := isa.Div(v1, v2, 64, true)
+			// 128: mov.u64
+			v4 := uint64(v3)
+			r48[l] = v4
+		}
+	}
+	return true
+}
+
 // int64MathBlock8 runs block 8 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 125-128
 func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock8Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r48 := w.Reg(48)
 	// PTX lines 125, 126, 127, 128: lane-local, one loop over the lanes
@@ -3867,9 +4048,64 @@ func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock11Warp runs block 11 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r57 := w.Reg(57)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 144: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x40 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 145: the address of ld.u64
+			fd1 := uint64(r0[l]) + 0x48 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(38)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(39)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	// PTX lines 144, 145, 146, 147: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 144: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 145: ld.u64
+			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 146: rem.s64
+			v3 := isa.Rem(v1, v2, 64, true)
+			// 147: mov.u64
+			v4 := uint64(v3)
+			r57[l] = v4
+		}
+	}
+	return true
+}
+
 // int64MathBlock11 runs block 11 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_11), PTX lines 144-147
 func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock11Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r57 := w.Reg(57)
 	// PTX lines 144, 145, 146, 147: lane-local, one loop over the lanes
@@ -4688,9 +4924,64 @@ func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock14Warp runs block 14 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r77 := w.Reg(77)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 177: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x50 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 178: the address of ld.u64
+			fd1 := uint64(r0[l]) + 0x58 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(55)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(56)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	// PTX lines 177, 178, 179, 180: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 177: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 178: ld.u64
+			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 179: div.u64
+			v3 := isa.Div(v1, v2, 64, false)
+			// 180: mov.u64
+			v4 := uint64(v3)
+			r77[l] = v4
+		}
+	}
+	return true
+}
+
 // int64MathBlock14 runs block 14 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB0_14), PTX lines 177-180
 func int64MathBlock14(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock14Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r77 := w.Reg(77)
 	// PTX lines 177, 178, 179, 180: lane-local, one loop over the lanes
@@ -4993,9 +5284,64 @@ func int64MathBlock16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// int64MathBlock17Warp runs block 17 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r85 := w.Reg(85)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 195: the address of ld.u64
+			fd0 := uint64(r0[l]) + 0x50 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 196: the address of ld.u64
+			fd1 := uint64(r0[l]) + 0x58 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(60)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(61)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	// PTX lines 195, 196, 197, 198: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 195: ld.u64
+			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 196: ld.u64
+			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 197: rem.u64
+			v3 := isa.Rem(v1, v2, 64, false)
+			// 198: mov.u64
+			v4 := uint64(v3)
+			r85[l] = v4
+		}
+	}
+	return true
+}
+
 // int64MathBlock17 runs block 17 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b17 ($L__BB0_17), PTX lines 195-198
 func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && int64MathBlock17Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r85 := w.Reg(85)
 	// PTX lines 195, 196, 197, 198: lane-local, one loop over the lanes

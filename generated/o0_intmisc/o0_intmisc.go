@@ -3264,9 +3264,49 @@ func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// intMiscBlock3Warp runs block 3 of kernel int_misc for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func intMiscBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r64 := w.Reg(64)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 123: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(50)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 123, 124: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 123: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 124: mov.u32
+			v2 := uint64(v1)
+			r64[l] = v2
+		}
+	}
+	return true
+}
+
 // intMiscBlock3 runs block 3 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 123-124
 func intMiscBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && intMiscBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r64 := w.Reg(64)
 	// PTX lines 123, 124: lane-local, one loop over the lanes
@@ -3327,9 +3367,49 @@ func intMiscBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// intMiscBlock4Warp runs block 4 of kernel int_misc for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func intMiscBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r64 := w.Reg(64)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 127: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x34 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(51)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 127, 128: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 127: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 128: mov.u32
+			v2 := uint64(v1)
+			r64[l] = v2
+		}
+	}
+	return true
+}
+
 // intMiscBlock4 runs block 4 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 127-128
 func intMiscBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && intMiscBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r64 := w.Reg(64)
 	// PTX lines 127, 128: lane-local, one loop over the lanes
@@ -3770,9 +3850,49 @@ func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// intMiscBlock6Warp runs block 6 of kernel int_misc for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func intMiscBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r73 := w.Reg(73)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 144: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(60)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 144, 145: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 144: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 145: mov.u32
+			v2 := uint64(v1)
+			r73[l] = v2
+		}
+	}
+	return true
+}
+
 // intMiscBlock6 runs block 6 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 144-145
 func intMiscBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && intMiscBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r73 := w.Reg(73)
 	// PTX lines 144, 145: lane-local, one loop over the lanes
@@ -3833,9 +3953,49 @@ func intMiscBlock6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// intMiscBlock7Warp runs block 7 of kernel int_misc for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func intMiscBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r73 := w.Reg(73)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 148: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(61)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 148, 149: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 148: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 149: mov.u32
+			v2 := uint64(v1)
+			r73[l] = v2
+		}
+	}
+	return true
+}
+
 // intMiscBlock7 runs block 7 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 148-149
 func intMiscBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && intMiscBlock7Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r73 := w.Reg(73)
 	// PTX lines 148, 149: lane-local, one loop over the lanes

@@ -5265,9 +5265,70 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// storeReturnBarrierBlock2Warp runs block 2 of kernel store_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func storeReturnBarrierBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x55555556)
+	k1 := uint64(0x1f)
+	k2 := uint64(0x3)
+	k3 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 234: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(60)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 234, 235, 236, 237, 238, 239, 240: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 234: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 235: mul.hi.s32
+			v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
+			// 236: shr.u32
+			v3 := uint64(uint32(v2) >> uint32(k1))
+			// 237: add.s32
+			v4 := uint64(uint32(v2) + uint32(v3))
+			// 238: mul.lo.s32
+			v5 := uint64(uint32(v4) * uint32(k2))
+			// 239: sub.s32
+			v6 := uint64(uint32(v1) - uint32(v5))
+			// 240: setp.ne.s32
+			c7t := uint32(v6) != uint32(k3)
+			c7 := c7t
+			c7b0 := uint32(0)
+			if c7 {
+				c7b0 = 1
+			}
+			p1n |= c7b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // storeReturnBarrierBlock2 runs block 2 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_2), PTX lines 234-240; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && storeReturnBarrierBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x55555556)
 	k1 := uint64(0x1f)
@@ -5887,9 +5948,52 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// storeReturnBarrierBlock6Warp runs block 6 of kernel store_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func storeReturnBarrierBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r44 := w.Reg(44)
+	k0 := uint64(0x3)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 272: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(71)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 272, 273, 274: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 272: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 273: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 274: mov.u32
+			v3 := uint64(v2)
+			r44[l] = v3
+		}
+	}
+	return true
+}
+
 // storeReturnBarrierBlock6 runs block 6 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB2_5), PTX lines 272-274
 func storeReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && storeReturnBarrierBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r44 := w.Reg(44)
 	k0 := uint64(0x3)

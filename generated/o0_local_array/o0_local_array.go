@@ -2296,9 +2296,48 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block2Warp runs block 2 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 54: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 55: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 55: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 55: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // sort8Block2 runs block 2 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_2), PTX lines 54-55
 func sort8Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 54: mov.b32, warp-uniform
@@ -2343,9 +2382,57 @@ func sort8Block2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block3Warp runs block 3 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 58: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(7)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 58, 59: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 58: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 59: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // sort8Block3 runs block 3 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 58-59; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func sort8Block3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x7)
 	// PTX lines 58, 59: lane-local, one loop over the lanes
@@ -2669,9 +2756,64 @@ func sort8Block4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block5Warp runs block 5 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 79: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 81: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(14)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 79, 80, 81: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 79: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 80: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 81: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // sort8Block5 runs block 5 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 79-81
 func sort8Block5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r32 := w.Reg(32)
 	k0 := uint64(0x1)
@@ -2771,9 +2913,48 @@ func sort8Block5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block6Warp runs block 6 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX line 84: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 85: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x3c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(15)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 85: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 85: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // sort8Block6 runs block 6 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 84-85
 func sort8Block6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1)
 	// PTX line 84: mov.b32, warp-uniform
@@ -2818,9 +2999,57 @@ func sort8Block6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block7Warp runs block 7 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 89: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x3c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(16)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 89, 90: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 89: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 90: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p2n |= c2b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // sort8Block7 runs block 7 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 89-90; divergent, reconverges at block 15 (b15 ($L__BB0_15))
 func sort8Block7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block7Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x7)
 	// PTX lines 89, 90: lane-local, one loop over the lanes
@@ -3140,9 +3369,77 @@ func sort8Block8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block9Warp runs block 9 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block9Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 106: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x44 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(22)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 106, 107, 108, 109: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
+		for l := range 32 {
+			// 106: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 107: setp.lt.s32
+			c2t := int32(v1) < int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p3n |= c2b0 << l
+			// 108: mov.pred
+			c3 := false
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p4n |= c3b0 << l
+			// 109: mov.pred
+			c4 := c3
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p5n |= c4b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+	}
+	return true
+}
+
 // sort8Block9 runs block 9 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 106-109; divergent, reconverges at block 11 (b11 ($L__BB0_11))
 func sort8Block9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block9Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
@@ -3868,9 +4165,64 @@ func sort8Block13(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block14Warp runs block 14 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 146: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x3c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 148: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x3c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(34)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(35)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 146, 147, 148: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 146: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 147: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 148: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // sort8Block14 runs block 14 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB0_14), PTX lines 146-148
 func sort8Block14(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block14Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r62 := w.Reg(62)
 	k0 := uint64(0x1)
@@ -3970,9 +4322,48 @@ func sort8Block14(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block15Warp runs block 15 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block15Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 151: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 152: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x48 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(36)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 152: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 152: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // sort8Block15 runs block 15 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB0_15), PTX lines 151-152
 func sort8Block15(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block15Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 151: mov.b32, warp-uniform
@@ -4017,9 +4408,57 @@ func sort8Block15(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block16Warp runs block 16 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block16Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 155: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x48 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(37)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 155, 156: one pass over a full warp's lanes
+	{
+		p8 := w.P[8]
+		p8n := uint32(0)
+		for l := range 32 {
+			// 155: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 156: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p8n |= c2b0 << l
+		}
+		w.P[8] = p8&^m | p8n
+	}
+	return true
+}
+
 // sort8Block16 runs block 16 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB0_16), PTX lines 155-156; divergent, reconverges at block 19 (b19 ($L__BB0_19))
 func sort8Block16(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block16Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x7)
 	// PTX lines 155, 156: lane-local, one loop over the lanes
@@ -4343,9 +4782,64 @@ func sort8Block17(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// sort8Block18Warp runs block 18 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 176: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x48 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 178: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x48 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(43)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(44)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 176, 177, 178: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 176: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 177: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 178: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // sort8Block18 runs block 18 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b18 ($L__BB0_18), PTX lines 176-178
 func sort8Block18(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && sort8Block18Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r79 := w.Reg(79)
 	k0 := uint64(0x1)
@@ -4940,9 +5434,48 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// nibbleHistBlock2Warp runs block 2 of kernel nibble_hist for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func nibbleHistBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 225: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 226: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x58 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(51)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 226: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 226: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // nibbleHistBlock2 runs block 2 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_2), PTX lines 225-226
 func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && nibbleHistBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 225: mov.b32, warp-uniform
@@ -4987,9 +5520,57 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// nibbleHistBlock3Warp runs block 3 of kernel nibble_hist for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func nibbleHistBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xf)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 229: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x58 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(52)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 229, 230: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 229: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 230: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // nibbleHistBlock3 runs block 3 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 229-230; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func nibbleHistBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && nibbleHistBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0xf)
 	// PTX lines 229, 230: lane-local, one loop over the lanes
@@ -5179,9 +5760,64 @@ func nibbleHistBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// nibbleHistBlock5Warp runs block 5 of kernel nibble_hist for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func nibbleHistBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 242: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x58 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 244: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x58 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(55)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(56)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 242, 243, 244: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 242: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 243: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 244: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // nibbleHistBlock5 runs block 5 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 242-244
 func nibbleHistBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && nibbleHistBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r24 := w.Reg(24)
 	k0 := uint64(0x1)
@@ -5504,9 +6140,57 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// nibbleHistBlock7Warp runs block 7 of kernel nibble_hist for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func nibbleHistBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 257: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x60 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(62)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 257, 258: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 257: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 258: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p2n |= c2b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // nibbleHistBlock7 runs block 7 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB1_7), PTX lines 257-258; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 func nibbleHistBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && nibbleHistBlock7Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x7)
 	// PTX lines 257, 258: lane-local, one loop over the lanes
@@ -5837,9 +6521,64 @@ func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// nibbleHistBlock9Warp runs block 9 of kernel nibble_hist for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func nibbleHistBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 275: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x60 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 277: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x60 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(68)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(69)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 275, 276, 277: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 275: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 276: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 277: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // nibbleHistBlock9 runs block 9 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB1_9), PTX lines 275-277
 func nibbleHistBlock9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && nibbleHistBlock9Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r42 := w.Reg(42)
 	k0 := uint64(0x1)
@@ -5939,9 +6678,48 @@ func nibbleHistBlock9(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// nibbleHistBlock10Warp runs block 10 of kernel nibble_hist for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func nibbleHistBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 280: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 281: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x64 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(70)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 281: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 281: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // nibbleHistBlock10 runs block 10 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_10), PTX lines 280-281
 func nibbleHistBlock10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && nibbleHistBlock10Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 280: mov.b32, warp-uniform
@@ -5986,9 +6764,57 @@ func nibbleHistBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// nibbleHistBlock11Warp runs block 11 of kernel nibble_hist for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func nibbleHistBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xf)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 284: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x64 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(71)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 284, 285: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 284: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 285: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p3n |= c2b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // nibbleHistBlock11 runs block 11 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_11), PTX lines 284-285; divergent, reconverges at block 14 (b14 ($L__BB1_14))
 func nibbleHistBlock11(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && nibbleHistBlock11Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0xf)
 	// PTX lines 284, 285: lane-local, one loop over the lanes
@@ -6312,9 +7138,64 @@ func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// nibbleHistBlock13Warp runs block 13 of kernel nibble_hist for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func nibbleHistBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 305: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x64 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 307: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x64 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(77)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(78)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 305, 306, 307: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 305: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 306: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 307: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // nibbleHistBlock13 runs block 13 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB1_13), PTX lines 305-307
 func nibbleHistBlock13(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && nibbleHistBlock13Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r59 := w.Reg(59)
 	k0 := uint64(0x1)

@@ -2656,9 +2656,69 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulBlock1Warp runs block 1 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 72: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 73: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(10)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(11)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 72, 73, 74: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 72: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 73: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 74: setp.lt.s32
+			c3t := int32(v1) < int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p1n |= c3b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // matmulBlock1 runs block 1 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 72-74; divergent, reconverges at block 8 (b8 ($L__BB0_8))
 func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 72, 73, 74: lane-local, one loop over the lanes
 	{
@@ -2768,9 +2828,64 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulBlock3Warp runs block 3 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 80: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 81: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 82: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(13)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 81, 82: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 81: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			// 82: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // matmulBlock3 runs block 3 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 80-82
 func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 80: mov.b32, warp-uniform
@@ -2853,9 +2968,69 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulBlock4Warp runs block 4 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 85: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 86: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(14)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(15)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 85, 86, 87: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 85: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 86: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 87: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p2n |= c3b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // matmulBlock4 runs block 4 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 85-87; divergent, reconverges at block 7 (b7 ($L__BB0_7))
 func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
 	{
@@ -3189,7 +3364,8 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 111: fma.rn.f32
 				var v21 uint64
 				var v21F float32
-				if v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20))); isa.FmaF32Rounded(v21f, math.Float32bits(float32(v21f))) {
+				v21p, v21z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))
+				if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f, math.Float32bits(float32(v21f))) {
 					v21F = float32(v21f)
 					v21 = uint64(math.Float32bits(v21F))
 				} else {
@@ -3407,7 +3583,8 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 111: fma.rn.f32
 				var v21 uint64
 				var v21F float32
-				if v21f := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))) + float64(math.Float32frombits(uint32(v20))); isa.FmaF32Rounded(v21f, math.Float32bits(float32(v21f))) {
+				v21p, v21z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))
+				if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f, math.Float32bits(float32(v21f))) {
 					v21F = float32(v21f)
 					v21 = uint64(math.Float32bits(v21F))
 				} else {
@@ -3462,9 +3639,64 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulBlock6Warp runs block 6 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 115: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 117: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(27)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(28)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 115, 116, 117: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 115: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 116: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 117: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // matmulBlock6 runs block 6 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 115-117
 func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r53 := w.Reg(53)
 	k0 := uint64(0x1)
@@ -4820,9 +5052,69 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock1Warp runs block 1 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 198: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 199: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(49)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(50)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 198, 199, 200: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 198: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 199: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 200: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p0n |= c3b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // matmulTiledBlock1 runs block 1 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 198-200; divergent, reconverges at block 21 (b19 ($L__BB1_19))
 func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 198, 199, 200: lane-local, one loop over the lanes
 	{
@@ -4932,9 +5224,69 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock2Warp runs block 2 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 204: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 205: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(51)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(52)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 204, 205, 206: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 204: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 205: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 206: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p1n |= c3b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // matmulTiledBlock2 runs block 2 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_2), PTX lines 204-206; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 204, 205, 206: lane-local, one loop over the lanes
 	{
@@ -5044,9 +5396,84 @@ func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock3Warp runs block 3 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 210: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 211: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 213: the address of ld.u32
+			fd2 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(53)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(54)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(55)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	// PTX lines 210, 211, 212, 213, 214: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 210: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 211: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 212: add.s32
+			v3 := uint64(uint32(v1) + uint32(v2))
+			// 213: ld.u32
+			v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 214: setp.ge.s32
+			c5t := int32(v3) >= int32(v4)
+			c5 := c5t
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p2n |= c5b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // matmulTiledBlock3 runs block 3 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 210-214; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 210, 211, 212, 213, 214: lane-local, one loop over the lanes
 	{
@@ -5788,9 +6215,84 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock7Warp runs block 7 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 253: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 254: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 256: the address of ld.u32
+			fd2 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(67)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(68)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(69)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	// PTX lines 253, 254, 255, 256, 257: one pass over a full warp's lanes
+	{
+		p4 := w.P[4]
+		p4n := uint32(0)
+		for l := range 32 {
+			// 253: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 254: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 255: add.s32
+			v3 := uint64(uint32(v1) + uint32(v2))
+			// 256: ld.u32
+			v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 257: setp.ge.s32
+			c5t := int32(v3) >= int32(v4)
+			c5 := c5t
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p4n |= c5b0 << l
+		}
+		w.P[4] = p4&^m | p4n
+	}
+	return true
+}
+
 // matmulTiledBlock7 runs block 7 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB1_7), PTX lines 253-257; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock7Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 253, 254, 255, 256, 257: lane-local, one loop over the lanes
 	{
@@ -6426,9 +6928,72 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock11Warp runs block 11 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xf)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 291: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 292: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(79)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(80)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 291, 292, 293, 294: one pass over a full warp's lanes
+	{
+		p5 := w.P[5]
+		p5n := uint32(0)
+		for l := range 32 {
+			// 291: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 292: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 293: sub.s32
+			v3 := uint64(uint32(v1) - uint32(v2))
+			// 294: setp.gt.s32
+			c4t := int32(v3) > int32(k0)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p5n |= c4b0 << l
+		}
+		w.P[5] = p5&^m | p5n
+	}
+	return true
+}
+
 // matmulTiledBlock11 runs block 11 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_10), PTX lines 291-294; divergent, reconverges at block 14 (b13 ($L__BB1_13))
 func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock11Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0xf)
 	// PTX lines 291, 292, 293, 294: lane-local, one loop over the lanes
@@ -6543,9 +7108,64 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock12Warp runs block 12 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r91 := w.Reg(91)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 298: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 299: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(81)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(82)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 298, 299, 300, 301: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 298: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 299: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 300: sub.s32
+			v3 := uint64(uint32(v1) - uint32(v2))
+			// 301: mov.u32
+			v4 := uint64(v3)
+			r91[l] = v4
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock12 runs block 12 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_11), PTX lines 298-301
 func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock12Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r91 := w.Reg(91)
 	// PTX lines 298, 299, 300, 301: lane-local, one loop over the lanes
@@ -6763,9 +7383,69 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock15Warp runs block 15 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 315: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x40 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 316: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x3c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(85)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(86)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 315, 316, 317: one pass over a full warp's lanes
+	{
+		p6 := w.P[6]
+		p6n := uint32(0)
+		for l := range 32 {
+			// 315: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 316: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 317: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p6n |= c3b0 << l
+		}
+		w.P[6] = p6&^m | p6n
+	}
+	return true
+}
+
 // matmulTiledBlock15 runs block 15 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_14), PTX lines 315-317; divergent, reconverges at block 18 (b17 ($L__BB1_17))
 func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock15Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 315, 316, 317: lane-local, one loop over the lanes
 	{
@@ -7135,7 +7815,8 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				// 339: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				if v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Rounded(v19f, math.Float32bits(float32(v19f))) {
+				v19p, v19z := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))
+				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -7214,7 +7895,8 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				// 339: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				if v19f := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Rounded(v19f, math.Float32bits(float32(v19f))) {
+				v19p, v19z := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))
+				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -7269,9 +7951,64 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock17Warp runs block 17 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 343: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x40 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 345: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x40 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(94)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(95)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 343, 344, 345: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 343: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 344: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 345: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock17 runs block 17 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB1_16), PTX lines 343-345
 func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock17Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r117 := w.Reg(117)
 	k0 := uint64(0x1)
@@ -7371,9 +8108,64 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock20Warp runs block 20 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 351: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 353: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x38 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(96)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(97)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 351, 352, 353: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 351: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 352: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 353: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock20 runs block 20 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b18 ($L__BB1_18), PTX lines 351-353
 func matmulTiledBlock20(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock20Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r119 := w.Reg(119)
 	k0 := uint64(0x10)
@@ -7473,9 +8265,69 @@ func matmulTiledBlock20(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock21Warp runs block 21 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 356: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 357: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(98)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(99)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 356, 357, 358: one pass over a full warp's lanes
+	{
+		p7 := w.P[7]
+		p7n := uint32(0)
+		for l := range 32 {
+			// 356: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 357: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 358: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p7n |= c3b0 << l
+		}
+		w.P[7] = p7&^m | p7n
+	}
+	return true
+}
+
 // matmulTiledBlock21 runs block 21 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b19 ($L__BB1_19), PTX lines 356-358; divergent, reconverges at block 24 (b22 ($L__BB1_22))
 func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock21Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 356, 357, 358: lane-local, one loop over the lanes
 	{
@@ -7585,9 +8437,69 @@ func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// matmulTiledBlock22Warp runs block 22 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 362: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 363: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(100)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(101)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 362, 363, 364: one pass over a full warp's lanes
+	{
+		p8 := w.P[8]
+		p8n := uint32(0)
+		for l := range 32 {
+			// 362: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 363: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 364: setp.ge.s32
+			c3t := int32(v1) >= int32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p8n |= c3b0 << l
+		}
+		w.P[8] = p8&^m | p8n
+	}
+	return true
+}
+
 // matmulTiledBlock22 runs block 22 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b20 ($L__BB1_20), PTX lines 362-364; divergent, reconverges at block 24 (b22 ($L__BB1_22))
 func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matmulTiledBlock22Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 362, 363, 364: lane-local, one loop over the lanes
 	{

@@ -1862,9 +1862,61 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// fibBlock1Warp runs block 1 of function _Z3fibi for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func fibBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 34: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 35: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(3)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 34, 35: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 34: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 35: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v1))
+		}
+	}
+	return true
+}
+
 // fibBlock1 runs block 1 of function _Z3fibi for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 34-35
 func fibBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && fibBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r4 := w.Reg(4)
 	// PTX lines 34: lane-local, one loop over the lanes
@@ -2719,9 +2771,48 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// treeDepthBlock1Warp runs block 1 of function _Z10tree_depthj for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func treeDepthBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 94: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 95: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(10)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 95: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 95: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // treeDepthBlock1 runs block 1 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 94-95
 func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && treeDepthBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX line 94: mov.b32, warp-uniform
@@ -2873,9 +2964,49 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// treeDepthBlock4Warp runs block 4 of function _Z10tree_depthj for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func treeDepthBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r15 := w.Reg(15)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 133: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 133, 134: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 133: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 134: mov.u32
+			v2 := uint64(v1)
+			r15[l] = v2
+		}
+	}
+	return true
+}
+
 // treeDepthBlock4 runs block 4 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 133-134
 func treeDepthBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && treeDepthBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r15 := w.Reg(15)
 	// PTX lines 133, 134: lane-local, one loop over the lanes
@@ -2936,9 +3067,49 @@ func treeDepthBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// treeDepthBlock5Warp runs block 5 of function _Z10tree_depthj for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func treeDepthBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r15 := w.Reg(15)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 137: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 137, 138: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 137: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 138: mov.u32
+			v2 := uint64(v1)
+			r15[l] = v2
+		}
+	}
+	return true
+}
+
 // treeDepthBlock5 runs block 5 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 137-138
 func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && treeDepthBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r15 := w.Reg(15)
 	// PTX lines 137, 138: lane-local, one loop over the lanes
@@ -2999,9 +3170,51 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// treeDepthBlock6Warp runs block 6 of function _Z10tree_depthj for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func treeDepthBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r15 := w.Reg(15)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 143: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(14)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 141, 142, 143: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 141: mov.u32
+			v1 := uint64(r15[l])
+			// 142: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 143: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // treeDepthBlock6 runs block 6 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 141-143
 func treeDepthBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && treeDepthBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r15 := w.Reg(15)
 	k0 := uint64(0x1)
@@ -3897,9 +4110,61 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gcdBlock1Warp runs block 1 of function _Z3gcdjj for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gcdBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 175: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 176: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(24)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(25)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 175, 176: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 175: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 176: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v1))
+		}
+	}
+	return true
+}
+
 // gcdBlock1 runs block 1 of function _Z3gcdjj for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_1), PTX lines 175-176
 func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && gcdBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r5 := w.Reg(5)
 	// PTX lines 175: lane-local, one loop over the lanes

@@ -2308,9 +2308,48 @@ func reduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock4Warp runs block 4 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x80)
+	// PTX line 75: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 76: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 76: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 76: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock4 runs block 4 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 75-76
 func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x80)
 	// PTX line 75: mov.b32, warp-uniform
@@ -2355,9 +2394,57 @@ func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock5Warp runs block 5 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 79: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(14)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 79, 80: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 79: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 80: setp.eq.s32
+			c2t := uint32(v1) == uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // reduceSumBlock5 runs block 5 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 79-80; divergent, reconverges at block 11 (b9 ($L__BB0_9))
 func reduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX lines 79, 80: lane-local, one loop over the lanes
@@ -2431,9 +2518,69 @@ func reduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock6Warp runs block 6 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 84: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 85: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(15)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(16)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 84, 85, 86: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 84: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 85: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 86: setp.ge.u32
+			c3t := uint32(v1) >= uint32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p2n |= c3b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // reduceSumBlock6 runs block 6 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 84-86; divergent, reconverges at block 8 (b7 ($L__BB0_7))
 func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
 	{
@@ -2812,9 +2959,64 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock10Warp runs block 10 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 110: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 112: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(22)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(23)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 110, 111, 112: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 110: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 111: shr.u32
+			v2 := uint64(uint32(v1) >> uint32(k0))
+			// 112: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // reduceSumBlock10 runs block 10 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 110-112
 func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock10Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r48 := w.Reg(48)
 	k0 := uint64(0x1)
@@ -2914,9 +3116,57 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceSumBlock11Warp runs block 11 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 115: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(24)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 115, 116: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 115: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 116: setp.ne.s32
+			c2t := uint32(v1) != uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p3n |= c2b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // reduceSumBlock11 runs block 11 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 115-116; divergent, reconverges at block 13 (b11 ($L__BB0_11))
 func reduceSumBlock11(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceSumBlock11Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX lines 115, 116: lane-local, one loop over the lanes
@@ -4015,9 +4265,48 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock4Warp runs block 4 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x80)
+	// PTX line 196: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 197: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(41)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 197: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 197: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock4 runs block 4 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 196-197
 func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x80)
 	// PTX line 196: mov.b32, warp-uniform
@@ -4062,9 +4351,57 @@ func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock5Warp runs block 5 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 200: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(42)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 200, 201: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 200: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 201: setp.eq.s32
+			c2t := uint32(v1) == uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p1n |= c2b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // reduceMaxBlock5 runs block 5 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 200-201; divergent, reconverges at block 11 (b9 ($L__BB1_9))
 func reduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock5Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX lines 200, 201: lane-local, one loop over the lanes
@@ -4138,9 +4475,69 @@ func reduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock6Warp runs block 6 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 205: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 206: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(43)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(44)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX lines 205, 206, 207: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 205: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 206: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 207: setp.ge.u32
+			c3t := uint32(v1) >= uint32(v2)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p2n |= c3b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // reduceMaxBlock6 runs block 6 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 205-207; divergent, reconverges at block 8 (b7 ($L__BB1_7))
 func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	// PTX lines 205, 206, 207: lane-local, one loop over the lanes
 	{
@@ -4733,9 +5130,64 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock10Warp runs block 10 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 238: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 240: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(55)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(56)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 238, 239, 240: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 238: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 239: shr.u32
+			v2 := uint64(uint32(v1) >> uint32(k0))
+			// 240: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // reduceMaxBlock10 runs block 10 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB1_8), PTX lines 238-240
 func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock10Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r53 := w.Reg(53)
 	k0 := uint64(0x1)
@@ -4835,9 +5287,57 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// reduceMaxBlock11Warp runs block 11 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 243: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(57)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 243, 244: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		for l := range 32 {
+			// 243: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 244: setp.ne.s32
+			c2t := uint32(v1) != uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p3n |= c2b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
 // reduceMaxBlock11 runs block 11 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB1_9), PTX lines 243-244; divergent, reconverges at block 13 (b11 ($L__BB1_11))
 func reduceMaxBlock11(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && reduceMaxBlock11Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x0)
 	// PTX lines 243, 244: lane-local, one loop over the lanes

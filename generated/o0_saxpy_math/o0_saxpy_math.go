@@ -1775,7 +1775,8 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 71: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+				v16p, v16z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -1889,7 +1890,8 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 71: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				if v16f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v15))); isa.FmaF32Rounded(v16f, math.Float32bits(float32(v16f))) {
+				v16p, v16z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -3837,7 +3839,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					// 183: fma.rn.f32
 					var v40 uint64
 					var v40F float32
-					if v40f := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v40f, math.Float32bits(float32(v40f))) {
+					v40p, v40z := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))
+					if v40f := v40p + v40z; isa.FmaF32Rounded(v40p, v40z, v40f, math.Float32bits(float32(v40f))) {
 						v40F = float32(v40f)
 						v40 = uint64(math.Float32bits(v40F))
 					} else {
@@ -3971,7 +3974,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 183: fma.rn.f32
 				var v40 uint64
 				var v40F float32
-				if v40f := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v40f, math.Float32bits(float32(v40f))) {
+				v40p, v40z := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))
+				if v40f := v40p + v40z; isa.FmaF32Rounded(v40p, v40z, v40f, math.Float32bits(float32(v40f))) {
 					v40F = float32(v40f)
 					v40 = uint64(math.Float32bits(v40F))
 				} else {
@@ -4727,7 +4731,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 214: fma.rn.f32
 				var v71 uint64
 				var v71F float32
-				if v71f := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))) + float64(math.Float32frombits(uint32(v70))); isa.FmaF32Rounded(v71f, math.Float32bits(float32(v71f))) {
+				v71p, v71z := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))
+				if v71f := v71p + v71z; isa.FmaF32Rounded(v71p, v71z, v71f, math.Float32bits(float32(v71f))) {
 					v71F = float32(v71f)
 					v71 = uint64(math.Float32bits(v71F))
 				} else {
@@ -4799,7 +4804,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 214: fma.rn.f32
 				var v71 uint64
 				var v71F float32
-				if v71f := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))) + float64(math.Float32frombits(uint32(v70))); isa.FmaF32Rounded(v71f, math.Float32bits(float32(v71f))) {
+				v71p, v71z := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))
+				if v71f := v71p + v71z; isa.FmaF32Rounded(v71p, v71z, v71f, math.Float32bits(float32(v71f))) {
 					v71F = float32(v71f)
 					v71 = uint64(math.Float32bits(v71F))
 				} else {

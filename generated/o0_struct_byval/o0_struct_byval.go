@@ -1858,7 +1858,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						// 30: fma.rn.f32
 						var v8 uint64
 						var v8F float32
-						if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+						v8p, v8z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))), float64(v7F)
+						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 							v8F = float32(v8f)
 							v8 = uint64(math.Float32bits(v8F))
 						} else {
@@ -1879,7 +1880,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						// 30: fma.rn.f32
 						var v8 uint64
 						var v8F float32
-						if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+						v8p, v8z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))), float64(v7F)
+						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 							v8F = float32(v8f)
 							v8 = uint64(math.Float32bits(v8F))
 						} else {
@@ -1928,7 +1930,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 33: fma.rn.f32
 					var v11 uint64
 					var v11F float32
-					if v11f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(v8F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+					v11p, v11z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))), float64(v8F)
+					if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 						v11F = float32(v11f)
 						v11 = uint64(math.Float32bits(v11F))
 					} else {
@@ -2012,7 +2015,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 30: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))) + float64(v7F); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))), float64(v7F)
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -2056,7 +2060,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 33: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(v8F); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))), float64(v8F)
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2275,7 +2280,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 61: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2360,7 +2366,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 61: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2527,7 +2534,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 69: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				if v19f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Rounded(v19f, math.Float32bits(float32(v19f))) {
+				v19p, v19z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))
+				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -2612,7 +2620,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 69: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				if v19f := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))) + float64(math.Float32frombits(uint32(v18))); isa.FmaF32Rounded(v19f, math.Float32bits(float32(v19f))) {
+				v19p, v19z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))
+				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -2779,7 +2788,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 77: fma.rn.f32
 				var v27 uint64
 				var v27F float32
-				if v27f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v26))); isa.FmaF32Rounded(v27f, math.Float32bits(float32(v27f))) {
+				v27p, v27z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))
+				if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
 					v27F = float32(v27f)
 					v27 = uint64(math.Float32bits(v27F))
 				} else {
@@ -2864,7 +2874,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 77: fma.rn.f32
 				var v27 uint64
 				var v27F float32
-				if v27f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v26))); isa.FmaF32Rounded(v27f, math.Float32bits(float32(v27f))) {
+				v27p, v27z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))
+				if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
 					v27F = float32(v27f)
 					v27 = uint64(math.Float32bits(v27F))
 				} else {
@@ -3657,7 +3668,8 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 137: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v7))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -3756,7 +3768,8 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 137: fma.rn.f32
 				var v8 uint64
 				var v8F float32
-				if v8f := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))) + float64(math.Float32frombits(uint32(v7))); isa.FmaF32Rounded(v8f, math.Float32bits(float32(v8f))) {
+				v8p, v8z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {

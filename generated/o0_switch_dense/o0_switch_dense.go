@@ -2976,9 +2976,79 @@ func switchDenseBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock9Warp runs block 9 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 90: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 91: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 93: the address of st.u32
+			fd2 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(12)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(13)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 90, 91, 92, 93: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 90: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 91: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 92: add.s32
+			v3 := uint64(uint32(v1) + uint32(v2))
+			// 93: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // switchDenseBlock9 runs block 9 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_3), PTX lines 90-93
 func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock9Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r25 := w.Reg(25)
 	// PTX lines 90, 91, 92: lane-local, one loop over the lanes
@@ -3114,9 +3184,64 @@ func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock10Warp runs block 10 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 96: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 98: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(14)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(15)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 96, 97, 98: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 96: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 97: mul.lo.s32
+			v2 := uint64(uint32(v1) * uint32(k0))
+			// 98: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // switchDenseBlock10 runs block 10 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB0_4), PTX lines 96-98
 func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock10Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r27 := w.Reg(27)
 	k0 := uint64(0x3)
@@ -3216,9 +3341,64 @@ func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock11Warp runs block 11 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x55)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 101: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 103: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(16)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(17)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 101, 102, 103: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 101: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 102: xor.b32
+			v2 := uint64(uint32(v1) ^ uint32(k0))
+			// 103: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // switchDenseBlock11 runs block 11 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_5), PTX lines 101-103
 func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock11Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r29 := w.Reg(29)
 	k0 := uint64(0x55)
@@ -3318,9 +3498,64 @@ func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock12Warp runs block 12 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 106: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 108: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(18)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(19)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 106, 107, 108: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 106: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 107: shl.b32
+			v2 := uint64(uint32(v1) << uint32(k0))
+			// 108: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // switchDenseBlock12 runs block 12 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB0_6), PTX lines 106-108
 func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock12Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r31 := w.Reg(31)
 	k0 := uint64(0x2)
@@ -3420,9 +3655,79 @@ func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock13Warp runs block 13 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 111: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x14 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 112: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 114: the address of st.u32
+			fd2 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(20)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(21)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(22)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 111, 112, 113, 114: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 111: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 112: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 113: sub.s32
+			v3 := uint64(uint32(v1) - uint32(v2))
+			// 114: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // switchDenseBlock13 runs block 13 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB0_7), PTX lines 111-114
 func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock13Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r34 := w.Reg(34)
 	// PTX lines 111, 112, 113: lane-local, one loop over the lanes
@@ -3558,9 +3863,74 @@ func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock14Warp runs block 14 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x92492493)
+	k1 := uint64(0x1f)
+	k2 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 117: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 123: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(23)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(24)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 117, 118, 119, 120, 121, 122, 123: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 117: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 118: mul.hi.s32
+			v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
+			// 119: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 120: shr.u32
+			v4 := uint64(uint32(v3) >> uint32(k1))
+			// 121: shr.s32
+			v5 := uint64(uint32(int32(v3) >> uint32(k2)))
+			// 122: add.s32
+			v6 := uint64(uint32(v5) + uint32(v4))
+			// 123: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v6))
+		}
+	}
+	return true
+}
+
 // switchDenseBlock14 runs block 14 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB0_8), PTX lines 117-123
 func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock14Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r40 := w.Reg(40)
 	k0 := uint64(0x92492493)
@@ -3678,9 +4048,63 @@ func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock15Warp runs block 15 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 126: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 128: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(25)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(26)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 126, 127, 128: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 126: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 127: mul.lo.s32
+			v2 := uint64(uint32(v1) * uint32(v1))
+			// 128: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // switchDenseBlock15 runs block 15 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB0_9), PTX lines 126-128
 func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock15Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r42 := w.Reg(42)
 	// PTX lines 126, 127: lane-local, one loop over the lanes
@@ -3779,9 +4203,63 @@ func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDenseBlock16Warp runs block 16 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 131: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 133: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(27)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(28)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 131, 132, 133: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 131: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 132: not.b32
+			v2 := uint64(^uint32(v1))
+			// 133: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // switchDenseBlock16 runs block 16 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB0_10), PTX lines 131-133
 func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDenseBlock16Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r44 := w.Reg(44)
 	// PTX lines 131, 132: lane-local, one loop over the lanes
@@ -5136,9 +5614,48 @@ func switchDefaultBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock11Warp runs block 11 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xa)
+	// PTX line 229: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 230: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(42)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 230: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 230: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock11 runs block 11 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_3), PTX lines 229-230
 func switchDefaultBlock11(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock11Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0xa)
 	// PTX line 229: mov.b32, warp-uniform
@@ -5183,9 +5700,48 @@ func switchDefaultBlock11(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock12Warp runs block 12 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x15)
+	// PTX line 233: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 234: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(43)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 234: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 234: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock12 runs block 12 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB1_4), PTX lines 233-234
 func switchDefaultBlock12(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock12Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x15)
 	// PTX line 233: mov.b32, warp-uniform
@@ -5230,9 +5786,48 @@ func switchDefaultBlock12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock13Warp runs block 13 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x20)
+	// PTX line 237: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 238: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(44)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 238: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 238: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock13 runs block 13 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB1_5), PTX lines 237-238
 func switchDefaultBlock13(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock13Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x20)
 	// PTX line 237: mov.b32, warp-uniform
@@ -5277,9 +5872,48 @@ func switchDefaultBlock13(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock14Warp runs block 14 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x2b)
+	// PTX line 241: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 242: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(45)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 242: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 242: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock14 runs block 14 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_6), PTX lines 241-242
 func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock14Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x2b)
 	// PTX line 241: mov.b32, warp-uniform
@@ -5324,9 +5958,48 @@ func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock15Warp runs block 15 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x36)
+	// PTX line 245: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 246: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(46)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 246: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 246: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock15 runs block 15 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB1_7), PTX lines 245-246
 func switchDefaultBlock15(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock15Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x36)
 	// PTX line 245: mov.b32, warp-uniform
@@ -5371,9 +6044,48 @@ func switchDefaultBlock15(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock16Warp runs block 16 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x41)
+	// PTX line 249: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 250: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(47)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 250: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 250: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock16 runs block 16 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB1_8), PTX lines 249-250
 func switchDefaultBlock16(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock16Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x41)
 	// PTX line 249: mov.b32, warp-uniform
@@ -5418,9 +6130,48 @@ func switchDefaultBlock16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock17Warp runs block 17 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x4c)
+	// PTX line 253: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 254: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(48)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 254: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 254: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock17 runs block 17 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b17 ($L__BB1_9), PTX lines 253-254
 func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock17Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x4c)
 	// PTX line 253: mov.b32, warp-uniform
@@ -5465,9 +6216,48 @@ func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock18Warp runs block 18 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x57)
+	// PTX line 257: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 258: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(49)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 258: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 258: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock18 runs block 18 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b18 ($L__BB1_10), PTX lines 257-258
 func switchDefaultBlock18(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock18Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x57)
 	// PTX line 257: mov.b32, warp-uniform
@@ -5512,9 +6302,48 @@ func switchDefaultBlock18(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock19Warp runs block 19 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x62)
+	// PTX line 261: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 262: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(50)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 262: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 262: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock19 runs block 19 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b19 ($L__BB1_11), PTX lines 261-262
 func switchDefaultBlock19(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock19Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x62)
 	// PTX line 261: mov.b32, warp-uniform
@@ -5559,9 +6388,48 @@ func switchDefaultBlock19(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// switchDefaultBlock20Warp runs block 20 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffff)
+	// PTX line 265: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 266: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(51)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 266: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 266: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // switchDefaultBlock20 runs block 20 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b20 ($L__BB1_12), PTX lines 265-266
 func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && switchDefaultBlock20Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0xffffffff)
 	// PTX line 265: mov.b32, warp-uniform

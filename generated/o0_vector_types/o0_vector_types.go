@@ -1912,7 +1912,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 86: fma.rn.f32
 				var v24 uint64
 				var v24F float32
-				if v24f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v23))); isa.FmaF32Rounded(v24f, math.Float32bits(float32(v24f))) {
+				v24p, v24z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))
+				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
@@ -1984,7 +1985,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 86: fma.rn.f32
 				var v24 uint64
 				var v24F float32
-				if v24f := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))) + float64(math.Float32frombits(uint32(v23))); isa.FmaF32Rounded(v24f, math.Float32bits(float32(v24f))) {
+				v24p, v24z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))
+				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
@@ -2122,7 +2124,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 95: fma.rn.f32
 				var v33 uint64
 				var v33F float32
-				if v33f := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))) + float64(math.Float32frombits(uint32(v32))); isa.FmaF32Rounded(v33f, math.Float32bits(float32(v33f))) {
+				v33p, v33z := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))
+				if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f, math.Float32bits(float32(v33f))) {
 					v33F = float32(v33f)
 					v33 = uint64(math.Float32bits(v33F))
 				} else {
@@ -2196,7 +2199,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 95: fma.rn.f32
 				var v33 uint64
 				var v33F float32
-				if v33f := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))) + float64(math.Float32frombits(uint32(v32))); isa.FmaF32Rounded(v33f, math.Float32bits(float32(v33f))) {
+				v33p, v33z := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))
+				if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f, math.Float32bits(float32(v33f))) {
 					v33F = float32(v33f)
 					v33 = uint64(math.Float32bits(v33F))
 				} else {
@@ -2320,7 +2324,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 101: fma.rn.f32
 				var v39 uint64
 				var v39F float32
-				if v39f := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))) + float64(math.Float32frombits(uint32(v38))); isa.FmaF32Rounded(v39f, math.Float32bits(float32(v39f))) {
+				v39p, v39z := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))
+				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f, math.Float32bits(float32(v39f))) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
@@ -2392,7 +2397,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 101: fma.rn.f32
 				var v39 uint64
 				var v39F float32
-				if v39f := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))) + float64(math.Float32frombits(uint32(v38))); isa.FmaF32Rounded(v39f, math.Float32bits(float32(v39f))) {
+				v39p, v39z := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))
+				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f, math.Float32bits(float32(v39f))) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
@@ -2524,7 +2530,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 109: fma.rn.f32
 				var v47 uint64
 				var v47F float32
-				if v47f := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))) + float64(math.Float32frombits(uint32(v46))); isa.FmaF32Rounded(v47f, math.Float32bits(float32(v47f))) {
+				v47p, v47z := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))
+				if v47f := v47p + v47z; isa.FmaF32Rounded(v47p, v47z, v47f, math.Float32bits(float32(v47f))) {
 					v47F = float32(v47f)
 					v47 = uint64(math.Float32bits(v47F))
 				} else {
@@ -2598,7 +2605,8 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				// 109: fma.rn.f32
 				var v47 uint64
 				var v47F float32
-				if v47f := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))) + float64(math.Float32frombits(uint32(v46))); isa.FmaF32Rounded(v47f, math.Float32bits(float32(v47f))) {
+				v47p, v47z := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))
+				if v47f := v47p + v47z; isa.FmaF32Rounded(v47p, v47z, v47f, math.Float32bits(float32(v47f))) {
 					v47F = float32(v47f)
 					v47 = uint64(math.Float32bits(v47F))
 				} else {

@@ -2567,9 +2567,57 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpReduceSumBlock1Warp runs block 1 of kernel warp_reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpReduceSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 53: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(8)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 53, 54: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 53: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 54: setp.lt.s32
+			c2t := int32(v1) < int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p0n |= c2b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // warpReduceSumBlock1 runs block 1 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 53-54; divergent, reconverges at block 5 (b4 ($L__BB0_4))
 func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpReduceSumBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1)
 	// PTX lines 53, 54: lane-local, one loop over the lanes
@@ -3191,9 +3239,64 @@ func warpReduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpReduceSumBlock4Warp runs block 4 of kernel warp_reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpReduceSumBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 79: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 81: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(21)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(22)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 79, 80, 81: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 79: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 80: shr.s32
+			v2 := uint64(uint32(int32(v1) >> uint32(k0)))
+			// 81: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // warpReduceSumBlock4 runs block 4 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 79-81
 func warpReduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpReduceSumBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r35 := w.Reg(35)
 	k0 := uint64(0x1)
@@ -4012,9 +4115,57 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpAllreduceMaxBlock1Warp runs block 1 of kernel warp_allreduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpAllreduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 147: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(35)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 147, 148: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 147: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 148: setp.lt.s32
+			c2t := int32(v1) < int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p0n |= c2b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // warpAllreduceMaxBlock1 runs block 1 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 147-148; divergent, reconverges at block 5 (b4 ($L__BB1_4))
 func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpAllreduceMaxBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1)
 	// PTX lines 147, 148: lane-local, one loop over the lanes
@@ -4750,9 +4901,64 @@ func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpAllreduceMaxBlock4Warp runs block 4 of kernel warp_allreduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpAllreduceMaxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 176: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 178: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(51)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(52)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 176, 177, 178: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 176: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 177: shr.s32
+			v2 := uint64(uint32(int32(v1) >> uint32(k0)))
+			// 178: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // warpAllreduceMaxBlock4 runs block 4 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 176-178
 func warpAllreduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpAllreduceMaxBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r36 := w.Reg(36)
 	k0 := uint64(0x1)
@@ -5570,9 +5776,57 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpScanBlock1Warp runs block 1 of kernel warp_scan for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpScanBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1f)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 232: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(66)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 232, 233: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 232: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 233: setp.gt.s32
+			c2t := int32(v1) > int32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p0n |= c2b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // warpScanBlock1 runs block 1 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_1), PTX lines 232-233; divergent, reconverges at block 7 (b6 ($L__BB2_6))
 func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpScanBlock1Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x1f)
 	// PTX lines 232, 233: lane-local, one loop over the lanes
@@ -6238,9 +6492,79 @@ func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpScanBlock4Warp runs block 4 of kernel warp_scan for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpScanBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 259: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 260: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 262: the address of st.u32
+			fd2 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(80)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(81)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(82)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 259, 260, 261, 262: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 259: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 260: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 261: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 262: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+		}
+	}
+	return true
+}
+
 // warpScanBlock4 runs block 4 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB2_3), PTX lines 259-262
 func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpScanBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r36 := w.Reg(36)
 	// PTX lines 259, 260, 261: lane-local, one loop over the lanes
@@ -6376,9 +6700,64 @@ func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpScanBlock6Warp runs block 6 of kernel warp_scan for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpScanBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 267: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 269: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(83)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(84)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 267, 268, 269: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 267: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 268: shl.b32
+			v2 := uint64(uint32(v1) << uint32(k0))
+			// 269: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+		}
+	}
+	return true
+}
+
 // warpScanBlock6 runs block 6 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB2_5), PTX lines 267-269
 func warpScanBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && warpScanBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r38 := w.Reg(38)
 	k0 := uint64(0x1)

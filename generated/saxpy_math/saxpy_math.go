@@ -588,9 +588,151 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// saxpyBlock2Warp runs block 2 of kernel saxpy for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.f32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/saxpy_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 37: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 38: add.s64
+			v7 := uint64(uint64(u5) + uint64(v6))
+			_ = v7
+			// 39: add.s64
+			v8 := uint64(uint64(u4) + uint64(v6))
+			_ = v8
+			// 40: the index of ld.global.nc.f32
+			fd0 := v6 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u4 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u5 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u5 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 37, 38, 39, 40, 41, 42, 43: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 37: mul.wide.s32
+			v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 38: add.s64
+			v10 := uint64(uint64(u5) + uint64(v9))
+			_ = v10
+			// 39: add.s64
+			v11 := uint64(uint64(u4) + uint64(v9))
+			_ = v11
+			// 40: ld.global.nc.f32
+			v12 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 41: ld.global.f32
+			v13 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 42: fma.rn.f32
+			var v14 uint64
+			var v14F float32
+			v14p, v14z := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v12))), float64(math.Float32frombits(uint32(v13)))
+			if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
+				v14F = float32(v14f)
+				v14 = uint64(math.Float32bits(v14F))
+			} else {
+				{
+					v14 = uint64(isa.FmaF32RN(uint32(u1), uint32(v12), uint32(v13)))
+					v14F = math.Float32frombits(uint32(v14))
+				}
+			}
+			_ = v14F
+			_ = v14
+			// 43: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v14F))))
+		}
+	}
+	return true
+}
+
 // saxpyBlock2 runs block 2 of kernel saxpy for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-43
 func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && saxpyBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
 	r15 := w.Reg(15)
@@ -712,7 +854,8 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 42: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -767,7 +910,8 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 42: fma.rn.f32
 				var v11 uint64
 				var v11F float32
-				if v11f := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v10))); isa.FmaF32Rounded(v11f, math.Float32bits(float32(v11f))) {
+				v11p, v11z := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -932,9 +1076,375 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// floatMathBlock2Warp runs block 2 of kernel float_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3f800000)
+	k2 := uint64(0xbfb8aa3b)
+	k3 := uint64(0x3f000000)
+	k4 := uint64(0xbf800000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:73")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/saxpy_math.ptx:74")
+	}
+	// PTX line 75: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 76: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:76")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/saxpy_math.ptx:77")
+	}
+	// PTX line 78: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 79: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/saxpy_math.ptx:79")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 80: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/saxpy_math.ptx:80")
+	}
+	// PTX line 81: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 82: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 83: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// PTX line 84: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 85: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 86: add.s64
+			v14 := uint64(uint64(u6) + uint64(v13))
+			_ = v14
+			// 87: the index of ld.global.f32
+			fd0 := v13 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 88: add.s64
+			v15 := uint64(uint64(u3) + uint64(v13))
+			_ = v15
+			// 92: add.s64
+			v16 := uint64(uint64(u12) + uint64(v13))
+			_ = v16
+			// 99: add.s64
+			v17 := uint64(uint64(u11) + uint64(v13))
+			_ = v17
+			// 104: add.s64
+			v18 := uint64(uint64(u10) + uint64(v13))
+			_ = v18
+			// 109: add.s64
+			v19 := uint64(uint64(u9) + uint64(v13))
+			_ = v19
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u6 + fl0 + 0x0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u3 + fl0 + 0x0
+	fw1 := w.Window(4)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u12 + fl0 + 0x0
+	fw2 := w.Window(5)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u11 + fl0 + 0x0
+	fw3 := w.Window(6)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u10 + fl0 + 0x0
+	fw4 := w.Window(7)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u9 + fl0 + 0x0
+	fw5 := w.Window(8)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110: one pass over a full warp's lanes
+	{
+		{
+			var v20_s [32]uint64
+			var v22_s [32]uint64
+			var v24_s [32]uint64
+			var v28_s [32]uint64
+			var v29_s [32]uint64
+			var v30F_s [32]float32
+			var v31_s [32]uint64
+			var v34F_s [32]float32
+			for l := range 32 {
+				// 85: mul.wide.s32
+				v20 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 86: add.s64
+				v21 := uint64(uint64(u6) + uint64(v20))
+				_ = v21
+				// 87: ld.global.f32
+				v22 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				// 88: add.s64
+				v23 := uint64(uint64(u3) + uint64(v20))
+				_ = v23
+				// 89: ld.global.f32
+				v24 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				// 90: abs.f32
+				v25 := uint64(isa.AbsF32(uint32(v22)))
+				// 91: sqrt.rn.f32
+				v26 := uint64(isa.SqrtF32(uint32(v25), isa.RN))
+				// 92: add.s64
+				v27 := uint64(uint64(u12) + uint64(v20))
+				_ = v27
+				// 93: st.global.f32
+				runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v26))
+				// 94: min.f32
+				v28 := uint64(isa.MinF32(uint32(v22), uint32(v24), false))
+				// 95: max.f32
+				v29 := uint64(isa.MaxF32(uint32(v22), uint32(v24), false))
+				// 96: fma.rn.f32
+				var v30 uint64
+				var v30F float32
+				v30p, v30z := float64(math.Float32frombits(uint32(v24)))*float64(math.Float32frombits(uint32(v24))), float64(math.Float32frombits(uint32(k1)))
+				if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f, math.Float32bits(float32(v30f))) {
+					v30F = float32(v30f)
+					v30 = uint64(math.Float32bits(v30F))
+				} else {
+					{
+						v30 = uint64(isa.FmaF32RN(uint32(v24), uint32(v24), uint32(k1)))
+						v30F = math.Float32frombits(uint32(v30))
+					}
+				}
+				_ = v30F
+				_ = v30
+				v29_s[l] = v29
+				v30F_s[l] = v30F
+				v28_s[l] = v28
+				v20_s[l] = v20
+				v22_s[l] = v22
+				v24_s[l] = v24
+			}
+			for l := range 32 {
+				v29 := v29_s[l]
+				v30F := v30F_s[l]
+				// 97: div.rn.f32
+				v31 := uint64(isa.DivF32(uint32(v29), uint32(uint64(math.Float32bits(v30F))), isa.RN))
+				v31_s[l] = v31
+			}
+			for l := range 32 {
+				v28 := v28_s[l]
+				v31 := v31_s[l]
+				v20 := v20_s[l]
+				v22 := v22_s[l]
+				// 98: sub.f32
+				v32F := isa.CanonF32(math.Float32frombits(uint32(v28)) - math.Float32frombits(uint32(v31)))
+				v32 := uint64(math.Float32bits(v32F))
+				_ = v32F
+				_ = v32
+				// 99: add.s64
+				v33 := uint64(uint64(u11) + uint64(v20))
+				_ = v33
+				// 100: st.global.f32
+				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v32F))))
+				// 101: mul.f32
+				v34F := isa.CanonF32(math.Float32frombits(uint32(v22)) * math.Float32frombits(uint32(v22)))
+				v34 := uint64(math.Float32bits(v34F))
+				_ = v34F
+				_ = v34
+				v34F_s[l] = v34F
+			}
+			for l := range 32 {
+				v34F := v34F_s[l]
+				v20 := v20_s[l]
+				v22 := v22_s[l]
+				v24 := v24_s[l]
+				// 102: mul.f32
+				v35F := isa.CanonF32(v34F * math.Float32frombits(uint32(k2)))
+				v35 := uint64(math.Float32bits(v35F))
+				_ = v35F
+				_ = v35
+				// 103: ex2.approx.f32
+				v36 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v35F)))))
+				// 104: add.s64
+				v37 := uint64(uint64(u10) + uint64(v20))
+				_ = v37
+				// 105: st.global.f32
+				runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+				// 106: fma.rn.f32
+				var v38 uint64
+				var v38F float32
+				v38p, v38z := float64(math.Float32frombits(uint32(v22)))*float64(math.Float32frombits(uint32(v24))), float64(math.Float32frombits(uint32(k3)))
+				if v38f := v38p + v38z; isa.FmaF32Rounded(v38p, v38z, v38f, math.Float32bits(float32(v38f))) {
+					v38F = float32(v38f)
+					v38 = uint64(math.Float32bits(v38F))
+				} else {
+					{
+						v38 = uint64(isa.FmaF32RN(uint32(v22), uint32(v24), uint32(k3)))
+						v38F = math.Float32frombits(uint32(v38))
+					}
+				}
+				_ = v38F
+				_ = v38
+				// 107: max.f32
+				v39 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v38F))), uint32(k4), false))
+				// 108: min.f32
+				v40 := uint64(isa.MinF32(uint32(v39), uint32(k1), false))
+				// 109: add.s64
+				v41 := uint64(uint64(u9) + uint64(v20))
+				_ = v41
+				// 110: st.global.f32
+				runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v40))
+			}
+		}
+	}
+	return true
+}
+
 // floatMathBlock2 runs block 2 of kernel float_math for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 73-110
 func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && floatMathBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r17 := w.Reg(17)
 	r19 := w.Reg(19)
@@ -1223,7 +1733,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					// 96: fma.rn.f32
 					var v24 uint64
 					var v24F float32
-					if v24f := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v24f, math.Float32bits(float32(v24f))) {
+					v24p, v24z := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))
+					if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
 						v24F = float32(v24f)
 						v24 = uint64(math.Float32bits(v24F))
 					} else {
@@ -1278,7 +1789,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 96: fma.rn.f32
 				var v24 uint64
 				var v24F float32
-				if v24f := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k1))); isa.FmaF32Rounded(v24f, math.Float32bits(float32(v24f))) {
+				v24p, v24z := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))
+				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
@@ -1409,7 +1921,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 106: fma.rn.f32
 				var v34 uint64
 				var v34F float32
-				if v34f := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Rounded(v34f, math.Float32bits(float32(v34f))) {
+				v34p, v34z := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))
+				if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f, math.Float32bits(float32(v34f))) {
 					v34F = float32(v34f)
 					v34 = uint64(math.Float32bits(v34F))
 				} else {
@@ -1445,7 +1958,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 106: fma.rn.f32
 				var v34 uint64
 				var v34F float32
-				if v34f := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))) + float64(math.Float32frombits(uint32(k3))); isa.FmaF32Rounded(v34f, math.Float32bits(float32(v34f))) {
+				v34p, v34z := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))
+				if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f, math.Float32bits(float32(v34f))) {
 					v34F = float32(v34f)
 					v34 = uint64(math.Float32bits(v34F))
 				} else {

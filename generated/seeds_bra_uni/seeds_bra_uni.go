@@ -371,9 +371,75 @@ func braUniBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// braUniBlock2Warp runs block 2 of kernel bra_uni for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func braUniBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/bra_uni.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 38: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 39: add.u64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 40: the index of st.global.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 38, 39, 40: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 38: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 39: add.u64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 40: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+		}
+	}
+	return true
+}
+
 // braUniBlock2 runs block 2 of kernel bra_uni for the lanes m (budget 0: counting statistics).
 // b2 (L_exit), PTX lines 36-40; ret
 func braUniBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && braUniBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
 	k0 := uint64(0x4)

@@ -691,9 +691,74 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u10
 }
 
+// callJmptblAddr32Block2Warp runs block 2 of kernel call_jmptbl_addr32 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func callJmptblAddr32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	k0 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 61: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 4 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 4, m, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:61")
+	}
+	// PTX line 62: cvta.to.global.u32, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 63: shl.b32
+			v3 := uint64(uint32(r4[l]) << uint32(k0))
+			// 64: add.u32
+			v4 := uint64(uint32(u2) + uint32(v3))
+			// 65: the address of st.global.u32
+			fd0 := uint64(uint64(uint32(v4))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 63, 64, 65: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 63: shl.b32
+			v5 := uint64(uint32(r4[l]) << uint32(k0))
+			// 64: add.u32
+			v6 := uint64(uint32(u2) + uint32(v5))
+			_ = v6
+			// 65: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r1[l]))
+		}
+	}
+	return true
+}
+
 // callJmptblAddr32Block2 runs block 2 of kernel call_jmptbl_addr32 for the lanes m (budget 0: counting statistics).
 // b1, PTX lines 61-65; ret
 func callJmptblAddr32Block2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && callJmptblAddr32Block2Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	r4 := w.Reg(4)
 	k0 := uint64(0x2)

@@ -339,9 +339,48 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// exitKernelBlock2Warp runs block 2 of kernel exit_kernel for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func exitKernelBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r6 := w.Reg(6)
+	k0 := uint64(0x2)
+	// PTX line 35: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 36: the address of st.global.u32
+			fd0 := uint64(r6[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 36: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 36: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // exitKernelBlock2 runs block 2 of kernel exit_kernel for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 35-36
 func exitKernelBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && exitKernelBlock2Warp(w, m, budget) {
+		return
+	}
 	r6 := w.Reg(6)
 	k0 := uint64(0x2)
 	// PTX line 35: mov.u32, warp-uniform

@@ -381,9 +381,66 @@ func exitBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// exitBarrierBlock4Warp runs block 4 of kernel exit_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func exitBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	k2 := uint64(0x3)
+	// PTX line 35: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r1, m, u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 36: mul.wide.u32
+			v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+			// 37: add.u64
+			v3 := uint64(uint64(u1) + uint64(v2))
+			_ = v3
+			// 39: the index of st.shared.u32
+			fd0 := v2 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u1 + fl0 + 0x0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 36, 37, 38, 39: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 36: mul.wide.u32
+			v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+			r2[l] = v4
+			// 37: add.u64
+			v5 := uint64(uint64(u1) + uint64(v4))
+			_ = v5
+			// 38: mul.lo.u32
+			v6 := uint64(uint32(r0[l]) * uint32(k2))
+			// 39: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v6))
+		}
+	}
+	return true
+}
+
 // exitBarrierBlock4 runs block 4 of kernel exit_barrier for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 35-39; bar.sync at line 40
 func exitBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && exitBarrierBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)

@@ -358,9 +358,46 @@ func setpBranchBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u11
 }
 
+// setpBranchBlock1Warp runs block 1 of kernel setp_branch for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func setpBranchBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r9 := w.Reg(9)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 45: the address of st.global.s32
+			fd0 := uint64(r9[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 45: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 45: st.global.s32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r2[l]))
+		}
+	}
+	return true
+}
+
 // setpBranchBlock1 runs block 1 of kernel setp_branch for the lanes m (budget 0: counting statistics).
 // b1 (L1), PTX lines 45-45; ret
 func setpBranchBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && setpBranchBlock1Warp(w, m, budget) {
+		return
+	}
 	r2 := w.Reg(2)
 	r9 := w.Reg(9)
 	// PTX lines 45: lane-local, one loop over the lanes

@@ -532,9 +532,59 @@ func brauniBlock1(w *runtime.Warp, m uint32, budget int) {
 	_ = u1
 }
 
+// brauniBlock2Warp runs block 2 of kernel brauni for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func brauniBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 45: the address of st.global.u32
+			fd0 := uint64(r7[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 45, 47: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 45: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r10[l]))
+			// 47: setp.ne.u32
+			c1t := uint32(r8[l]) != uint32(k0)
+			c1 := c1t
+			c1b0 := uint32(0)
+			if c1 {
+				c1b0 = 1
+			}
+			p1n |= c1b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
 // brauniBlock2 runs block 2 of kernel brauni for the lanes m (budget 0: counting statistics).
 // b2 (CTA_JOIN), PTX lines 45-47
 func brauniBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && brauniBlock2Warp(w, m, budget) {
+		return
+	}
 	r7 := w.Reg(7)
 	r8 := w.Reg(8)
 	r10 := w.Reg(10)

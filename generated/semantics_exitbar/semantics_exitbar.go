@@ -631,9 +631,48 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// maybeDieBlock2Warp runs block 2 of function maybe_die for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func maybeDieBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0xd1e)
+	// PTX line 38: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 39: the address of st.global.u32
+			fd0 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 39: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 39: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+		}
+	}
+	return true
+}
+
 // maybeDieBlock2 runs block 2 of function maybe_die for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 38-39
 func maybeDieBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && maybeDieBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0xd1e)
 	// PTX line 38: mov.u32, warp-uniform

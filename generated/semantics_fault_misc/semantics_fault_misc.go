@@ -1540,9 +1540,46 @@ func brxRangeBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// brxRangeBlock5Warp runs block 5 of kernel brx_range for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func brxRangeBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 117: the address of st.global.u32
+			fd0 := uint64(r8[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 117: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 117: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r10[l]))
+		}
+	}
+	return true
+}
+
 // brxRangeBlock5 runs block 5 of kernel brx_range for the lanes m (budget 0: counting statistics).
 // b5 (JOIN), PTX lines 117-117; ret
 func brxRangeBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && brxRangeBlock5Warp(w, m, budget) {
+		return
+	}
 	r8 := w.Reg(8)
 	r10 := w.Reg(10)
 	// PTX lines 117: lane-local, one loop over the lanes
@@ -1706,9 +1743,74 @@ func trapKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// trapKernelBlock2Warp runs block 2 of kernel trap_kernel for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func trapKernelBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 137: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:137")
+	}
+	// PTX line 138: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 139: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+			// 140: add.u64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 141: the index of st.global.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 139, 140, 141: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 139: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+			// 140: add.u64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 141: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+		}
+	}
+	return true
+}
+
 // trapKernelBlock2 runs block 2 of kernel trap_kernel for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 137-141; ret
 func trapKernelBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && trapKernelBlock2Warp(w, m, budget) {
+		return
+	}
 	r3 := w.Reg(3)
 	k0 := uint64(0x4)
 	if budget == 0 {

@@ -548,9 +548,74 @@ func deadlockBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// deadlockBlock3Warp runs block 3 of kernel deadlock for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func deadlockBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:30")
+	}
+	// PTX line 31: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 32: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 33: add.u64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 34: the index of st.global.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 32, 33, 34: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 32: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 33: add.u64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 34: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r0[l]))
+		}
+	}
+	return true
+}
+
 // deadlockBlock3 runs block 3 of kernel deadlock for the lanes m (budget 0: counting statistics).
 // b2 (DONE), PTX lines 30-34; ret
 func deadlockBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && deadlockBlock3Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	k0 := uint64(0x4)
 	if budget == 0 {
@@ -747,9 +812,63 @@ func spinBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// spinBlock2Warp runs block 2 of kernel spin for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func spinBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 53: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:53")
+	}
+	// PTX line 54: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 55: the address of st.global.u32
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 55: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 55: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r1[l]))
+		}
+	}
+	return true
+}
+
 // spinBlock2 runs block 2 of kernel spin for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 53-55; ret
 func spinBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && spinBlock2Warp(w, m, budget) {
+		return
+	}
 	r1 := w.Reg(1)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

@@ -1516,9 +1516,81 @@ func predparamsBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// predparamsBlock2Warp runs block 2 of kernel predparams for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func predparamsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x7)
+	k3 := uint64(0x3)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 95: the address of st.global.u32
+			fd0 := uint64(r4[l]) + 0xc - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 94, 95, 97, 98, 99: one pass over a full warp's lanes
+	{
+		p4 := w.P[4]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p6n := uint32(0)
+		p7n := uint32(0)
+		for l := range 32 {
+			// 94: selp.u32
+			v1 := uint64(k0)
+			if p4>>l&1 != 0 {
+				v1 = uint64(k1)
+			}
+			// 95: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			// 97: setp.ne.u32
+			c2t := uint32(r10[l]) != uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p6n |= c2b0 << l
+			// 98: rem.u32
+			v3 := isa.Rem(r0[l], k2, 32, false)
+			// 99: setp.lt.u32
+			c4t := uint32(v3) < uint32(k3)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p7n |= c4b0 << l
+		}
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
+	}
+	return true
+}
+
 // predparamsBlock2 runs block 2 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b1 (AFTER), PTX lines 94-99; code before the call
 func predparamsBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && predparamsBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r4 := w.Reg(4)
 	r10 := w.Reg(10)
@@ -1622,9 +1694,53 @@ func predparamsBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// predparamsBlock4Warp runs block 4 of kernel predparams for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func predparamsBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 80: the address of st.global.u32
+			fd0 := uint64(r4[l]) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 79, 80: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		for l := range 32 {
+			// 79: selp.u32
+			v1 := uint64(k0)
+			if p2>>l&1 != 0 {
+				v1 = uint64(k1)
+			}
+			// 80: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+		}
+	}
+	return true
+}
+
 // predparamsBlock4 runs block 4 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 79-80; code before the call
 func predparamsBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && predparamsBlock4Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	k0 := uint64(0x0)
 	k1 := uint64(0x1)
@@ -1682,9 +1798,102 @@ func predparamsBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// predparamsBlock6Warp runs block 6 of kernel predparams for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func predparamsBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	k3 := uint64(0x4)
+	k4 := uint64(0x3)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 84: the address of st.global.u32
+			fd0 := uint64(r4[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 85: the address of st.global.u32
+			fd1 := uint64(r4[l]) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(3)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 83, 84, 85, 87, 88, 89, 90: one pass over a full warp's lanes
+	{
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p4n := uint32(0)
+		p5n := uint32(0)
+		for l := range 32 {
+			// 83: selp.u32
+			v1 := uint64(k0)
+			if p3>>l&1 != 0 {
+				v1 = uint64(k1)
+			}
+			// 84: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			// 85: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r8[l]))
+			// 87: rem.u32
+			v2 := isa.Rem(r0[l], k2, 32, false)
+			r10[l] = v2
+			// 88: setp.eq.u32
+			c3t := uint32(v2) == uint32(k0)
+			c3 := c3t
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p4n |= c3b0 << l
+			// 89: rem.u32
+			v4 := isa.Rem(r0[l], k3, 32, false)
+			// 90: setp.eq.u32
+			c5t := uint32(v4) == uint32(k4)
+			c5 := c5t
+			c5b0 := uint32(0)
+			if c5 {
+				c5b0 = 1
+			}
+			p5n |= c5b0 << l
+		}
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+	}
+	return true
+}
+
 // predparamsBlock6 runs block 6 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 83-90; divergent, reconverges at block 2 (b1 (AFTER))
 func predparamsBlock6(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && predparamsBlock6Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
@@ -1837,9 +2046,53 @@ func predparamsBlock6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// predparamsBlock9Warp runs block 9 of kernel predparams for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func predparamsBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 102: the address of st.global.u32
+			fd0 := uint64(r4[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 101, 102: one pass over a full warp's lanes
+	{
+		p6 := w.P[6]
+		for l := range 32 {
+			// 101: selp.u32
+			v1 := uint64(k0)
+			if p6>>l&1 != 0 {
+				v1 = uint64(k1)
+			}
+			// 102: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+		}
+	}
+	return true
+}
+
 // predparamsBlock9 runs block 9 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b6, PTX lines 101-102; code before the call
 func predparamsBlock9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && predparamsBlock9Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	k0 := uint64(0x0)
 	k1 := uint64(0x1)
@@ -2011,9 +2264,74 @@ func predparamsBlock11(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// predparamsBlock13Warp runs block 13 of kernel predparams for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func predparamsBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r20 := w.Reg(20)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 114: the address of st.global.u32
+			fd0 := uint64(r4[l]) + 0x18 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 113, 114, 116, 117: one pass over a full warp's lanes
+	{
+		p10 := w.P[10]
+		p11 := w.P[11]
+		p11n := uint32(0)
+		for l := range 32 {
+			// 113: selp.u32
+			v1 := uint64(k0)
+			if p10>>l&1 != 0 {
+				v1 = uint64(k1)
+			}
+			// 114: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			// 116: setp.eq.u32
+			c2t := uint32(r5[l]) == uint32(k1)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p11n |= c2b0 << l
+			// 117: selp.b64
+			v3 := uint64(r16[l])
+			if c2 {
+				v3 = uint64(r17[l])
+			}
+			r20[l] = v3
+		}
+		w.P[11] = p11&^m | p11n
+	}
+	return true
+}
+
 // predparamsBlock13 runs block 13 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b8, PTX lines 113-117; code before the call
 func predparamsBlock13(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && predparamsBlock13Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r16 := w.Reg(16)
@@ -2106,9 +2424,53 @@ func predparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// predparamsBlock15Warp runs block 15 of kernel predparams for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func predparamsBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 120: the address of st.global.u32
+			fd0 := uint64(r4[l]) + 0x1c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(7)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 119, 120: one pass over a full warp's lanes
+	{
+		p12 := w.P[12]
+		for l := range 32 {
+			// 119: selp.u32
+			v1 := uint64(k0)
+			if p12>>l&1 != 0 {
+				v1 = uint64(k1)
+			}
+			// 120: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+		}
+	}
+	return true
+}
+
 // predparamsBlock15 runs block 15 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 119-120; ret
 func predparamsBlock15(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && predparamsBlock15Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	k0 := uint64(0x0)
 	k1 := uint64(0x1)

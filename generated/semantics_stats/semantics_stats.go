@@ -1695,9 +1695,75 @@ func branchBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// branchBlock2Warp runs block 2 of kernel branch for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func branchBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:39")
+	}
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 41: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 42: add.u64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 43: the index of st.global.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 41, 42, 43: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 41: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 42: add.u64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 43: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r1[l]))
+		}
+	}
+	return true
+}
+
 // branchBlock2 runs block 2 of kernel branch for the lanes m (budget 0: counting statistics).
 // b2 (DONE), PTX lines 39-43
 func branchBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && branchBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	k0 := uint64(0x4)
@@ -1968,9 +2034,75 @@ func loopBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// loopBlock2Warp runs block 2 of kernel loop for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func loopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 64: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:64")
+	}
+	// PTX line 65: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 66: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 67: add.u64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 68: the index of st.global.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 66, 67, 68: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 66: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 67: add.u64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 68: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r2[l]))
+		}
+	}
+	return true
+}
+
 // loopBlock2 runs block 2 of kernel loop for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 64-68; ret
 func loopBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && loopBlock2Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
 	k0 := uint64(0x4)
@@ -2198,9 +2330,75 @@ func brxBlock3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// brxBlock4Warp runs block 4 of kernel brx for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func brxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 92: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:92")
+	}
+	// PTX line 93: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 94: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 95: add.u64
+			v4 := uint64(uint64(u2) + uint64(v3))
+			_ = v4
+			// 96: the index of st.global.u32
+			fd0 := v3 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 94, 95, 96: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 94: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+			// 95: add.u64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 96: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r2[l]))
+		}
+	}
+	return true
+}
+
 // brxBlock4 runs block 4 of kernel brx for the lanes m (budget 0: counting statistics).
 // b4 (END), PTX lines 92-96; ret
 func brxBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && brxBlock4Warp(w, m, budget) {
+		return
+	}
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
 	k0 := uint64(0x4)

@@ -1658,9 +1658,158 @@ func vecparamsBlock6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// vecparamsBlock8Warp runs block 8 of kernel vecparams for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func vecparamsBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 95: the address of st.global.u32
+			fd0 := uint64(r8[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 96: the address of st.global.u32
+			fd1 := uint64(r8[l]) + 0x14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 97: the address of st.global.u32
+			fd2 := uint64(r8[l]) + 0x18 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 98: the address of st.global.u32
+			fd3 := uint64(r8[l]) + 0x1c - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 99: the address of st.global.u32
+			fd4 := uint64(r8[l]) + 0x20 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(3)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(4)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(5)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(6)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+128 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0 != fb4 && fb0+128 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	// PTX lines 95, 96, 97, 98, 99, 101, 102, 103, 104: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 95: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r15[l]))
+			// 96: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r16[l]))
+			// 97: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r17[l]))
+			// 98: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r18[l]))
+			// 99: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(r19[l]))
+			// 101: mov.u32
+			v1 := uint64(r9[l])
+			r20[l] = v1
+			// 102: mov.u32
+			v2 := uint64(r10[l])
+			r21[l] = v2
+			// 103: rem.u32
+			v3 := isa.Rem(r4[l], k0, 32, false)
+			// 104: setp.eq.u32
+			c4t := uint32(v3) == uint32(k1)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p0n |= c4b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // vecparamsBlock8 runs block 8 of kernel vecparams for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 95-104; divergent, reconverges at block 2 (b1 (AFTER))
 func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && vecparamsBlock8Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
@@ -1916,9 +2065,70 @@ func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// vecparamsBlock11Warp runs block 11 of kernel vecparams for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func vecparamsBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r28 := w.Reg(28)
+	r30 := w.Reg(30)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 117: the address of st.global.u32
+			fd0 := uint64(r8[l]) + 0x2c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(7)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 117, 119, 120, 121: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 117: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r28[l]))
+			// 119: and.b32
+			v1 := uint64(uint32(r4[l]) & uint32(k0))
+			// 120: setp.eq.u32
+			c2t := uint32(v1) == uint32(k0)
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p2n |= c2b0 << l
+			// 121: selp.b64
+			v3 := uint64(r24[l])
+			if c2 {
+				v3 = uint64(r23[l])
+			}
+			r30[l] = v3
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
 // vecparamsBlock11 runs block 11 of kernel vecparams for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 117-121; code before the call
 func vecparamsBlock11(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && vecparamsBlock11Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	r23 := w.Reg(23)
@@ -2120,9 +2330,63 @@ func vecparamsBlock13(w *runtime.Warp, m uint32, budget int) {
 	_ = u5
 }
 
+// vecparamsBlock15Warp runs block 15 of kernel vecparams for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func vecparamsBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r8 := w.Reg(8)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 130: the address of st.global.f32
+			fd0 := uint64(r8[l]) + 0x48 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 131: the address of st.global.f32
+			fd1 := uint64(r8[l]) + 0x4c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(10)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(11)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX lines 130, 131: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 130: st.global.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r36[l]))
+			// 131: st.global.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r37[l]))
+		}
+	}
+	return true
+}
+
 // vecparamsBlock15 runs block 15 of kernel vecparams for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 130-131; ret
 func vecparamsBlock15(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && vecparamsBlock15Warp(w, m, budget) {
+		return
+	}
 	r8 := w.Reg(8)
 	r36 := w.Reg(36)
 	r37 := w.Reg(37)

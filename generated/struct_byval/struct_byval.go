@@ -1253,7 +1253,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						// 24: fma.rn.f32
 						var v6 uint64
 						var v6F float32
-						if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+						v6p, v6z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(v5F)
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -1274,7 +1275,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						// 24: fma.rn.f32
 						var v6 uint64
 						var v6F float32
-						if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+						v6p, v6z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(v5F)
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -1323,7 +1325,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 27: fma.rn.f32
 					var v9 uint64
 					var v9F float32
-					if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+					v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -1407,7 +1410,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: fma.rn.f32
 				var v6 uint64
 				var v6F float32
-				if v6f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(v5F); isa.FmaF32Rounded(v6f, math.Float32bits(float32(v6f))) {
+				v6p, v6z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(v5F)
+				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -1451,7 +1455,8 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 27: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				if v9f := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))) + float64(v6F); isa.FmaF32Rounded(v9f, math.Float32bits(float32(v9f))) {
+				v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -1672,7 +1677,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v7 uint64
 				var v7F float32
-				if v7f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Rounded(v7f, math.Float32bits(float32(v7f))) {
+				v7p, v7z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))
+				if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f, math.Float32bits(float32(v7f))) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
@@ -1723,7 +1729,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 52: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -1744,7 +1751,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 55: fma.rn.f32
 				var v15 uint64
 				var v15F float32
-				if v15f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v14))); isa.FmaF32Rounded(v15f, math.Float32bits(float32(v15f))) {
+				v15p, v15z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))
+				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -1829,7 +1837,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 47: fma.rn.f32
 				var v7 uint64
 				var v7F float32
-				if v7f := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))) + float64(math.Float32frombits(uint32(v6))); isa.FmaF32Rounded(v7f, math.Float32bits(float32(v7f))) {
+				v7p, v7z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))
+				if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f, math.Float32bits(float32(v7f))) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
@@ -1880,7 +1889,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 52: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -1901,7 +1911,8 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 55: fma.rn.f32
 				var v15 uint64
 				var v15F float32
-				if v15f := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))) + float64(math.Float32frombits(uint32(v14))); isa.FmaF32Rounded(v15f, math.Float32bits(float32(v15f))) {
+				v15p, v15z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))
+				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -2303,7 +2314,8 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 94: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -2394,7 +2406,8 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 94: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				if v12f := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))) + float64(math.Float32frombits(uint32(v11))); isa.FmaF32Rounded(v12f, math.Float32bits(float32(v12f))) {
+				v12p, v12z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {

@@ -318,9 +318,149 @@ func vecaddBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// vecaddBlock2Warp runs block 2 of kernel vecadd for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vecadd.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/vecadd.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vecadd.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 38: mul.wide.s32
+			v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 39: add.s64
+			v8 := uint64(uint64(u6) + uint64(v7))
+			_ = v8
+			// 40: add.s64
+			v9 := uint64(uint64(u3) + uint64(v7))
+			_ = v9
+			// 41: add.s64
+			v10 := uint64(uint64(u5) + uint64(v7))
+			_ = v10
+			// 42: the index of ld.global.f32
+			fd0 := v7 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u5 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u3 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u6 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 38: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+			// 39: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 40: add.s64
+			v13 := uint64(uint64(u3) + uint64(v11))
+			_ = v13
+			// 41: add.s64
+			v14 := uint64(uint64(u5) + uint64(v11))
+			_ = v14
+			// 42: ld.global.f32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 43: ld.global.f32
+			v16 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 44: add.f32
+			v17F := isa.CanonF32(math.Float32frombits(uint32(v15)) + math.Float32frombits(uint32(v16)))
+			v17 := uint64(math.Float32bits(v17F))
+			_ = v17F
+			_ = v17
+			// 45: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v17F))))
+		}
+	}
+	return true
+}
+
 // vecaddBlock2 runs block 2 of kernel vecadd for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-45
 func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && vecaddBlock2Warp(w, m, budget) {
+		return
+	}
 	r4 := w.Reg(4)
 	r12 := w.Reg(12)
 	r17 := w.Reg(17)

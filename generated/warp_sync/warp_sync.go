@@ -623,9 +623,155 @@ func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// matchOpsBlock0Warp runs block 0 of kernel match_ops for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matchOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/warp_sync.ptx:23")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/warp_sync.ptx:24")
+	}
+	// PTX line 25: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 26: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/warp_sync.ptx:26")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/warp_sync.ptx:27")
+	}
+	// PTX line 28: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 29: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 30: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	runtime.Broadcast(r7, m, u8)
+	// PTX line 31: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 32: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.NTID().X))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 33: mov.u32
+			v11 := uint64(uint64(tid0[l]))
+			// 34: mad.lo.s32
+			v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+			// 35: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+			// 36: add.s64
+			v14 := uint64(uint64(u3) + uint64(v13))
+			_ = v14
+			// 37: the index of ld.global.u32
+			fd0 := v13 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u3 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 33, 34, 35, 36, 37: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 33: mov.u32
+			v15 := uint64(uint64(tid0[l]))
+			// 34: mad.lo.s32
+			v16 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v15)))
+			// 35: mul.wide.s32
+			v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			r12[l] = v17
+			// 36: add.s64
+			v18 := uint64(uint64(u3) + uint64(v17))
+			r13[l] = v18
+			// 37: ld.global.u32
+			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r14[l] = v19
+		}
+	}
+	_ = u6
+	_ = u7
+	_ = u8
+	return true
+}
+
 // matchOpsBlock0 runs block 0 of kernel match_ops for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 23-37; the lanes wait here for those match.any.sync.b32 at line 38 names
 func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && matchOpsBlock0Warp(w, m, budget) {
+		return
+	}
 	r5 := w.Reg(5)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)

@@ -241,25 +241,30 @@ func FmaF32(a, b, c uint32, r Rounding) uint32 {
 	return fmaF32(a, b, c, r)
 }
 
-// FmaF32RN is fma.rn.f32. One float64 FMA rounded to float32 is correct unless it landed on
-// a float32 midpoint (the low 29 mantissa bits are 1 followed by zeros) or near the float32
-// subnormal range (FmaF32Rounded); those take the round-to-odd path.
+// FmaF32RN is fma.rn.f32. One float64 FMA rounded to float32 is correct unless the float64
+// sum was rounded onto a float32 midpoint or lies near the float32 subnormal range
+// (FmaF32Rounded); those take the round-to-odd path.
 func FmaF32RN(a, b, c uint32) uint32 {
 	// The product of two float32 values is exact in float64: multiplying, then adding, is
 	// the float64 fma.
-	f := float64(f32(a))*float64(f32(b)) + float64(f32(c))
-	if r := b32(float32(f)); FmaF32Rounded(f, r) {
+	p, z := float64(f32(a))*float64(f32(b)), float64(f32(c))
+	f := p + z
+	if r := b32(float32(f)); FmaF32Rounded(p, z, f, r) {
 		return r
 	}
 	return fmaF32(a, b, c, RN)
 }
 
-// FmaF32Rounded reports whether r, the float32 bits of float32(f) for f the float64 FMA of
-// three float32 values, is their exact fma.rn.f32: f is not a float32 midpoint, and r is
-// normal and finite but for the lowest binade (so f is a normal float32 value, whose midpoints
-// are where the test looks). Lane loops keep FmaF32RN's common case inline with it.
-func FmaF32Rounded(f float64, r uint32) bool {
-	return b64(f)&(1<<29-1) != 1<<28 && r&0x7f800000-0x01000000 < 0x7e800000
+// FmaF32Rounded reports whether r, the float32 bits of float32(f) for f = p + z in float64,
+// p the exact product of two float32 values and z the float32 addend, is their exact
+// fma.rn.f32: r is normal and finite but for the lowest binade (so f is a normal float32
+// value, whose midpoints are where the test looks), and f is not a float32 midpoint or is
+// p + z exactly, a true midpoint that float32 rounds to even. The sum is exact when f - p
+// is z and f - z is p: the difference from the operand of larger magnitude is computed
+// exactly (Fast2Sum), so it equals the other operand only if nothing was rounded. Lane
+// loops keep FmaF32RN's common case inline with it.
+func FmaF32Rounded(p, z, f float64, r uint32) bool {
+	return (b64(f)&(1<<29-1) != 1<<28 || f-p == z && f-z == p) && r&0x7f800000-0x01000000 < 0x7e800000
 }
 
 // fmaF32 is FmaF32 through round-to-odd.

@@ -25,8 +25,8 @@ func exactFmaF32(a, b, c float32) uint32 {
 // accepts float32 of the float64 fma, that is the correctly rounded fma.rn.f32, and FmaF32RN
 // (the slow path) is too, on operands built to hit float32 midpoints (a product of 25
 // significant bits, nudged by a c below float64's precision; subnormal midpoints), the edge of
-// the subnormal range,
-// overflow, zeros and random bits.
+// the subnormal range, overflow, zeros, sums exact in float64 that are float32 midpoints, and
+// random bits.
 func TestFmaF32Rounded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	check := func(a, b, c float32) {
@@ -35,9 +35,10 @@ func TestFmaF32Rounded(t *testing.T) {
 		if got := FmaF32RN(math.Float32bits(a), math.Float32bits(b), math.Float32bits(c)); got != want {
 			t.Fatalf("FmaF32RN(%g, %g, %g) = %#x, want %#x", a, b, c, got, want)
 		}
-		f := float64(a)*float64(b) + float64(c)
+		p, z := float64(a)*float64(b), float64(c)
+		f := p + z
 		r := math.Float32bits(float32(f))
-		if FmaF32Rounded(f, r) && r != want {
+		if FmaF32Rounded(p, z, f, r) && r != want {
 			t.Fatalf("FmaF32Rounded accepts %#x for fma(%g, %g, %g), want %#x", r, a, b, c, want)
 		}
 	}
@@ -70,5 +71,13 @@ func TestFmaF32Rounded(t *testing.T) {
 		check(tiny, tiny, float32(math.Ldexp(rng.Float64()-0.5, -125)))
 		big := float32(math.Ldexp(1+rng.Float64(), 63+rng.IntN(2)))
 		check(big, big, -float32(math.Ldexp(rng.Float64(), 127)))
+		// saxpy's a*x+y with a = 1.5: sums that are exact in float64 often are float32
+		// midpoints, which the inline test accepts; with a c nudged below float64's
+		// precision, the same midpoints are rounded ones, which it must not.
+		x = float32(rng.IntN(1<<24)) * float32(math.Ldexp(1, rng.IntN(20)-30))
+		z = float32(rng.IntN(1<<24)) * float32(math.Ldexp(1, rng.IntN(20)-30))
+		check(1.5, x, z)
+		check(1.5, x, -z)
+		check(float32(1+math.Ldexp(1, -23)), x, z)
 	}
 }

@@ -1,0 +1,123 @@
+package ptx2go_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+// TestWarpPass runs testdata/ptx/hand/warp_pass.ptx on both engines against lockstep references: the
+// Go engine runs inplace's and copy's blocks as one pass over a full warp's lanes (with two
+// stores of the same bytes in inplace), and must fall back to lockstep order where a lane
+// loads what another stores (shift), stores and loads of different sizes overlap (bytes), an
+// access is not contiguous (strided, staged's reversed read) or one lane faults (copy past
+// the end of its allocation, or misaligned): the fault names the first lane lockstep
+// execution reaches, after the earlier warps' stores. The first warp of a launch on a worker
+// runs the ordinary code, which finds the allocations the later warps' passes check against.
+func TestWarpPass(t *testing.T) {
+	const path = "testdata/ptx/hand/warp_pass.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		launch := func(name string, grid, block uint32, args ...any) error {
+			k, err := mod.Kernel(name)
+			require.NoError(t, err)
+			return k.Launch(t.Context(), dev, runtime.D1(grid), runtime.D1(block), args...)
+		}
+		words := func(n int, f func(i int) uint32) []uint32 {
+			s := make([]uint32, n)
+			for i := range s {
+				s[i] = f(i)
+			}
+			return s
+		}
+		upload := func(s []uint32) runtime.Ptr {
+			p, err := runtime.Upload(dev, s)
+			require.NoError(t, err)
+			return p
+		}
+		download := func(p runtime.Ptr, n int) []uint32 {
+			s := make([]uint32, n)
+			require.NoError(t, runtime.Download(dev, s, p))
+			return s
+		}
+
+		// inplace: 4 CTAs of 96 threads over 384 words.
+		init := words(384, func(i int) uint32 { return uint32(i*2654435761) >> 3 })
+		p := upload(init)
+		require.NoError(t, launch("inplace", 4, 96, p))
+		want := words(384, func(i int) uint32 { return (3*init[i] + 1) ^ 5 })
+		require.Equal(t, want, download(p, 384), "inplace")
+
+		// shift: 4 warps, each over its own 33 words; lockstep loads every word of a warp
+		// before any lane stores. The first warp of a launch primes the windows the others'
+		// passes check against.
+		init = words(4*33, func(i int) uint32 { return uint32(10 * i) })
+		p = upload(init)
+		require.NoError(t, launch("shift", 1, 128, p))
+		want = slices.Clone(init)
+		for i := range 128 {
+			want[i+i/32+1] = init[i+i/32] + 1
+		}
+		require.Equal(t, want, download(p, 4*33), "shift")
+
+		// bytes: in each warp's row, all 32 byte stores land before the word loads.
+		init = words(4*32, func(i int) uint32 { return 0xa0a0a0a0 + uint32(i) })
+		p = upload(init)
+		out, err := dev.Malloc(4 * 32 * 4)
+		require.NoError(t, err)
+		require.NoError(t, launch("bytes", 1, 128, p, out))
+		want = words(4*32, func(i int) uint32 {
+			if l := i % 32; l < 8 {
+				b := uint32(4*l + 1)
+				return b | (b+1)<<8 | (b+2)<<16 | (b+3)<<24
+			}
+			return init[i]
+		})
+		require.Equal(t, want, download(out, 4*32), "bytes")
+
+		// strided: lane i reads words 2i and i.
+		init = words(256, func(i int) uint32 { return uint32(i*i + 7) })
+		a := upload(init)
+		require.NoError(t, launch("strided", 1, 128, a, out))
+		require.Equal(t, words(128, func(i int) uint32 { return init[2*i] + init[i] }), download(out, 128), "strided")
+
+		// staged: through shared memory, reversed after the barrier.
+		init = words(64, func(i int) uint32 { return uint32(1000 + 17*i) })
+		in := upload(init)
+		require.NoError(t, launch("staged", 1, 64, in, out))
+		require.Equal(t, words(64, func(i int) uint32 { return 3*init[63-i] + 3*init[i] }), download(out, 64), "staged")
+
+		// copy: in bounds over 3 CTAs; then 64 threads over 40 words, where thread 40 faults
+		// after warp 0 has stored; then CTA 1 of two on one worker misaligned (skew 2), where
+		// its thread 0 faults after CTA 0 has copied.
+		init = words(192, func(i int) uint32 { return uint32(5*i + 3) })
+		a = upload(init)
+		out, err = dev.Malloc(192 * 4)
+		require.NoError(t, err)
+		require.NoError(t, launch("copy", 3, 64, a, out, uint64(0)))
+		require.Equal(t, init, download(out, 192), "copy")
+
+		short := upload(init[:40])
+		out, err = dev.Malloc(64 * 4)
+		require.NoError(t, err)
+		err = launch("copy", 1, 64, short, out, uint64(0))
+		loc := faultLocIn(t, path, "load")
+		checkFault(t, err, faultWant{kind: runtime.FaultOutOfBounds, kernel: "copy", loc: loc, thread: runtime.Dim3{X: 40},
+			hasAddr: true, addr: uint64(short) + 160})
+		require.Equal(t, init[:32], download(out, 32), "copy: warp 0's stores before the fault")
+
+		out, err = dev.Malloc(192 * 4)
+		require.NoError(t, err)
+		k, err := mod.Kernel("copy")
+		require.NoError(t, err)
+		err = k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(2), Block: runtime.D1(64), Workers: 1}, a, out, uint64(2))
+		checkFault(t, err, faultWant{kind: runtime.FaultMisaligned, kernel: "copy", loc: loc, cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: 0},
+			hasAddr: true, addr: uint64(a) + 2 + 4*64})
+		require.Equal(t, init[:64], download(out, 64), "copy: CTA 0's stores before the fault")
+	})
+}
