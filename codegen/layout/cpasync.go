@@ -12,10 +12,10 @@ type CpAsyncKind uint8
 
 // The kinds.
 const (
-	CpAsyncCopy    CpAsyncKind = iota // cp.async.{ca,cg}.shared.global
-	CpAsyncCommit                     // cp.async.commit_group
-	CpAsyncWait                       // cp.async.wait_group N and cp.async.wait_all
-	CpAsyncArrive                     // cp.async.mbarrier.arrive{.noinc}
+	CpAsyncCopy   CpAsyncKind = iota // cp.async.{ca,cg}.shared.global
+	CpAsyncCommit                    // cp.async.commit_group
+	CpAsyncWait                      // cp.async.wait_group N and cp.async.wait_all
+	CpAsyncArrive                    // cp.async.mbarrier.arrive{.noinc}
 )
 
 // CpAsyncForm is a cp.async instruction as both back ends lower it.
