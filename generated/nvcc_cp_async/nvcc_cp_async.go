@@ -19,13 +19,13 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/cp_async.ptx",
-	NumWindows: 4,
+	NumWindows: 5,
 	SM:         80,
-	SharedSize: 16400,
+	SharedSize: 17424,
 }
 
 var (
-	// pipelineTilesFunc is PTX kernel pipeline_tiles (testdata/ptx/nvcc/cp_async.ptx:34).
+	// pipelineTilesFunc is PTX kernel pipeline_tiles (testdata/ptx/nvcc/cp_async.ptx:35).
 	pipelineTilesFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   81,
@@ -59,14 +59,14 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/ptx/nvcc/cp_async.ptx:34",
+		Loc:          "testdata/ptx/nvcc/cp_async.ptx:35",
 		Name:         "pipeline_tiles",
 		NumPreds:     10,
 		NumRegs:      83,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 	}
-	// pipelineWideFunc is PTX kernel pipeline_wide (testdata/ptx/nvcc/cp_async.ptx:326).
+	// pipelineWideFunc is PTX kernel pipeline_wide (testdata/ptx/nvcc/cp_async.ptx:327).
 	pipelineWideFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   41,
@@ -104,14 +104,14 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 24,
-		Loc:          "testdata/ptx/nvcc/cp_async.ptx:326",
+		Loc:          "testdata/ptx/nvcc/cp_async.ptx:327",
 		Name:         "pipeline_wide",
 		NumPreds:     0,
 		NumRegs:      44,
 		Sig:          "()(.param 8,.param 8,.param 8)",
 		StackBytes:   0,
 	}
-	// pipelineZfillFunc is PTX kernel pipeline_zfill (testdata/ptx/nvcc/cp_async.ptx:423).
+	// pipelineZfillFunc is PTX kernel pipeline_zfill (testdata/ptx/nvcc/cp_async.ptx:424).
 	pipelineZfillFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   40,
@@ -154,14 +154,14 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/ptx/nvcc/cp_async.ptx:423",
+		Loc:          "testdata/ptx/nvcc/cp_async.ptx:424",
 		Name:         "pipeline_zfill",
 		NumPreds:     6,
 		NumRegs:      45,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 	}
-	// barrierCopyFunc is PTX kernel barrier_copy (testdata/ptx/nvcc/cp_async.ptx:596).
+	// barrierCopyFunc is PTX kernel barrier_copy (testdata/ptx/nvcc/cp_async.ptx:597).
 	barrierCopyFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   101,
@@ -192,7 +192,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/ptx/nvcc/cp_async.ptx:596",
+		Loc:          "testdata/ptx/nvcc/cp_async.ptx:597",
 		Name:         "barrier_copy",
 		NumPreds:     19,
 		NumRegs:      104,
@@ -200,10 +200,45 @@ var (
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 	}
+	// cgCopyFunc is PTX kernel cg_copy (testdata/ptx/nvcc/cp_async.ptx:1098).
+	cgCopyFunc = &runtime.Func{
+		Consts: []runtime.Const{{
+			Reg:   40,
+			Value: 0x4,
+		}, {
+			Reg:   41,
+			Value: 0x0,
+		}},
+		Exit:   6,
+		Index:  4,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "cg_copy_param_0",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "cg_copy_param_1",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 16,
+		Loc:          "testdata/ptx/nvcc/cp_async.ptx:1098",
+		Name:         "cg_copy",
+		NumPreds:     2,
+		NumRegs:      42,
+		Sig:          "()(.param 8,.param 8)",
+		StackBytes:   0,
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{pipelineTilesFunc, pipelineWideFunc, pipelineZfillFunc, barrierCopyFunc}
+	Module.Funcs = []*runtime.Func{pipelineTilesFunc, pipelineWideFunc, pipelineZfillFunc, barrierCopyFunc, cgCopyFunc}
 	Module.Globals = []*runtime.Global{{
 		Align: 1,
 		Init:  []byte{0x76, 0x6f, 0x69, 0x64, 0x20, 0x63, 0x75, 0x64, 0x61, 0x3a, 0x3a, 0x73, 0x74, 0x64, 0x3a, 0x3a, 0x5f, 0x5f, 0x34, 0x3a, 0x3a, 0x5f, 0x5f, 0x6c, 0x69, 0x62, 0x63, 0x70, 0x70, 0x5f, 0x74, 0x68, 0x72, 0x65, 0x61, 0x64, 0x5f, 0x73, 0x6c, 0x65, 0x65, 0x70, 0x5f, 0x66, 0x6f, 0x72, 0x28, 0x63, 0x75, 0x64, 0x61, 0x3a, 0x3a, 0x73, 0x74, 0x64, 0x3a, 0x3a, 0x5f, 0x5f, 0x34, 0x3a, 0x3a, 0x63, 0x68, 0x72, 0x6f, 0x6e, 0x6f, 0x3a, 0x3a, 0x64, 0x75, 0x72, 0x61, 0x74, 0x69, 0x6f, 0x6e, 0x3c, 0x6c, 0x6f, 0x6e, 0x67, 0x20, 0x6c, 0x6f, 0x6e, 0x67, 0x2c, 0x20, 0x63, 0x75, 0x64, 0x61, 0x3a, 0x3a, 0x73, 0x74, 0x64, 0x3a, 0x3a, 0x5f, 0x5f, 0x34, 0x3a, 0x3a, 0x72, 0x61, 0x74, 0x69, 0x6f, 0x3c, 0x31, 0x4c, 0x2c, 0x20, 0x31, 0x30, 0x30, 0x30, 0x30, 0x30, 0x30, 0x30, 0x30, 0x30, 0x4c, 0x3e, 0x3e, 0x29, 0x00},
@@ -226,12 +261,12 @@ func init() {
 		Size:  64,
 	}}
 	pipelineTilesFunc.Blocks = make([]runtime.Block, 31)
-	// b0, PTX lines 47-85
+	// b0, PTX lines 48-86
 	pipelineTilesFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:47",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:48",
 		PTXInstrs: 21,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -239,22 +274,19 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  47,
-			}, {
-				Count: 1,
 				Line:  48,
 			}, {
 				Count: 1,
 				Line:  49,
 			}, {
 				Count: 1,
-				Line:  51,
+				Line:  50,
 			}, {
 				Count: 1,
-				Line:  53,
+				Line:  52,
 			}, {
 				Count: 1,
-				Line:  55,
+				Line:  54,
 			}, {
 				Count: 1,
 				Line:  56,
@@ -263,10 +295,10 @@ func init() {
 				Line:  57,
 			}, {
 				Count: 1,
-				Line:  59,
+				Line:  58,
 			}, {
 				Count: 1,
-				Line:  61,
+				Line:  60,
 			}, {
 				Count: 1,
 				Line:  62,
@@ -278,7 +310,7 @@ func init() {
 				Line:  64,
 			}, {
 				Count: 1,
-				Line:  70,
+				Line:  65,
 			}, {
 				Count: 1,
 				Line:  71,
@@ -287,37 +319,40 @@ func init() {
 				Line:  72,
 			}, {
 				Count: 1,
-				Line:  74,
+				Line:  73,
 			}, {
 				Count: 1,
-				Line:  81,
+				Line:  75,
 			}, {
 				Count: 1,
-				Line:  84,
+				Line:  82,
 			}, {
 				Count: 1,
 				Line:  85,
 			}, {
 				Count: 1,
 				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     20,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:86",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:87",
 			Pred:    0,
 			Reconv:  19,
 			Succ:    19,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__BB0_3), PTX lines 110-111
+	// b1 ($L__BB0_3), PTX lines 111-112
 	pipelineTilesFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:110",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:111",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -325,43 +360,43 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  110,
-			}, {
-				Count: 1,
 				Line:  111,
 			}, {
 				Count: 1,
 				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     22,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:112",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:113",
 			Pred:    2,
 			Reconv:  2,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__BB0_5), PTX lines 134-141; bar.sync at line 144
+	// b2 ($L__BB0_5), PTX lines 135-142; bar.sync at line 145
 	pipelineTilesFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:134",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:135",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  134,
+				Line:  135,
 			}, {
 				Count: 1,
-				Line:  141,
+				Line:  142,
 			}, {
 				Count: 1,
-				Line:  144,
+				Line:  145,
 			}},
 		},
 		Term: runtime.Term{
@@ -370,24 +405,21 @@ func init() {
 				ID:    82,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:144",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:145",
 			Reconv: -1,
 			Succ:   3,
 		},
 	}
-	// b2 ($L__BB0_5), PTX lines 146-150; bar.sync at line 152
+	// b2 ($L__BB0_5), PTX lines 147-151; bar.sync at line 153
 	pipelineTilesFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:146",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:147",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  146,
-			}, {
 				Count: 1,
 				Line:  147,
 			}, {
@@ -401,7 +433,10 @@ func init() {
 				Line:  150,
 			}, {
 				Count: 1,
-				Line:  152,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  153,
 			}},
 		},
 		Term: runtime.Term{
@@ -410,17 +445,17 @@ func init() {
 				ID:    82,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:152",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:153",
 			Reconv: -1,
 			Succ:   4,
 		},
 	}
-	// b2 ($L__BB0_5), PTX lines 154-155
+	// b2 ($L__BB0_5), PTX lines 155-156
 	pipelineTilesFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:154",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:155",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -428,43 +463,43 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  154,
-			}, {
-				Count: 1,
 				Line:  155,
 			}, {
 				Count: 1,
 				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     23,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:156",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:157",
 			Pred:    3,
 			Reconv:  5,
 			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__BB0_7), PTX lines 171-175; bar.sync at line 178
+	// b3 ($L__BB0_7), PTX lines 172-176; bar.sync at line 179
 	pipelineTilesFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:171",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:172",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  171,
+				Line:  172,
 			}, {
 				Count: 1,
-				Line:  175,
+				Line:  176,
 			}, {
 				Count: 1,
-				Line:  178,
+				Line:  179,
 			}},
 		},
 		Term: runtime.Term{
@@ -473,29 +508,29 @@ func init() {
 				ID:    82,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:178",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:179",
 			Reconv: -1,
 			Succ:   6,
 		},
 	}
-	// b3 ($L__BB0_7), PTX lines 180-181; bar.sync at line 183
+	// b3 ($L__BB0_7), PTX lines 181-182; bar.sync at line 184
 	pipelineTilesFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:180",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:181",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  180,
-			}, {
-				Count: 1,
 				Line:  181,
 			}, {
 				Count: 1,
-				Line:  183,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  184,
 			}},
 		},
 		Term: runtime.Term{
@@ -504,17 +539,17 @@ func init() {
 				ID:    82,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:183",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:184",
 			Reconv: -1,
 			Succ:   7,
 		},
 	}
-	// b3 ($L__BB0_7), PTX lines 185-186
+	// b3 ($L__BB0_7), PTX lines 186-187
 	pipelineTilesFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:185",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:186",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -522,43 +557,43 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  185,
-			}, {
-				Count: 1,
 				Line:  186,
 			}, {
 				Count: 1,
 				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     24,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:187",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:188",
 			Pred:    4,
 			Reconv:  8,
 			Succ:    8,
 			Uniform: true,
 		},
 	}
-	// b4 ($L__BB0_9), PTX lines 202-206; bar.sync at line 209
+	// b4 ($L__BB0_9), PTX lines 203-207; bar.sync at line 210
 	pipelineTilesFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:202",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:203",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  202,
+				Line:  203,
 			}, {
 				Count: 1,
-				Line:  206,
+				Line:  207,
 			}, {
 				Count: 1,
-				Line:  209,
+				Line:  210,
 			}},
 		},
 		Term: runtime.Term{
@@ -567,29 +602,29 @@ func init() {
 				ID:    82,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:209",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:210",
 			Reconv: -1,
 			Succ:   9,
 		},
 	}
-	// b4 ($L__BB0_9), PTX lines 211-212; bar.sync at line 214
+	// b4 ($L__BB0_9), PTX lines 212-213; bar.sync at line 215
 	pipelineTilesFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:211",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:212",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  211,
-			}, {
-				Count: 1,
 				Line:  212,
 			}, {
 				Count: 1,
-				Line:  214,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  215,
 			}},
 		},
 		Term: runtime.Term{
@@ -598,17 +633,17 @@ func init() {
 				ID:    82,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:214",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:215",
 			Reconv: -1,
 			Succ:   10,
 		},
 	}
-	// b4 ($L__BB0_9), PTX lines 216-217
+	// b4 ($L__BB0_9), PTX lines 217-218
 	pipelineTilesFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:216",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:217",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -616,43 +651,43 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  216,
-			}, {
-				Count: 1,
 				Line:  217,
 			}, {
 				Count: 1,
 				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     25,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:218",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:219",
 			Pred:    5,
 			Reconv:  11,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b5 ($L__BB0_11), PTX lines 233-237; bar.sync at line 240
+	// b5 ($L__BB0_11), PTX lines 234-238; bar.sync at line 241
 	pipelineTilesFunc.Blocks[11] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 11, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:233",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:234",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  233,
+				Line:  234,
 			}, {
 				Count: 1,
-				Line:  237,
+				Line:  238,
 			}, {
 				Count: 1,
-				Line:  240,
+				Line:  241,
 			}},
 		},
 		Term: runtime.Term{
@@ -661,29 +696,29 @@ func init() {
 				ID:    82,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:240",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:241",
 			Reconv: -1,
 			Succ:   12,
 		},
 	}
-	// b5 ($L__BB0_11), PTX lines 242-243; bar.sync at line 245
+	// b5 ($L__BB0_11), PTX lines 243-244; bar.sync at line 246
 	pipelineTilesFunc.Blocks[12] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 12, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:242",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:243",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  242,
-			}, {
-				Count: 1,
 				Line:  243,
 			}, {
 				Count: 1,
-				Line:  245,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  246,
 			}},
 		},
 		Term: runtime.Term{
@@ -692,26 +727,23 @@ func init() {
 				ID:    82,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:245",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:246",
 			Reconv: -1,
 			Succ:   13,
 		},
 	}
-	// b5 ($L__BB0_11), PTX lines 247-252
+	// b5 ($L__BB0_11), PTX lines 248-253
 	pipelineTilesFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 13, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:247",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:248",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  247,
-			}, {
 				Count: 1,
 				Line:  248,
 			}, {
@@ -729,24 +761,27 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     26,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:253",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:254",
 			Pred:    6,
 			Reconv:  26,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b6 ($L__BB0_12), PTX lines 257-257
+	// b6 ($L__BB0_12), PTX lines 258-258
 	pipelineTilesFunc.Blocks[14] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 14, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:257",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:258",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -754,28 +789,28 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  257,
+				Line:  258,
 			}, {
 				Count: 1,
-				Line:  258,
+				Line:  259,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     27,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:258",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:259",
 			Pred:    7,
 			Reconv:  19,
 			Succ:    19,
 			Uniform: true,
 		},
 	}
-	// b7 ($L__BB0_14), PTX lines 265-266
+	// b7 ($L__BB0_14), PTX lines 266-267
 	pipelineTilesFunc.Blocks[15] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 15, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:265",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:266",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -783,43 +818,43 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  265,
-			}, {
-				Count: 1,
 				Line:  266,
 			}, {
 				Count: 1,
 				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     28,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:267",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:268",
 			Pred:    8,
 			Reconv:  16,
 			Succ:    16,
 			Uniform: true,
 		},
 	}
-	// b8 ($L__BB0_16), PTX lines 286-290; bar.sync at line 293
+	// b8 ($L__BB0_16), PTX lines 287-291; bar.sync at line 294
 	pipelineTilesFunc.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 16, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:286",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:287",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  286,
+				Line:  287,
 			}, {
 				Count: 1,
-				Line:  290,
+				Line:  291,
 			}, {
 				Count: 1,
-				Line:  293,
+				Line:  294,
 			}},
 		},
 		Term: runtime.Term{
@@ -828,24 +863,21 @@ func init() {
 				ID:    82,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:293",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:294",
 			Reconv: -1,
 			Succ:   17,
 		},
 	}
-	// b8 ($L__BB0_16), PTX lines 295-302; bar.sync at line 304
+	// b8 ($L__BB0_16), PTX lines 296-303; bar.sync at line 305
 	pipelineTilesFunc.Blocks[17] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 17, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:295",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:296",
 		PTXInstrs: 9,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  295,
-			}, {
 				Count: 1,
 				Line:  296,
 			}, {
@@ -868,7 +900,10 @@ func init() {
 				Line:  302,
 			}, {
 				Count: 1,
-				Line:  304,
+				Line:  303,
+			}, {
+				Count: 1,
+				Line:  305,
 			}},
 		},
 		Term: runtime.Term{
@@ -877,26 +912,23 @@ func init() {
 				ID:    82,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:304",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:305",
 			Reconv: -1,
 			Succ:   18,
 		},
 	}
-	// b8 ($L__BB0_16), PTX lines 306-309
+	// b8 ($L__BB0_16), PTX lines 307-310
 	pipelineTilesFunc.Blocks[18] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 18, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:306",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:307",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  306,
-			}, {
 				Count: 1,
 				Line:  307,
 			}, {
@@ -908,36 +940,36 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  310,
+			}, {
+				Count: 1,
+				Line:  311,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     29,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:310",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:311",
 			Pred:    9,
 			Reconv:  29,
 			Succ:    15,
 			Uniform: true,
 		},
 	}
-	// b9 ($L__BB0_17), PTX lines 314-320; ret
+	// b9 ($L__BB0_17), PTX lines 315-321; ret
 	pipelineTilesFunc.Blocks[19] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 19, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:314",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:315",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  314,
+				Line:  315,
 			}, {
 				Count: 1,
-				Line:  316,
-			}, {
-				Count: 1,
-				Line:  318,
+				Line:  317,
 			}, {
 				Count: 1,
 				Line:  319,
@@ -946,23 +978,26 @@ func init() {
 				Line:  320,
 			}, {
 				Count: 1,
-				Line:  322,
+				Line:  321,
+			}, {
+				Count: 1,
+				Line:  323,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:322",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:323",
 			Reconv:  -1,
 			Succ:    30,
 			Uniform: true,
 		},
 	}
-	// b10, PTX lines 89-95
+	// b10, PTX lines 90-96
 	pipelineTilesFunc.Blocks[20] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 20, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:89",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:90",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -970,10 +1005,7 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  89,
-			}, {
-				Count: 1,
-				Line:  91,
+				Line:  90,
 			}, {
 				Count: 1,
 				Line:  92,
@@ -989,33 +1021,33 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     21,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:96",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:97",
 			Pred:    1,
 			Reconv:  14,
 			Succ:    14,
 			Uniform: true,
 		},
 	}
-	// b11, PTX lines 99-107
+	// b11, PTX lines 100-108
 	pipelineTilesFunc.Blocks[21] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 21, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:99",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:100",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  99,
-			}, {
-				Count: 1,
-				Line:  101,
+				Line:  100,
 			}, {
 				Count: 1,
 				Line:  102,
@@ -1034,29 +1066,29 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:109",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:110",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b12, PTX lines 115-125
+	// b12, PTX lines 116-126
 	pipelineTilesFunc.Blocks[22] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 22, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:115",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:116",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  115,
-			}, {
 				Count: 1,
 				Line:  116,
 			}, {
@@ -1067,30 +1099,30 @@ func init() {
 				Line:  118,
 			}, {
 				Count: 1,
-				Line:  125,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  126,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:128",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:129",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b13, PTX lines 159-165
+	// b13, PTX lines 160-166
 	pipelineTilesFunc.Blocks[23] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 23, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:159",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:160",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  159,
-			}, {
 				Count: 1,
 				Line:  160,
 			}, {
@@ -1101,30 +1133,30 @@ func init() {
 				Line:  162,
 			}, {
 				Count: 1,
-				Line:  165,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  166,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:168",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:169",
 			Reconv:  -1,
 			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 190-196
+	// b14, PTX lines 191-197
 	pipelineTilesFunc.Blocks[24] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 24, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:190",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:191",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  190,
-			}, {
 				Count: 1,
 				Line:  191,
 			}, {
@@ -1135,30 +1167,30 @@ func init() {
 				Line:  193,
 			}, {
 				Count: 1,
-				Line:  196,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  197,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:199",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:200",
 			Reconv:  -1,
 			Succ:    8,
 			Uniform: true,
 		},
 	}
-	// b15, PTX lines 221-227
+	// b15, PTX lines 222-228
 	pipelineTilesFunc.Blocks[25] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 25, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:221",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:222",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  221,
-			}, {
 				Count: 1,
 				Line:  222,
 			}, {
@@ -1169,66 +1201,66 @@ func init() {
 				Line:  224,
 			}, {
 				Count: 1,
-				Line:  227,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  228,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:230",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:231",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b16, PTX line 253
+	// b16, PTX line 254
 	pipelineTilesFunc.Blocks[26] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cp_async.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:255",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:256",
 			Reconv:  -1,
 			Succ:    14,
 			Uniform: true,
 		},
 	}
-	// b17, PTX lines 260-261
+	// b17, PTX lines 261-262
 	pipelineTilesFunc.Blocks[27] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 27, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:260",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:261",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  260,
+				Line:  261,
 			}, {
 				Count: 1,
-				Line:  261,
+				Line:  262,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:263",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:264",
 			Reconv:  -1,
 			Succ:    15,
 			Uniform: true,
 		},
 	}
-	// b18, PTX lines 270-280
+	// b18, PTX lines 271-281
 	pipelineTilesFunc.Blocks[28] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineTilesRun(w, 28, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:270",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:271",
 		PTXInstrs: 9,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  270,
-			}, {
 				Count: 1,
 				Line:  271,
 			}, {
@@ -1239,7 +1271,7 @@ func init() {
 				Line:  273,
 			}, {
 				Count: 1,
-				Line:  275,
+				Line:  274,
 			}, {
 				Count: 1,
 				Line:  276,
@@ -1251,23 +1283,26 @@ func init() {
 				Line:  278,
 			}, {
 				Count: 1,
-				Line:  280,
+				Line:  279,
+			}, {
+				Count: 1,
+				Line:  281,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:283",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:284",
 			Reconv:  -1,
 			Succ:    16,
 			Uniform: true,
 		},
 	}
-	// b19, PTX line 310
+	// b19, PTX line 311
 	pipelineTilesFunc.Blocks[29] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cp_async.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:312",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:313",
 			Reconv:  -1,
 			Succ:    19,
 			Uniform: true,
@@ -1280,19 +1315,16 @@ func init() {
 	}}
 	pipelineTilesFunc.Run = pipelineTilesRun
 	pipelineWideFunc.Blocks = make([]runtime.Block, 3)
-	// b0, PTX lines 340-391; bar.sync at line 394
+	// b0, PTX lines 341-392; bar.sync at line 395
 	pipelineWideFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineWideRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:340",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:341",
 		PTXInstrs: 23,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  340,
-			}, {
 				Count: 1,
 				Line:  341,
 			}, {
@@ -1300,28 +1332,28 @@ func init() {
 				Line:  342,
 			}, {
 				Count: 1,
-				Line:  344,
+				Line:  343,
 			}, {
 				Count: 1,
 				Line:  345,
 			}, {
 				Count: 1,
-				Line:  347,
+				Line:  346,
 			}, {
 				Count: 1,
-				Line:  349,
+				Line:  348,
 			}, {
 				Count: 1,
 				Line:  350,
 			}, {
 				Count: 1,
-				Line:  352,
+				Line:  351,
 			}, {
 				Count: 1,
 				Line:  353,
 			}, {
 				Count: 1,
-				Line:  359,
+				Line:  354,
 			}, {
 				Count: 1,
 				Line:  360,
@@ -1330,16 +1362,16 @@ func init() {
 				Line:  361,
 			}, {
 				Count: 1,
-				Line:  363,
+				Line:  362,
 			}, {
 				Count: 1,
-				Line:  366,
+				Line:  364,
 			}, {
 				Count: 1,
 				Line:  367,
 			}, {
 				Count: 1,
-				Line:  373,
+				Line:  368,
 			}, {
 				Count: 1,
 				Line:  374,
@@ -1348,16 +1380,19 @@ func init() {
 				Line:  375,
 			}, {
 				Count: 1,
-				Line:  377,
+				Line:  376,
 			}, {
 				Count: 1,
-				Line:  384,
+				Line:  378,
 			}, {
 				Count: 1,
-				Line:  391,
+				Line:  385,
 			}, {
 				Count: 1,
-				Line:  394,
+				Line:  392,
+			}, {
+				Count: 1,
+				Line:  395,
 			}},
 		},
 		Term: runtime.Term{
@@ -1366,24 +1401,21 @@ func init() {
 				ID:    41,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:394",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:395",
 			Reconv: -1,
 			Succ:   1,
 		},
 	}
-	// b0, PTX lines 396-417; ret
+	// b0, PTX lines 397-418; ret
 	pipelineWideFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineWideRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:396",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:397",
 		PTXInstrs: 21,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  396,
-			}, {
 				Count: 1,
 				Line:  397,
 			}, {
@@ -1397,7 +1429,7 @@ func init() {
 				Line:  400,
 			}, {
 				Count: 1,
-				Line:  402,
+				Line:  401,
 			}, {
 				Count: 1,
 				Line:  403,
@@ -1412,7 +1444,7 @@ func init() {
 				Line:  406,
 			}, {
 				Count: 1,
-				Line:  408,
+				Line:  407,
 			}, {
 				Count: 1,
 				Line:  409,
@@ -1442,12 +1474,15 @@ func init() {
 				Line:  417,
 			}, {
 				Count: 1,
-				Line:  419,
+				Line:  418,
+			}, {
+				Count: 1,
+				Line:  420,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:419",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:420",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
@@ -1460,12 +1495,12 @@ func init() {
 	}}
 	pipelineWideFunc.Run = pipelineWideRun
 	pipelineZfillFunc.Blocks = make([]runtime.Block, 18)
-	// b0, PTX lines 436-473; divergent, reconverges at the exit
+	// b0, PTX lines 437-474; divergent, reconverges at the exit
 	pipelineZfillFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:436",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:437",
 		PTXInstrs: 25,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1473,31 +1508,28 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  436,
-			}, {
-				Count: 1,
 				Line:  437,
 			}, {
 				Count: 1,
 				Line:  438,
 			}, {
 				Count: 1,
-				Line:  440,
+				Line:  439,
 			}, {
 				Count: 1,
-				Line:  442,
+				Line:  441,
 			}, {
 				Count: 1,
-				Line:  444,
+				Line:  443,
 			}, {
 				Count: 1,
 				Line:  445,
 			}, {
 				Count: 1,
-				Line:  447,
+				Line:  446,
 			}, {
 				Count: 1,
-				Line:  449,
+				Line:  448,
 			}, {
 				Count: 1,
 				Line:  450,
@@ -1506,13 +1538,13 @@ func init() {
 				Line:  451,
 			}, {
 				Count: 1,
-				Line:  453,
+				Line:  452,
 			}, {
 				Count: 1,
 				Line:  454,
 			}, {
 				Count: 1,
-				Line:  456,
+				Line:  455,
 			}, {
 				Count: 1,
 				Line:  457,
@@ -1530,10 +1562,10 @@ func init() {
 				Line:  461,
 			}, {
 				Count: 1,
-				Line:  464,
+				Line:  462,
 			}, {
 				Count: 1,
-				Line:  469,
+				Line:  465,
 			}, {
 				Count: 1,
 				Line:  470,
@@ -1542,27 +1574,30 @@ func init() {
 				Line:  471,
 			}, {
 				Count: 1,
-				Line:  473,
+				Line:  472,
 			}, {
 				Count: 1,
 				Line:  474,
+			}, {
+				Count: 1,
+				Line:  475,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:474",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:475",
 			Pred:   0,
 			Reconv: 17,
 			Succ:   1,
 		},
 	}
-	// b1 ($L__BB2_3), PTX lines 478-478; divergent, reconverges at the exit
+	// b1 ($L__BB2_3), PTX lines 479-479; divergent, reconverges at the exit
 	pipelineZfillFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:478",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:479",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1570,27 +1605,27 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  478,
+				Line:  479,
 			}, {
 				Count: 1,
-				Line:  479,
+				Line:  480,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:479",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:480",
 			Pred:   1,
 			Reconv: 17,
 			Succ:   5,
 		},
 	}
-	// b2 ($L__BB2_9), PTX lines 494-494
+	// b2 ($L__BB2_9), PTX lines 495-495
 	pipelineZfillFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:494",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:495",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1598,26 +1633,26 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  494,
+				Line:  495,
 			}, {
 				Count: 1,
-				Line:  497,
+				Line:  498,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:497",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:498",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__BB2_1), PTX lines 501-501; divergent, reconverges at the exit
+	// b3 ($L__BB2_1), PTX lines 502-502; divergent, reconverges at the exit
 	pipelineZfillFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:501",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:502",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1625,27 +1660,27 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  501,
+				Line:  502,
 			}, {
 				Count: 1,
-				Line:  502,
+				Line:  503,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:502",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:503",
 			Pred:   4,
 			Reconv: 17,
 			Succ:   7,
 		},
 	}
-	// b4 ($L__BB2_6), PTX lines 514-514
+	// b4 ($L__BB2_6), PTX lines 515-515
 	pipelineZfillFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:514",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:515",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1653,26 +1688,26 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  514,
+				Line:  515,
 			}, {
 				Count: 1,
-				Line:  517,
+				Line:  518,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:517",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:518",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b5 ($L__BB2_8), PTX lines 525-525
+	// b5 ($L__BB2_8), PTX lines 526-526
 	pipelineZfillFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:525",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:526",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1680,26 +1715,26 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  525,
+				Line:  526,
 			}, {
 				Count: 1,
-				Line:  528,
+				Line:  529,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:528",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:529",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b6 ($L__BB2_7), PTX lines 536-536
+	// b6 ($L__BB2_7), PTX lines 537-537
 	pipelineZfillFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:536",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:537",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1707,26 +1742,26 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  536,
+				Line:  537,
 			}, {
 				Count: 1,
-				Line:  539,
+				Line:  540,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:539",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:540",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b7 ($L__BB2_10), PTX lines 544-544
+	// b7 ($L__BB2_10), PTX lines 545-545
 	pipelineZfillFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:544",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:545",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1734,56 +1769,56 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  544,
+				Line:  545,
 			}, {
 				Count: 1,
-				Line:  547,
+				Line:  548,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:547",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:548",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b8 ($L__BB2_11), PTX line 549
+	// b8 ($L__BB2_11), PTX line 550
 	pipelineZfillFunc.Blocks[8] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:552",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:553",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  552,
+				Line:  553,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermTrap,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:552",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:553",
 			Reconv:  -1,
 			Uniform: true,
 		},
 	}
-	// b9 ($L__BB2_12), PTX lines 561-568; bar.sync at line 571
+	// b9 ($L__BB2_12), PTX lines 562-569; bar.sync at line 572
 	pipelineZfillFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:561",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:562",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  561,
+				Line:  562,
 			}, {
 				Count: 1,
-				Line:  568,
+				Line:  569,
 			}, {
 				Count: 1,
-				Line:  571,
+				Line:  572,
 			}},
 		},
 		Term: runtime.Term{
@@ -1792,24 +1827,21 @@ func init() {
 				ID:    40,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:571",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:572",
 			Reconv: -1,
 			Succ:   10,
 		},
 	}
-	// b9 ($L__BB2_12), PTX lines 573-590; ret
+	// b9 ($L__BB2_12), PTX lines 574-591; ret
 	pipelineZfillFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:573",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:574",
 		PTXInstrs: 16,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  573,
-			}, {
 				Count: 1,
 				Line:  574,
 			}, {
@@ -1823,7 +1855,7 @@ func init() {
 				Line:  577,
 			}, {
 				Count: 1,
-				Line:  579,
+				Line:  578,
 			}, {
 				Count: 1,
 				Line:  580,
@@ -1841,10 +1873,10 @@ func init() {
 				Line:  584,
 			}, {
 				Count: 1,
-				Line:  586,
+				Line:  585,
 			}, {
 				Count: 1,
-				Line:  588,
+				Line:  587,
 			}, {
 				Count: 1,
 				Line:  589,
@@ -1853,20 +1885,23 @@ func init() {
 				Line:  590,
 			}, {
 				Count: 1,
-				Line:  592,
+				Line:  591,
+			}, {
+				Count: 1,
+				Line:  593,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:592",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:593",
 			Reconv:  -1,
 			Succ:    17,
 			Uniform: true,
 		},
 	}
-	// b10, PTX line 474
+	// b10, PTX line 475
 	pipelineZfillFunc.Blocks[11] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:475",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:476",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1874,23 +1909,23 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  475,
+				Line:  476,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:475",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:476",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b11, PTX lines 481-481; divergent, reconverges at the exit
+	// b11, PTX lines 482-482; divergent, reconverges at the exit
 	pipelineZfillFunc.Blocks[12] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 12, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:481",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:482",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1898,27 +1933,27 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  481,
+				Line:  482,
 			}, {
 				Count: 1,
-				Line:  482,
+				Line:  483,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:482",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:483",
 			Pred:   2,
 			Reconv: 17,
 			Succ:   6,
 		},
 	}
-	// b12, PTX lines 484-484; divergent, reconverges at the exit
+	// b12, PTX lines 485-485; divergent, reconverges at the exit
 	pipelineZfillFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			pipelineZfillRun(w, 13, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:484",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:485",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1926,73 +1961,24 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  484,
-			}, {
-				Count: 1,
 				Line:  485,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    14,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:485",
-			Pred:   3,
-			Reconv: 17,
-			Succ:   2,
-		},
-	}
-	// b13, PTX line 485
-	pipelineZfillFunc.Blocks[14] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:486",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/ptx/nvcc/cp_async.ptx",
-			Lines: []runtime.LineCount{{
+			}, {
 				Count: 1,
 				Line:  486,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:486",
-			Reconv:  -1,
-			Succ:    8,
-			Uniform: true,
-		},
-	}
-	// b14, PTX lines 504-504; divergent, reconverges at the exit
-	pipelineZfillFunc.Blocks[15] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			pipelineZfillRun(w, 15, m, -1, 0)
-		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:504",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/ptx/nvcc/cp_async.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  504,
-			}, {
-				Count: 1,
-				Line:  505,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    16,
+			Alt:    14,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:505",
-			Pred:   5,
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:486",
+			Pred:   3,
 			Reconv: 17,
-			Succ:   4,
+			Succ:   2,
 		},
 	}
-	// b15, PTX line 505
-	pipelineZfillFunc.Blocks[16] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:506",
+	// b13, PTX line 486
+	pipelineZfillFunc.Blocks[14] = runtime.Block{
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:487",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2000,12 +1986,61 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  506,
+				Line:  487,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:506",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:487",
+			Reconv:  -1,
+			Succ:    8,
+			Uniform: true,
+		},
+	}
+	// b14, PTX lines 505-505; divergent, reconverges at the exit
+	pipelineZfillFunc.Blocks[15] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			pipelineZfillRun(w, 15, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:505",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cp_async.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  505,
+			}, {
+				Count: 1,
+				Line:  506,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    16,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:506",
+			Pred:   5,
+			Reconv: 17,
+			Succ:   4,
+		},
+	}
+	// b15, PTX line 506
+	pipelineZfillFunc.Blocks[16] = runtime.Block{
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:507",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cp_async.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  507,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:507",
 			Reconv:  -1,
 			Succ:    8,
 			Uniform: true,
@@ -2018,12 +2053,12 @@ func init() {
 	}}
 	pipelineZfillFunc.Run = pipelineZfillRun
 	barrierCopyFunc.Blocks = make([]runtime.Block, 47)
-	// b0, PTX lines 611-622; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+	// b0, PTX lines 612-623; divergent, reconverges at block 1 (b1 ($L__BB3_2))
 	barrierCopyFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:611",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:612",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2031,48 +2066,48 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  611,
-			}, {
-				Count: 1,
 				Line:  612,
 			}, {
 				Count: 1,
-				Line:  614,
+				Line:  613,
 			}, {
 				Count: 1,
-				Line:  616,
+				Line:  615,
 			}, {
 				Count: 1,
-				Line:  618,
+				Line:  617,
 			}, {
 				Count: 1,
-				Line:  620,
+				Line:  619,
 			}, {
 				Count: 1,
-				Line:  622,
+				Line:  621,
 			}, {
 				Count: 1,
 				Line:  623,
+			}, {
+				Count: 1,
+				Line:  624,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:623",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:624",
 			Pred:   0,
 			Reconv: 1,
 			Succ:   1,
 		},
 	}
-	// b1 ($L__BB3_2), PTX line 632; bar.sync at line 634
+	// b1 ($L__BB3_2), PTX line 633; bar.sync at line 635
 	barrierCopyFunc.Blocks[1] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:634",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:635",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  634,
+				Line:  635,
 			}},
 		},
 		Term: runtime.Term{
@@ -2081,17 +2116,17 @@ func init() {
 				ID:    101,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:634",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:635",
 			Reconv: -1,
 			Succ:   2,
 		},
 	}
-	// b1 ($L__BB3_2), PTX lines 636-672
+	// b1 ($L__BB3_2), PTX lines 637-673
 	barrierCopyFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:636",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:637",
 		PTXInstrs: 14,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2099,16 +2134,13 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  636,
-			}, {
-				Count: 1,
 				Line:  637,
 			}, {
 				Count: 1,
 				Line:  638,
 			}, {
 				Count: 1,
-				Line:  645,
+				Line:  639,
 			}, {
 				Count: 1,
 				Line:  646,
@@ -2117,66 +2149,69 @@ func init() {
 				Line:  647,
 			}, {
 				Count: 1,
-				Line:  650,
+				Line:  648,
 			}, {
 				Count: 1,
-				Line:  654,
+				Line:  651,
 			}, {
 				Count: 1,
-				Line:  656,
+				Line:  655,
 			}, {
 				Count: 1,
-				Line:  662,
+				Line:  657,
 			}, {
 				Count: 1,
-				Line:  669,
+				Line:  663,
 			}, {
 				Count: 1,
-				Line:  671,
+				Line:  670,
 			}, {
 				Count: 1,
 				Line:  672,
 			}, {
 				Count: 1,
 				Line:  673,
+			}, {
+				Count: 1,
+				Line:  674,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:673",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:674",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__BB3_32), PTX lines 677-677
+	// b2 ($L__BB3_32), PTX lines 678-678
 	barrierCopyFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:677",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:678",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  677,
+				Line:  678,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:679",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:680",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__BB3_3), PTX lines 686-691; divergent, reconverges at block 25 (b24)
+	// b3 ($L__BB3_3), PTX lines 687-692; divergent, reconverges at block 25 (b24)
 	barrierCopyFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:686",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:687",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2184,33 +2219,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  686,
-			}, {
-				Count: 1,
 				Line:  687,
 			}, {
 				Count: 1,
-				Line:  691,
+				Line:  688,
 			}, {
 				Count: 1,
-				Line:  693,
+				Line:  692,
+			}, {
+				Count: 1,
+				Line:  694,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:693",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:694",
 			Pred:   2,
 			Reconv: 25,
 			Succ:   5,
 		},
 	}
-	// b4 ($L__BB3_25), PTX lines 698-698; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+	// b4 ($L__BB3_25), PTX lines 699-699; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 	barrierCopyFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:698",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:699",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2218,27 +2253,27 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  698,
+				Line:  699,
 			}, {
 				Count: 1,
-				Line:  699,
+				Line:  700,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:699",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:700",
 			Pred:   3,
 			Reconv: 4,
 			Succ:   3,
 		},
 	}
-	// b5 ($L__BB3_28), PTX lines 724-724; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+	// b5 ($L__BB3_28), PTX lines 725-725; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 	barrierCopyFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:724",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:725",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2246,36 +2281,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  724,
+				Line:  725,
 			}, {
 				Count: 1,
-				Line:  726,
+				Line:  727,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:726",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:727",
 			Pred:   5,
 			Reconv: 4,
 			Succ:   4,
 		},
 	}
-	// b6 ($L__BB3_31), PTX lines 768-775
+	// b6 ($L__BB3_31), PTX lines 769-776
 	barrierCopyFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:768",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:769",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  768,
-			}, {
 				Count: 1,
 				Line:  769,
 			}, {
@@ -2286,29 +2318,32 @@ func init() {
 				Line:  771,
 			}, {
 				Count: 1,
-				Line:  773,
+				Line:  772,
 			}, {
 				Count: 1,
-				Line:  775,
+				Line:  774,
 			}, {
 				Count: 1,
-				Line:  778,
+				Line:  776,
+			}, {
+				Count: 1,
+				Line:  779,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:778",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:779",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b7 ($L__BB3_27), PTX lines 783-785
+	// b7 ($L__BB3_27), PTX lines 784-786
 	barrierCopyFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:783",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:784",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2316,38 +2351,35 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  783,
+				Line:  784,
 			}, {
 				Count: 1,
-				Line:  785,
+				Line:  786,
 			}, {
 				Count: 1,
-				Line:  788,
+				Line:  789,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:788",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:789",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b8 ($L__BB3_4), PTX lines 792-821
+	// b8 ($L__BB3_4), PTX lines 793-822
 	barrierCopyFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:792",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:793",
 		PTXInstrs: 19,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  792,
-			}, {
 				Count: 1,
 				Line:  793,
 			}, {
@@ -2364,7 +2396,7 @@ func init() {
 				Line:  797,
 			}, {
 				Count: 1,
-				Line:  799,
+				Line:  798,
 			}, {
 				Count: 1,
 				Line:  800,
@@ -2376,13 +2408,13 @@ func init() {
 				Line:  802,
 			}, {
 				Count: 1,
-				Line:  807,
+				Line:  803,
 			}, {
 				Count: 1,
-				Line:  814,
+				Line:  808,
 			}, {
 				Count: 1,
-				Line:  816,
+				Line:  815,
 			}, {
 				Count: 1,
 				Line:  817,
@@ -2401,44 +2433,47 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  822,
+			}, {
+				Count: 1,
+				Line:  823,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:822",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:823",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b9 ($L__BB3_24), PTX lines 826-826
+	// b9 ($L__BB3_24), PTX lines 827-827
 	barrierCopyFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:826",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:827",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  826,
+				Line:  827,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:828",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:829",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b10 ($L__BB3_5), PTX lines 835-840; divergent, reconverges at block 32 (b30)
+	// b10 ($L__BB3_5), PTX lines 836-841; divergent, reconverges at block 32 (b30)
 	barrierCopyFunc.Blocks[11] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 11, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:835",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:836",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2446,33 +2481,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  835,
-			}, {
-				Count: 1,
 				Line:  836,
 			}, {
 				Count: 1,
-				Line:  840,
+				Line:  837,
 			}, {
 				Count: 1,
-				Line:  842,
+				Line:  841,
+			}, {
+				Count: 1,
+				Line:  843,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    32,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:842",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:843",
 			Pred:   8,
 			Reconv: 32,
 			Succ:   12,
 		},
 	}
-	// b11 ($L__BB3_17), PTX lines 847-847; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+	// b11 ($L__BB3_17), PTX lines 848-848; divergent, reconverges at block 11 (b10 ($L__BB3_5))
 	barrierCopyFunc.Blocks[12] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 12, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:847",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:848",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2480,27 +2515,27 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  847,
+				Line:  848,
 			}, {
 				Count: 1,
-				Line:  848,
+				Line:  849,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    33,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:848",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:849",
 			Pred:   9,
 			Reconv: 11,
 			Succ:   10,
 		},
 	}
-	// b12 ($L__BB3_20), PTX lines 873-873; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+	// b12 ($L__BB3_20), PTX lines 874-874; divergent, reconverges at block 11 (b10 ($L__BB3_5))
 	barrierCopyFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 13, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:873",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:874",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2508,36 +2543,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  873,
+				Line:  874,
 			}, {
 				Count: 1,
-				Line:  875,
+				Line:  876,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    35,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:875",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:876",
 			Pred:   11,
 			Reconv: 11,
 			Succ:   11,
 		},
 	}
-	// b13 ($L__BB3_23), PTX lines 911-918
+	// b13 ($L__BB3_23), PTX lines 912-919
 	barrierCopyFunc.Blocks[14] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 14, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:911",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:912",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  911,
-			}, {
 				Count: 1,
 				Line:  912,
 			}, {
@@ -2548,29 +2580,32 @@ func init() {
 				Line:  914,
 			}, {
 				Count: 1,
-				Line:  916,
+				Line:  915,
 			}, {
 				Count: 1,
-				Line:  918,
+				Line:  917,
 			}, {
 				Count: 1,
-				Line:  921,
+				Line:  919,
+			}, {
+				Count: 1,
+				Line:  922,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:921",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:922",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b14 ($L__BB3_19), PTX lines 926-928
+	// b14 ($L__BB3_19), PTX lines 927-929
 	barrierCopyFunc.Blocks[15] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 15, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:926",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:927",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2578,38 +2613,35 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  926,
+				Line:  927,
 			}, {
 				Count: 1,
-				Line:  928,
+				Line:  929,
 			}, {
 				Count: 1,
-				Line:  931,
+				Line:  932,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:931",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:932",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b15 ($L__BB3_6), PTX lines 935-965
+	// b15 ($L__BB3_6), PTX lines 936-966
 	barrierCopyFunc.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 16, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:935",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:936",
 		PTXInstrs: 10,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  935,
-			}, {
 				Count: 1,
 				Line:  936,
 			}, {
@@ -2620,60 +2652,63 @@ func init() {
 				Line:  938,
 			}, {
 				Count: 1,
-				Line:  945,
+				Line:  939,
 			}, {
 				Count: 1,
-				Line:  950,
+				Line:  946,
 			}, {
 				Count: 1,
-				Line:  956,
+				Line:  951,
 			}, {
 				Count: 1,
-				Line:  963,
+				Line:  957,
 			}, {
 				Count: 1,
-				Line:  965,
+				Line:  964,
 			}, {
 				Count: 1,
 				Line:  966,
+			}, {
+				Count: 1,
+				Line:  967,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:966",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:967",
 			Reconv:  -1,
 			Succ:    18,
 			Uniform: true,
 		},
 	}
-	// b16 ($L__BB3_16), PTX lines 970-970
+	// b16 ($L__BB3_16), PTX lines 971-971
 	barrierCopyFunc.Blocks[17] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 17, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:970",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:971",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  970,
+				Line:  971,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:972",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:973",
 			Reconv:  -1,
 			Succ:    18,
 			Uniform: true,
 		},
 	}
-	// b17 ($L__BB3_7), PTX lines 979-984; divergent, reconverges at block 39 (b36)
+	// b17 ($L__BB3_7), PTX lines 980-985; divergent, reconverges at block 39 (b36)
 	barrierCopyFunc.Blocks[18] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 18, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:979",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:980",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2681,33 +2716,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  979,
-			}, {
-				Count: 1,
 				Line:  980,
 			}, {
 				Count: 1,
-				Line:  984,
+				Line:  981,
 			}, {
 				Count: 1,
-				Line:  986,
+				Line:  985,
+			}, {
+				Count: 1,
+				Line:  987,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    39,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:986",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:987",
 			Pred:   14,
 			Reconv: 39,
 			Succ:   19,
 		},
 	}
-	// b18 ($L__BB3_9), PTX lines 991-991; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+	// b18 ($L__BB3_9), PTX lines 992-992; divergent, reconverges at block 18 (b17 ($L__BB3_7))
 	barrierCopyFunc.Blocks[19] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 19, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:991",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:992",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2715,27 +2750,27 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  991,
+				Line:  992,
 			}, {
 				Count: 1,
-				Line:  992,
+				Line:  993,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    40,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:992",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:993",
 			Pred:   15,
 			Reconv: 18,
 			Succ:   17,
 		},
 	}
-	// b19 ($L__BB3_12), PTX lines 1017-1017; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+	// b19 ($L__BB3_12), PTX lines 1018-1018; divergent, reconverges at block 18 (b17 ($L__BB3_7))
 	barrierCopyFunc.Blocks[20] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 20, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1017",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1018",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2743,36 +2778,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1017,
+				Line:  1018,
 			}, {
 				Count: 1,
-				Line:  1019,
+				Line:  1020,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    42,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:1019",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:1020",
 			Pred:   17,
 			Reconv: 18,
 			Succ:   18,
 		},
 	}
-	// b20 ($L__BB3_15), PTX lines 1055-1062
+	// b20 ($L__BB3_15), PTX lines 1056-1063
 	barrierCopyFunc.Blocks[21] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 21, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1055",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1056",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1055,
-			}, {
 				Count: 1,
 				Line:  1056,
 			}, {
@@ -2783,29 +2815,32 @@ func init() {
 				Line:  1058,
 			}, {
 				Count: 1,
-				Line:  1060,
+				Line:  1059,
 			}, {
 				Count: 1,
-				Line:  1062,
+				Line:  1061,
 			}, {
 				Count: 1,
-				Line:  1065,
+				Line:  1063,
+			}, {
+				Count: 1,
+				Line:  1066,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1065",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1066",
 			Reconv:  -1,
 			Succ:    18,
 			Uniform: true,
 		},
 	}
-	// b21 ($L__BB3_11), PTX lines 1070-1072
+	// b21 ($L__BB3_11), PTX lines 1071-1073
 	barrierCopyFunc.Blocks[22] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 22, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1070",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1071",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2813,36 +2848,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1070,
+				Line:  1071,
 			}, {
 				Count: 1,
-				Line:  1072,
+				Line:  1073,
 			}, {
 				Count: 1,
-				Line:  1075,
+				Line:  1076,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1075",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1076",
 			Reconv:  -1,
 			Succ:    18,
 			Uniform: true,
 		},
 	}
-	// b22 ($L__BB3_8), PTX lines 1079-1091; ret
+	// b22 ($L__BB3_8), PTX lines 1080-1092; ret
 	barrierCopyFunc.Blocks[23] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 23, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1079",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1080",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1079,
-			}, {
 				Count: 1,
 				Line:  1080,
 			}, {
@@ -2856,7 +2888,7 @@ func init() {
 				Line:  1083,
 			}, {
 				Count: 1,
-				Line:  1085,
+				Line:  1084,
 			}, {
 				Count: 1,
 				Line:  1086,
@@ -2877,45 +2909,48 @@ func init() {
 				Line:  1091,
 			}, {
 				Count: 1,
-				Line:  1093,
+				Line:  1092,
+			}, {
+				Count: 1,
+				Line:  1094,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1093",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1094",
 			Reconv:  -1,
 			Succ:    46,
 			Uniform: true,
 		},
 	}
-	// b23, PTX lines 627-629
+	// b23, PTX lines 628-630
 	barrierCopyFunc.Blocks[24] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 24, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:627",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:628",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  627,
+				Line:  628,
 			}, {
 				Count: 1,
-				Line:  629,
+				Line:  630,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:632",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:633",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b24, PTX line 693
+	// b24, PTX line 694
 	barrierCopyFunc.Blocks[25] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:694",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:695",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2923,23 +2958,23 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  694,
+				Line:  695,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:694",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:695",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b25, PTX lines 704-714; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+	// b25, PTX lines 705-715; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 	barrierCopyFunc.Blocks[26] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 26, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:704",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:705",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2947,30 +2982,30 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  704,
+				Line:  705,
 			}, {
 				Count: 1,
-				Line:  709,
+				Line:  710,
 			}, {
 				Count: 1,
-				Line:  714,
+				Line:  715,
 			}, {
 				Count: 1,
-				Line:  716,
+				Line:  717,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:716",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:717",
 			Pred:   4,
 			Reconv: 4,
 			Succ:   6,
 		},
 	}
-	// b26, PTX line 716
+	// b26, PTX line 717
 	barrierCopyFunc.Blocks[27] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:717",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:718",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2978,23 +3013,23 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  717,
+				Line:  718,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:717",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:718",
 			Reconv:  -1,
 			Succ:    8,
 			Uniform: true,
 		},
 	}
-	// b27, PTX lines 730-730; divergent, reconverges at block 7 (b6 ($L__BB3_31))
+	// b27, PTX lines 731-731; divergent, reconverges at block 7 (b6 ($L__BB3_31))
 	barrierCopyFunc.Blocks[28] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 28, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:730",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:731",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3002,34 +3037,31 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  730,
+				Line:  731,
 			}, {
 				Count: 1,
-				Line:  731,
+				Line:  732,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:731",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:732",
 			Pred:   6,
 			Reconv: 7,
 			Succ:   7,
 		},
 	}
-	// b28, PTX lines 734-753; code before the call
+	// b28, PTX lines 735-754; code before the call
 	barrierCopyFunc.Blocks[29] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 29, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:734",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:735",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  734,
-			}, {
 				Count: 1,
 				Line:  735,
 			}, {
@@ -3052,19 +3084,22 @@ func init() {
 				Line:  741,
 			}, {
 				Count: 1,
-				Line:  745,
+				Line:  742,
 			}, {
 				Count: 1,
-				Line:  747,
+				Line:  746,
 			}, {
 				Count: 1,
-				Line:  749,
+				Line:  748,
 			}, {
 				Count: 1,
-				Line:  751,
+				Line:  750,
 			}, {
 				Count: 1,
-				Line:  753,
+				Line:  752,
+			}, {
+				Count: 1,
+				Line:  754,
 			}},
 		},
 		Term: runtime.Term{
@@ -3073,15 +3108,15 @@ func init() {
 			Succ:   30,
 		},
 	}
-	// b28, PTX line 731
+	// b28, PTX line 732
 	barrierCopyFunc.Blocks[30] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:754",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:755",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  754,
+				Line:  755,
 			}},
 		},
 		Term: runtime.Term{
@@ -3111,26 +3146,26 @@ func init() {
 				Target: -1,
 			},
 			Kind:    runtime.TermCall,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:754",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:755",
 			Reconv:  -1,
 			Succ:    31,
 			Uniform: true,
 		},
 	}
-	// b29, PTX line 754
+	// b29, PTX line 755
 	barrierCopyFunc.Blocks[31] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cp_async.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:765",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:766",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b30, PTX line 842
+	// b30, PTX line 843
 	barrierCopyFunc.Blocks[32] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:843",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:844",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3138,23 +3173,23 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  843,
+				Line:  844,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:843",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:844",
 			Reconv:  -1,
 			Succ:    16,
 			Uniform: true,
 		},
 	}
-	// b31, PTX lines 853-863; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+	// b31, PTX lines 854-864; divergent, reconverges at block 11 (b10 ($L__BB3_5))
 	barrierCopyFunc.Blocks[33] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 33, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:853",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:854",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3162,30 +3197,30 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  853,
+				Line:  854,
 			}, {
 				Count: 1,
-				Line:  858,
+				Line:  859,
 			}, {
 				Count: 1,
-				Line:  863,
+				Line:  864,
 			}, {
 				Count: 1,
-				Line:  865,
+				Line:  866,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    34,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:865",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:866",
 			Pred:   10,
 			Reconv: 11,
 			Succ:   13,
 		},
 	}
-	// b32, PTX line 865
+	// b32, PTX line 866
 	barrierCopyFunc.Blocks[34] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:866",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:867",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3193,23 +3228,23 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  866,
+				Line:  867,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:866",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:867",
 			Reconv:  -1,
 			Succ:    15,
 			Uniform: true,
 		},
 	}
-	// b33, PTX lines 879-879; divergent, reconverges at block 14 (b13 ($L__BB3_23))
+	// b33, PTX lines 880-880; divergent, reconverges at block 14 (b13 ($L__BB3_23))
 	barrierCopyFunc.Blocks[35] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 35, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:879",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:880",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3217,51 +3252,51 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  879,
+				Line:  880,
 			}, {
 				Count: 1,
-				Line:  880,
+				Line:  881,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    36,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:880",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:881",
 			Pred:   12,
 			Reconv: 14,
 			Succ:   14,
 		},
 	}
-	// b34, PTX lines 883-896; code before the call
+	// b34, PTX lines 884-897; code before the call
 	barrierCopyFunc.Blocks[36] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 36, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:883",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:884",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  883,
-			}, {
-				Count: 1,
 				Line:  884,
 			}, {
 				Count: 1,
-				Line:  888,
+				Line:  885,
 			}, {
 				Count: 1,
-				Line:  890,
+				Line:  889,
 			}, {
 				Count: 1,
-				Line:  892,
+				Line:  891,
 			}, {
 				Count: 1,
-				Line:  894,
+				Line:  893,
 			}, {
 				Count: 1,
-				Line:  896,
+				Line:  895,
+			}, {
+				Count: 1,
+				Line:  897,
 			}},
 		},
 		Term: runtime.Term{
@@ -3270,15 +3305,15 @@ func init() {
 			Succ:   37,
 		},
 	}
-	// b34, PTX line 880
+	// b34, PTX line 881
 	barrierCopyFunc.Blocks[37] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:897",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:898",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  897,
+				Line:  898,
 			}},
 		},
 		Term: runtime.Term{
@@ -3308,26 +3343,26 @@ func init() {
 				Target: -1,
 			},
 			Kind:    runtime.TermCall,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:897",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:898",
 			Reconv:  -1,
 			Succ:    38,
 			Uniform: true,
 		},
 	}
-	// b35, PTX line 897
+	// b35, PTX line 898
 	barrierCopyFunc.Blocks[38] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cp_async.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:908",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:909",
 			Reconv:  -1,
 			Succ:    14,
 			Uniform: true,
 		},
 	}
-	// b36, PTX line 986
+	// b36, PTX line 987
 	barrierCopyFunc.Blocks[39] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:987",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:988",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3335,23 +3370,23 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  987,
+				Line:  988,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:987",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:988",
 			Reconv:  -1,
 			Succ:    23,
 			Uniform: true,
 		},
 	}
-	// b37, PTX lines 997-1007; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+	// b37, PTX lines 998-1008; divergent, reconverges at block 18 (b17 ($L__BB3_7))
 	barrierCopyFunc.Blocks[40] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 40, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:997",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:998",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3359,30 +3394,30 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  997,
+				Line:  998,
 			}, {
 				Count: 1,
-				Line:  1002,
+				Line:  1003,
 			}, {
 				Count: 1,
-				Line:  1007,
+				Line:  1008,
 			}, {
 				Count: 1,
-				Line:  1009,
+				Line:  1010,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    41,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:1009",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:1010",
 			Pred:   16,
 			Reconv: 18,
 			Succ:   20,
 		},
 	}
-	// b38, PTX line 1009
+	// b38, PTX line 1010
 	barrierCopyFunc.Blocks[41] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1010",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1011",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3390,23 +3425,23 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1010,
+				Line:  1011,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1010",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1011",
 			Reconv:  -1,
 			Succ:    22,
 			Uniform: true,
 		},
 	}
-	// b39, PTX lines 1023-1023; divergent, reconverges at block 21 (b20 ($L__BB3_15))
+	// b39, PTX lines 1024-1024; divergent, reconverges at block 21 (b20 ($L__BB3_15))
 	barrierCopyFunc.Blocks[42] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 42, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1023",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1024",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3414,51 +3449,51 @@ func init() {
 			File:       "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1023,
+				Line:  1024,
 			}, {
 				Count: 1,
-				Line:  1024,
+				Line:  1025,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    43,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/cp_async.ptx:1024",
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:1025",
 			Pred:   18,
 			Reconv: 21,
 			Succ:   21,
 		},
 	}
-	// b40, PTX lines 1027-1040; code before the call
+	// b40, PTX lines 1028-1041; code before the call
 	barrierCopyFunc.Blocks[43] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			barrierCopyRun(w, 43, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1027",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1028",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1027,
-			}, {
-				Count: 1,
 				Line:  1028,
 			}, {
 				Count: 1,
-				Line:  1032,
+				Line:  1029,
 			}, {
 				Count: 1,
-				Line:  1034,
+				Line:  1033,
 			}, {
 				Count: 1,
-				Line:  1036,
+				Line:  1035,
 			}, {
 				Count: 1,
-				Line:  1038,
+				Line:  1037,
 			}, {
 				Count: 1,
-				Line:  1040,
+				Line:  1039,
+			}, {
+				Count: 1,
+				Line:  1041,
 			}},
 		},
 		Term: runtime.Term{
@@ -3467,15 +3502,15 @@ func init() {
 			Succ:   44,
 		},
 	}
-	// b40, PTX line 1024
+	// b40, PTX line 1025
 	barrierCopyFunc.Blocks[44] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1041",
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1042",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/cp_async.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1041,
+				Line:  1042,
 			}},
 		},
 		Term: runtime.Term{
@@ -3505,18 +3540,18 @@ func init() {
 				Target: -1,
 			},
 			Kind:    runtime.TermCall,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1041",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1042",
 			Reconv:  -1,
 			Succ:    45,
 			Uniform: true,
 		},
 	}
-	// b41, PTX line 1041
+	// b41, PTX line 1042
 	barrierCopyFunc.Blocks[45] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cp_async.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1052",
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1053",
 			Reconv:  -1,
 			Succ:    21,
 			Uniform: true,
@@ -3528,9 +3563,284 @@ func init() {
 		Reconv: -1,
 	}}
 	barrierCopyFunc.Run = barrierCopyRun
+	cgCopyFunc.Blocks = make([]runtime.Block, 7)
+	// b0, PTX lines 1110-1143; divergent, reconverges at block 2 (b2 ($L__BB4_3))
+	cgCopyFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			cgCopyRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1110",
+		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cp_async.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1110,
+			}, {
+				Count: 1,
+				Line:  1111,
+			}, {
+				Count: 1,
+				Line:  1113,
+			}, {
+				Count: 1,
+				Line:  1115,
+			}, {
+				Count: 1,
+				Line:  1117,
+			}, {
+				Count: 1,
+				Line:  1119,
+			}, {
+				Count: 1,
+				Line:  1121,
+			}, {
+				Count: 1,
+				Line:  1132,
+			}, {
+				Count: 1,
+				Line:  1136,
+			}, {
+				Count: 1,
+				Line:  1137,
+			}, {
+				Count: 1,
+				Line:  1140,
+			}, {
+				Count: 1,
+				Line:  1141,
+			}, {
+				Count: 1,
+				Line:  1143,
+			}, {
+				Count: 1,
+				Line:  1145,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    4,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:1145",
+			Pred:   0,
+			Reconv: 2,
+			Succ:   2,
+		},
+	}
+	// b1 ($L__BB4_2), PTX lines 1159-1177; divergent, reconverges at block 5 (b4)
+	cgCopyFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			cgCopyRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1159",
+		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cp_async.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1159,
+			}, {
+				Count: 1,
+				Line:  1160,
+			}, {
+				Count: 1,
+				Line:  1161,
+			}, {
+				Count: 1,
+				Line:  1167,
+			}, {
+				Count: 1,
+				Line:  1168,
+			}, {
+				Count: 1,
+				Line:  1169,
+			}, {
+				Count: 1,
+				Line:  1170,
+			}, {
+				Count: 1,
+				Line:  1172,
+			}, {
+				Count: 1,
+				Line:  1175,
+			}, {
+				Count: 1,
+				Line:  1177,
+			}, {
+				Count: 1,
+				Line:  1178,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    5,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:1178",
+			Pred:   1,
+			Reconv: 5,
+			Succ:   1,
+		},
+	}
+	// b2 ($L__BB4_3), PTX lines 1182-1196; barrier.sync at line 1202
+	cgCopyFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			cgCopyRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1182",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cp_async.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1182,
+			}, {
+				Count: 1,
+				Line:  1188,
+			}, {
+				Count: 1,
+				Line:  1196,
+			}, {
+				Count: 1,
+				Line:  1202,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				ID:    41,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/ptx/nvcc/cp_async.ptx:1202",
+			Reconv: -1,
+			Succ:   3,
+		},
+	}
+	// b2 ($L__BB4_3), PTX lines 1204-1221; ret
+	cgCopyFunc.Blocks[3] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			cgCopyRun(w, 3, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1204",
+		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cp_async.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1204,
+			}, {
+				Count: 1,
+				Line:  1205,
+			}, {
+				Count: 1,
+				Line:  1206,
+			}, {
+				Count: 1,
+				Line:  1207,
+			}, {
+				Count: 1,
+				Line:  1208,
+			}, {
+				Count: 1,
+				Line:  1209,
+			}, {
+				Count: 1,
+				Line:  1210,
+			}, {
+				Count: 1,
+				Line:  1211,
+			}, {
+				Count: 1,
+				Line:  1212,
+			}, {
+				Count: 1,
+				Line:  1213,
+			}, {
+				Count: 1,
+				Line:  1215,
+			}, {
+				Count: 1,
+				Line:  1217,
+			}, {
+				Count: 1,
+				Line:  1219,
+			}, {
+				Count: 1,
+				Line:  1220,
+			}, {
+				Count: 1,
+				Line:  1221,
+			}, {
+				Count: 1,
+				Line:  1223,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1223",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
+	// b3, PTX lines 1148-1155
+	cgCopyFunc.Blocks[4] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			cgCopyRun(w, 4, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/cp_async.ptx:1148",
+		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cp_async.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1148,
+			}, {
+				Count: 1,
+				Line:  1150,
+			}, {
+				Count: 1,
+				Line:  1151,
+			}, {
+				Count: 1,
+				Line:  1152,
+			}, {
+				Count: 1,
+				Line:  1153,
+			}, {
+				Count: 1,
+				Line:  1155,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1157",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b4, PTX line 1178
+	cgCopyFunc.Blocks[5] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cp_async.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/cp_async.ptx:1180",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	cgCopyFunc.Blocks[6] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	cgCopyFunc.Run = cgCopyRun
 }
 
-// PipelineTiles launches PTX kernel pipeline_tiles (testdata/ptx/nvcc/cp_async.ptx:34) on dev with the launch configuration cfg. Parameters: param0 is pipeline_tiles_param_0, param1 is pipeline_tiles_param_1, param2 is pipeline_tiles_param_2.
+// PipelineTiles launches PTX kernel pipeline_tiles (testdata/ptx/nvcc/cp_async.ptx:35) on dev with the launch configuration cfg. Parameters: param0 is pipeline_tiles_param_0, param1 is pipeline_tiles_param_1, param2 is pipeline_tiles_param_2.
 func PipelineTiles(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -3539,7 +3849,7 @@ func PipelineTiles(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, pipelineTilesFunc, cfg, p[:])
 }
 
-// PipelineWide launches PTX kernel pipeline_wide (testdata/ptx/nvcc/cp_async.ptx:326) on dev with the launch configuration cfg. Parameters: param0 is pipeline_wide_param_0, param1 is pipeline_wide_param_1, param2 is pipeline_wide_param_2.
+// PipelineWide launches PTX kernel pipeline_wide (testdata/ptx/nvcc/cp_async.ptx:327) on dev with the launch configuration cfg. Parameters: param0 is pipeline_wide_param_0, param1 is pipeline_wide_param_1, param2 is pipeline_wide_param_2.
 func PipelineWide(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 runtime.Ptr) error {
 	var p [24]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -3548,7 +3858,7 @@ func PipelineWide(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 	return dev.Launch(ctx, Module, pipelineWideFunc, cfg, p[:])
 }
 
-// PipelineZfill launches PTX kernel pipeline_zfill (testdata/ptx/nvcc/cp_async.ptx:423) on dev with the launch configuration cfg. Parameters: param0 is pipeline_zfill_param_0, param1 is pipeline_zfill_param_1, param2 is pipeline_zfill_param_2.
+// PipelineZfill launches PTX kernel pipeline_zfill (testdata/ptx/nvcc/cp_async.ptx:424) on dev with the launch configuration cfg. Parameters: param0 is pipeline_zfill_param_0, param1 is pipeline_zfill_param_1, param2 is pipeline_zfill_param_2.
 func PipelineZfill(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -3557,12 +3867,20 @@ func PipelineZfill(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, pipelineZfillFunc, cfg, p[:])
 }
 
-// BarrierCopy launches PTX kernel barrier_copy (testdata/ptx/nvcc/cp_async.ptx:596) on dev with the launch configuration cfg. Parameters: param0 is barrier_copy_param_0, param1 is barrier_copy_param_1.
+// BarrierCopy launches PTX kernel barrier_copy (testdata/ptx/nvcc/cp_async.ptx:597) on dev with the launch configuration cfg. Parameters: param0 is barrier_copy_param_0, param1 is barrier_copy_param_1.
 func BarrierCopy(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
 	binary.LittleEndian.PutUint64(p[8:], uint64(param1))
 	return dev.Launch(ctx, Module, barrierCopyFunc, cfg, p[:])
+}
+
+// CgCopy launches PTX kernel cg_copy (testdata/ptx/nvcc/cp_async.ptx:1098) on dev with the launch configuration cfg. Parameters: param0 is cg_copy_param_0, param1 is cg_copy_param_1.
+func CgCopy(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
+	var p [16]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
+	binary.LittleEndian.PutUint64(p[8:], uint64(param1))
+	return dev.Launch(ctx, Module, cgCopyFunc, cfg, p[:])
 }
 
 // pipelineTilesRun runs blocks of kernel pipeline_tiles for the lanes m from block pc, following jumps and branches all of them take
@@ -3572,7 +3890,7 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 47-85
+			// b0, PTX lines 48-86
 			pipelineTilesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3586,7 +3904,7 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 1:
-			// b1 ($L__BB0_3), PTX lines 110-111
+			// b1 ($L__BB0_3), PTX lines 111-112
 			pipelineTilesBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3600,21 +3918,21 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 2:
-			// b2 ($L__BB0_5), PTX lines 134-141; bar.sync at line 144
+			// b2 ($L__BB0_5), PTX lines 135-142; bar.sync at line 145
 			pipelineTilesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
-			// b2 ($L__BB0_5), PTX lines 146-150; bar.sync at line 152
+			// b2 ($L__BB0_5), PTX lines 147-151; bar.sync at line 153
 			pipelineTilesBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
-			// b2 ($L__BB0_5), PTX lines 154-155
+			// b2 ($L__BB0_5), PTX lines 155-156
 			pipelineTilesBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3628,21 +3946,21 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 5:
-			// b3 ($L__BB0_7), PTX lines 171-175; bar.sync at line 178
+			// b3 ($L__BB0_7), PTX lines 172-176; bar.sync at line 179
 			pipelineTilesBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 6:
-			// b3 ($L__BB0_7), PTX lines 180-181; bar.sync at line 183
+			// b3 ($L__BB0_7), PTX lines 181-182; bar.sync at line 184
 			pipelineTilesBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 7:
-			// b3 ($L__BB0_7), PTX lines 185-186
+			// b3 ($L__BB0_7), PTX lines 186-187
 			pipelineTilesBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3656,21 +3974,21 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 8:
-			// b4 ($L__BB0_9), PTX lines 202-206; bar.sync at line 209
+			// b4 ($L__BB0_9), PTX lines 203-207; bar.sync at line 210
 			pipelineTilesBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 9:
-			// b4 ($L__BB0_9), PTX lines 211-212; bar.sync at line 214
+			// b4 ($L__BB0_9), PTX lines 212-213; bar.sync at line 215
 			pipelineTilesBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 10:
-			// b4 ($L__BB0_9), PTX lines 216-217
+			// b4 ($L__BB0_9), PTX lines 217-218
 			pipelineTilesBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3684,21 +4002,21 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 11:
-			// b5 ($L__BB0_11), PTX lines 233-237; bar.sync at line 240
+			// b5 ($L__BB0_11), PTX lines 234-238; bar.sync at line 241
 			pipelineTilesBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 12:
-			// b5 ($L__BB0_11), PTX lines 242-243; bar.sync at line 245
+			// b5 ($L__BB0_11), PTX lines 243-244; bar.sync at line 246
 			pipelineTilesBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 13:
-			// b5 ($L__BB0_11), PTX lines 247-252
+			// b5 ($L__BB0_11), PTX lines 248-253
 			pipelineTilesBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3712,7 +4030,7 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 14:
-			// b6 ($L__BB0_12), PTX lines 257-257
+			// b6 ($L__BB0_12), PTX lines 258-258
 			pipelineTilesBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3726,7 +4044,7 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 15:
-			// b7 ($L__BB0_14), PTX lines 265-266
+			// b7 ($L__BB0_14), PTX lines 266-267
 			pipelineTilesBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3740,21 +4058,21 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 16:
-			// b8 ($L__BB0_16), PTX lines 286-290; bar.sync at line 293
+			// b8 ($L__BB0_16), PTX lines 287-291; bar.sync at line 294
 			pipelineTilesBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 17:
-			// b8 ($L__BB0_16), PTX lines 295-302; bar.sync at line 304
+			// b8 ($L__BB0_16), PTX lines 296-303; bar.sync at line 305
 			pipelineTilesBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 18:
-			// b8 ($L__BB0_16), PTX lines 306-309
+			// b8 ($L__BB0_16), PTX lines 307-310
 			pipelineTilesBlock18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3768,14 +4086,14 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 19:
-			// b9 ($L__BB0_17), PTX lines 314-320; ret
+			// b9 ($L__BB0_17), PTX lines 315-321; ret
 			pipelineTilesBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 30
 		case 20:
-			// b10, PTX lines 89-95
+			// b10, PTX lines 90-96
 			pipelineTilesBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3789,59 +4107,59 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 21:
-			// b11, PTX lines 99-107
+			// b11, PTX lines 100-108
 			pipelineTilesBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 22:
-			// b12, PTX lines 115-125
+			// b12, PTX lines 116-126
 			pipelineTilesBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 23:
-			// b13, PTX lines 159-165
+			// b13, PTX lines 160-166
 			pipelineTilesBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 24:
-			// b14, PTX lines 190-196
+			// b14, PTX lines 191-197
 			pipelineTilesBlock24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 25:
-			// b15, PTX lines 221-227
+			// b15, PTX lines 222-228
 			pipelineTilesBlock25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 26:
-			// b16, PTX line 253
+			// b16, PTX line 254
 			next = 14
 		case 27:
-			// b17, PTX lines 260-261
+			// b17, PTX lines 261-262
 			pipelineTilesBlock27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 28:
-			// b18, PTX lines 270-280
+			// b18, PTX lines 271-281
 			pipelineTilesBlock28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 29:
-			// b19, PTX line 310
+			// b19, PTX line 311
 			next = 19
 		default:
 			return pc, budget
@@ -3854,7 +4172,7 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 }
 
 // pipelineTilesBlock0 runs block 0 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 47-85
+// b0, PTX lines 48-86
 func pipelineTilesBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -3881,12 +4199,12 @@ func pipelineTilesBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 47: ld.param.u64
+	// PTX line 48: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cp_async.ptx:47")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cp_async.ptx:48")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -3898,12 +4216,12 @@ func pipelineTilesBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 48: ld.param.u64
+	// PTX line 49: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cp_async.ptx:48")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cp_async.ptx:49")
 	}
 	runtime.Broadcast(r1, m, u2)
 	if budget == 0 {
@@ -3915,98 +4233,98 @@ func pipelineTilesBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 49: ld.param.u32
+	// PTX line 50: ld.param.u32
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/cp_async.ptx:49")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/cp_async.ptx:50")
 	}
 	runtime.Broadcast(r2, m, u3)
-	// PTX line 51: mov.u32, warp-uniform
+	// PTX line 52: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r3, m, u4)
-	// PTX line 53: mov.u32, warp-uniform
+	// PTX line 54: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r4, m, u5)
-	// PTX line 55: mul.wide.u32, warp-uniform
+	// PTX line 56: mul.wide.u32, warp-uniform
 	u6 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(u4))))
-	// PTX line 56: cvt.s64.s32, warp-uniform
+	// PTX line 57: cvt.s64.s32, warp-uniform
 	u7 := uint64(uint64(int32(u3)))
-	// PTX line 57: mul.lo.s64, warp-uniform
+	// PTX line 58: mul.lo.s64, warp-uniform
 	u8 := uint64(uint64(u6) * uint64(u7))
 	runtime.Broadcast(r7, m, u8)
-	// PTX lines 59, 61, 62, 63, 64, 70: lane-local, one loop over the lanes
+	// PTX lines 60, 62, 63, 64, 65, 71: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 59: mov.u32
+				// 60: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				r8[l] = v9
-				// 61: cvt.u64.u32
+				// 62: cvt.u64.u32
 				v10 := uint64(uint64(uint32(v9)))
-				// 62: add.s64
+				// 63: add.s64
 				v11 := uint64(uint64(u8) + uint64(v10))
-				// 63: shl.b64
+				// 64: shl.b64
 				v12 := uint64(uint64(v11) << uint32(k0))
-				// 64: add.s64
+				// 65: add.s64
 				v13 := uint64(uint64(u2) + uint64(v12))
 				r12[l] = v13
-				// 70: shl.b32
+				// 71: shl.b32
 				v14 := uint64(uint32(v9) << uint32(k0))
 				r13[l] = v14
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 59: mov.u32
+				// 60: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				r8[l] = v9
-				// 61: cvt.u64.u32
+				// 62: cvt.u64.u32
 				v10 := uint64(uint64(uint32(v9)))
-				// 62: add.s64
+				// 63: add.s64
 				v11 := uint64(uint64(u8) + uint64(v10))
-				// 63: shl.b64
+				// 64: shl.b64
 				v12 := uint64(uint64(v11) << uint32(k0))
-				// 64: add.s64
+				// 65: add.s64
 				v13 := uint64(uint64(u2) + uint64(v12))
 				r12[l] = v13
-				// 70: shl.b32
+				// 71: shl.b32
 				v14 := uint64(uint32(v9) << uint32(k0))
 				r13[l] = v14
 			}
 		}
 	}
-	// PTX line 71: mov.u32, warp-uniform
+	// PTX line 72: mov.u32, warp-uniform
 	u15 := uint64(k1)
 	runtime.Broadcast(r14, m, u15)
-	// PTX lines 72: lane-local, one loop over the lanes
+	// PTX lines 73: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 72: add.s32
+				// 73: add.s32
 				v16 := uint64(uint32(u15) + uint32(r13[l]))
 				r15[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 72: add.s32
+				// 73: add.s32
 				v16 := uint64(uint32(u15) + uint32(r13[l]))
 				r15[l] = v16
 			}
 		}
 	}
-	// PTX line 74: cp.async.ca.shared.global
-	w.CpAsync(r15, 0xffffffff, 0x0, r12, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:74")
-	// PTX lines 84: lane-local, one loop over the lanes
+	// PTX line 75: cp.async.ca.shared.global
+	w.CpAsync(r15, 0xffffffff, 0x0, r12, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:75")
+	// PTX lines 85: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 84: setp.lt.s32
+				// 85: setp.lt.s32
 				c17t := int32(u3) < int32(k2)
 				c17 := c17t
 				c17b0 := uint32(0)
@@ -4018,7 +4336,7 @@ func pipelineTilesBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 84: setp.lt.s32
+				// 85: setp.lt.s32
 				c17t := int32(u3) < int32(k2)
 				c17 := c17t
 				c17b0 := uint32(0)
@@ -4030,7 +4348,7 @@ func pipelineTilesBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 85: mov.u32, warp-uniform
+	// PTX line 86: mov.u32, warp-uniform
 	u18 := uint64(k1)
 	runtime.Broadcast(r16, m, u18)
 	_ = u1
@@ -4038,22 +4356,22 @@ func pipelineTilesBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock1 runs block 1 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB0_3), PTX lines 110-111
+// b1 ($L__BB0_3), PTX lines 111-112
 func pipelineTilesBlock1(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r20 := w.Reg(20)
 	r29 := w.Reg(29)
 	k0 := uint64(0x1)
-	// PTX lines 110, 111: lane-local, one loop over the lanes
+	// PTX lines 111, 112: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 110: add.s32
+				// 111: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
 				r29[l] = v1
-				// 111: setp.ge.s32
+				// 112: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -4065,10 +4383,10 @@ func pipelineTilesBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 110: add.s32
+				// 111: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
 				r29[l] = v1
-				// 111: setp.ge.s32
+				// 112: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -4083,11 +4401,11 @@ func pipelineTilesBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock2 runs block 2 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB0_5), PTX lines 134-141; bar.sync at line 144
+// b2 ($L__BB0_5), PTX lines 135-142; bar.sync at line 145
 func pipelineTilesBlock2(w *runtime.Warp, m uint32, budget int) {}
 
 // pipelineTilesBlock3 runs block 3 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB0_5), PTX lines 146-150; bar.sync at line 152
+// b2 ($L__BB0_5), PTX lines 147-151; bar.sync at line 153
 func pipelineTilesBlock3(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r14 := w.Reg(14)
@@ -4097,7 +4415,7 @@ func pipelineTilesBlock3(w *runtime.Warp, m uint32, budget int) {
 	r36 := w.Reg(36)
 	r38 := w.Reg(38)
 	k0 := uint64(0x2)
-	// PTX lines 146, 147, 148, 149, 150: lane-local, one loop over the lanes
+	// PTX lines 147, 148, 149, 150, 151: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4114,14 +4432,14 @@ func pipelineTilesBlock3(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 146: rem.u32
+				// 147: rem.u32
 				v1 := isa.Rem(r17[l], r4[l], 32, false)
-				// 147: shl.b32
+				// 148: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 148: add.s32
+				// 149: add.s32
 				v3 := uint64(uint32(r14[l]) + uint32(v2))
 				r36[l] = v3
-				// 149: ld.shared.u32
+				// 150: ld.shared.u32
 				v4a := uint64(uint64(uint32(v3))) + 0x0
 				var v4 uint64
 				if v4a < shEnd4 && v4a&3 == 0 {
@@ -4130,27 +4448,27 @@ func pipelineTilesBlock3(w *runtime.Warp, m uint32, budget int) {
 					{
 						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
 						if !v4ok {
-							flt.Note(0, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/cp_async.ptx:149")
+							flt.Note(0, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/cp_async.ptx:150")
 							continue
 						}
 						v4 = v4x
 					}
 				}
-				// 150: mad.lo.s32
+				// 151: mad.lo.s32
 				v5 := uint64(uint32(uint32(v4)*uint32(r29[l]) + uint32(r16[l])))
 				r38[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 146: rem.u32
+				// 147: rem.u32
 				v1 := isa.Rem(r17[l], r4[l], 32, false)
-				// 147: shl.b32
+				// 148: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 148: add.s32
+				// 149: add.s32
 				v3 := uint64(uint32(r14[l]) + uint32(v2))
 				r36[l] = v3
-				// 149: ld.shared.u32
+				// 150: ld.shared.u32
 				v4a := uint64(uint64(uint32(v3))) + 0x0
 				var v4 uint64
 				if v4a < shEnd4 && v4a&3 == 0 {
@@ -4159,13 +4477,13 @@ func pipelineTilesBlock3(w *runtime.Warp, m uint32, budget int) {
 					{
 						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
 						if !v4ok {
-							flt.Note(0, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/cp_async.ptx:149")
+							flt.Note(0, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/cp_async.ptx:150")
 							continue
 						}
 						v4 = v4x
 					}
 				}
-				// 150: mad.lo.s32
+				// 151: mad.lo.s32
 				v5 := uint64(uint32(uint32(v4)*uint32(r29[l]) + uint32(r16[l])))
 				r38[l] = v5
 			}
@@ -4175,22 +4493,22 @@ func pipelineTilesBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock4 runs block 4 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB0_5), PTX lines 154-155
+// b2 ($L__BB0_5), PTX lines 155-156
 func pipelineTilesBlock4(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r20 := w.Reg(20)
 	r39 := w.Reg(39)
 	k0 := uint64(0x2)
-	// PTX lines 154, 155: lane-local, one loop over the lanes
+	// PTX lines 155, 156: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 154: add.s32
+				// 155: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
 				r39[l] = v1
-				// 155: setp.ge.s32
+				// 156: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -4202,10 +4520,10 @@ func pipelineTilesBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 154: add.s32
+				// 155: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
 				r39[l] = v1
-				// 155: setp.ge.s32
+				// 156: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -4220,17 +4538,17 @@ func pipelineTilesBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock5 runs block 5 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB0_7), PTX lines 171-175; bar.sync at line 178
+// b3 ($L__BB0_7), PTX lines 172-176; bar.sync at line 179
 func pipelineTilesBlock5(w *runtime.Warp, m uint32, budget int) {}
 
 // pipelineTilesBlock6 runs block 6 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB0_7), PTX lines 180-181; bar.sync at line 183
+// b3 ($L__BB0_7), PTX lines 181-182; bar.sync at line 184
 func pipelineTilesBlock6(w *runtime.Warp, m uint32, budget int) {
 	r36 := w.Reg(36)
 	r38 := w.Reg(38)
 	r39 := w.Reg(39)
 	r45 := w.Reg(45)
-	// PTX lines 180, 181: lane-local, one loop over the lanes
+	// PTX lines 181, 182: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4247,7 +4565,7 @@ func pipelineTilesBlock6(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 180: ld.shared.u32
+				// 181: ld.shared.u32
 				v1a := uint64(uint64(uint32(r36[l]))) + 0x400
 				var v1 uint64
 				if v1a < shEnd4 && v1a&3 == 0 {
@@ -4256,20 +4574,20 @@ func pipelineTilesBlock6(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:180")
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:181")
 							continue
 						}
 						v1 = v1x
 					}
 				}
-				// 181: mad.lo.s32
+				// 182: mad.lo.s32
 				v2 := uint64(uint32(uint32(v1)*uint32(r39[l]) + uint32(r38[l])))
 				r45[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 180: ld.shared.u32
+				// 181: ld.shared.u32
 				v1a := uint64(uint64(uint32(r36[l]))) + 0x400
 				var v1 uint64
 				if v1a < shEnd4 && v1a&3 == 0 {
@@ -4278,13 +4596,13 @@ func pipelineTilesBlock6(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:180")
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:181")
 							continue
 						}
 						v1 = v1x
 					}
 				}
-				// 181: mad.lo.s32
+				// 182: mad.lo.s32
 				v2 := uint64(uint32(uint32(v1)*uint32(r39[l]) + uint32(r38[l])))
 				r45[l] = v2
 			}
@@ -4294,22 +4612,22 @@ func pipelineTilesBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock7 runs block 7 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB0_7), PTX lines 185-186
+// b3 ($L__BB0_7), PTX lines 186-187
 func pipelineTilesBlock7(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r20 := w.Reg(20)
 	r46 := w.Reg(46)
 	k0 := uint64(0x3)
-	// PTX lines 185, 186: lane-local, one loop over the lanes
+	// PTX lines 186, 187: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 185: add.s32
+				// 186: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
 				r46[l] = v1
-				// 186: setp.ge.s32
+				// 187: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -4321,10 +4639,10 @@ func pipelineTilesBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 185: add.s32
+				// 186: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
 				r46[l] = v1
-				// 186: setp.ge.s32
+				// 187: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -4339,17 +4657,17 @@ func pipelineTilesBlock7(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock8 runs block 8 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB0_9), PTX lines 202-206; bar.sync at line 209
+// b4 ($L__BB0_9), PTX lines 203-207; bar.sync at line 210
 func pipelineTilesBlock8(w *runtime.Warp, m uint32, budget int) {}
 
 // pipelineTilesBlock9 runs block 9 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB0_9), PTX lines 211-212; bar.sync at line 214
+// b4 ($L__BB0_9), PTX lines 212-213; bar.sync at line 215
 func pipelineTilesBlock9(w *runtime.Warp, m uint32, budget int) {
 	r36 := w.Reg(36)
 	r45 := w.Reg(45)
 	r46 := w.Reg(46)
 	r52 := w.Reg(52)
-	// PTX lines 211, 212: lane-local, one loop over the lanes
+	// PTX lines 212, 213: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4366,7 +4684,7 @@ func pipelineTilesBlock9(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 211: ld.shared.u32
+				// 212: ld.shared.u32
 				v1a := uint64(uint64(uint32(r36[l]))) + 0x0
 				var v1 uint64
 				if v1a < shEnd4 && v1a&3 == 0 {
@@ -4375,20 +4693,20 @@ func pipelineTilesBlock9(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:211")
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:212")
 							continue
 						}
 						v1 = v1x
 					}
 				}
-				// 212: mad.lo.s32
+				// 213: mad.lo.s32
 				v2 := uint64(uint32(uint32(v1)*uint32(r46[l]) + uint32(r45[l])))
 				r52[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 211: ld.shared.u32
+				// 212: ld.shared.u32
 				v1a := uint64(uint64(uint32(r36[l]))) + 0x0
 				var v1 uint64
 				if v1a < shEnd4 && v1a&3 == 0 {
@@ -4397,13 +4715,13 @@ func pipelineTilesBlock9(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:211")
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:212")
 							continue
 						}
 						v1 = v1x
 					}
 				}
-				// 212: mad.lo.s32
+				// 213: mad.lo.s32
 				v2 := uint64(uint32(uint32(v1)*uint32(r46[l]) + uint32(r45[l])))
 				r52[l] = v2
 			}
@@ -4413,21 +4731,21 @@ func pipelineTilesBlock9(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock10 runs block 10 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB0_9), PTX lines 216-217
+// b4 ($L__BB0_9), PTX lines 217-218
 func pipelineTilesBlock10(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r20 := w.Reg(20)
 	k0 := uint64(0x4)
-	// PTX lines 216, 217: lane-local, one loop over the lanes
+	// PTX lines 217, 218: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 216: add.s32
+				// 217: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
 				r20[l] = v1
-				// 217: setp.ge.s32
+				// 218: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -4439,10 +4757,10 @@ func pipelineTilesBlock10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 216: add.s32
+				// 217: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
 				r20[l] = v1
-				// 217: setp.ge.s32
+				// 218: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -4457,17 +4775,17 @@ func pipelineTilesBlock10(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock11 runs block 11 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB0_11), PTX lines 233-237; bar.sync at line 240
+// b5 ($L__BB0_11), PTX lines 234-238; bar.sync at line 241
 func pipelineTilesBlock11(w *runtime.Warp, m uint32, budget int) {}
 
 // pipelineTilesBlock12 runs block 12 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB0_11), PTX lines 242-243; bar.sync at line 245
+// b5 ($L__BB0_11), PTX lines 243-244; bar.sync at line 246
 func pipelineTilesBlock12(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	r20 := w.Reg(20)
 	r36 := w.Reg(36)
 	r52 := w.Reg(52)
-	// PTX lines 242, 243: lane-local, one loop over the lanes
+	// PTX lines 243, 244: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4484,7 +4802,7 @@ func pipelineTilesBlock12(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 242: ld.shared.u32
+				// 243: ld.shared.u32
 				v1a := uint64(uint64(uint32(r36[l]))) + 0x400
 				var v1 uint64
 				if v1a < shEnd4 && v1a&3 == 0 {
@@ -4493,20 +4811,20 @@ func pipelineTilesBlock12(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:242")
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:243")
 							continue
 						}
 						v1 = v1x
 					}
 				}
-				// 243: mad.lo.s32
+				// 244: mad.lo.s32
 				v2 := uint64(uint32(uint32(v1)*uint32(r20[l]) + uint32(r52[l])))
 				r16[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 242: ld.shared.u32
+				// 243: ld.shared.u32
 				v1a := uint64(uint64(uint32(r36[l]))) + 0x400
 				var v1 uint64
 				if v1a < shEnd4 && v1a&3 == 0 {
@@ -4515,13 +4833,13 @@ func pipelineTilesBlock12(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:242")
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cp_async.ptx:243")
 							continue
 						}
 						v1 = v1x
 					}
 				}
-				// 243: mad.lo.s32
+				// 244: mad.lo.s32
 				v2 := uint64(uint32(uint32(v1)*uint32(r20[l]) + uint32(r52[l])))
 				r16[l] = v2
 			}
@@ -4531,7 +4849,7 @@ func pipelineTilesBlock12(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock13 runs block 13 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB0_11), PTX lines 247-252
+// b5 ($L__BB0_11), PTX lines 248-253
 func pipelineTilesBlock13(w *runtime.Warp, m uint32, budget int) {
 	r20 := w.Reg(20)
 	r22 := w.Reg(22)
@@ -4541,27 +4859,27 @@ func pipelineTilesBlock13(w *runtime.Warp, m uint32, budget int) {
 	r27 := w.Reg(27)
 	r28 := w.Reg(28)
 	k0 := uint64(0x0)
-	// PTX lines 247, 248, 249, 250, 251, 252: lane-local, one loop over the lanes
+	// PTX lines 248, 249, 250, 251, 252, 253: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
 		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 247: add.s32
+				// 248: add.s32
 				v1 := uint64(uint32(r23[l]) + uint32(r22[l]))
 				r23[l] = v1
-				// 248: add.s32
+				// 249: add.s32
 				v2 := uint64(uint32(r24[l]) + uint32(r22[l]))
 				r24[l] = v2
-				// 249: add.s32
+				// 250: add.s32
 				v3 := uint64(uint32(r26[l]) + uint32(r22[l]))
 				r26[l] = v3
-				// 250: add.s32
+				// 251: add.s32
 				v4 := uint64(uint32(r27[l]) + uint32(r22[l]))
 				r27[l] = v4
-				// 251: add.s32
+				// 252: add.s32
 				v5 := uint64(uint32(r28[l]) + uint32(r20[l]))
-				// 252: setp.ne.s32
+				// 253: setp.ne.s32
 				c6t := uint32(v5) != uint32(k0)
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -4573,21 +4891,21 @@ func pipelineTilesBlock13(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 247: add.s32
+				// 248: add.s32
 				v1 := uint64(uint32(r23[l]) + uint32(r22[l]))
 				r23[l] = v1
-				// 248: add.s32
+				// 249: add.s32
 				v2 := uint64(uint32(r24[l]) + uint32(r22[l]))
 				r24[l] = v2
-				// 249: add.s32
+				// 250: add.s32
 				v3 := uint64(uint32(r26[l]) + uint32(r22[l]))
 				r26[l] = v3
-				// 250: add.s32
+				// 251: add.s32
 				v4 := uint64(uint32(r27[l]) + uint32(r22[l]))
 				r27[l] = v4
-				// 251: add.s32
+				// 252: add.s32
 				v5 := uint64(uint32(r28[l]) + uint32(r20[l]))
-				// 252: setp.ne.s32
+				// 253: setp.ne.s32
 				c6t := uint32(v5) != uint32(k0)
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -4602,17 +4920,17 @@ func pipelineTilesBlock13(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock14 runs block 14 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB0_12), PTX lines 257-257
+// b6 ($L__BB0_12), PTX lines 258-258
 func pipelineTilesBlock14(w *runtime.Warp, m uint32, budget int) {
 	r18 := w.Reg(18)
 	k0 := uint64(0x0)
-	// PTX lines 257: lane-local, one loop over the lanes
+	// PTX lines 258: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
 		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 257: setp.eq.s32
+				// 258: setp.eq.s32
 				c1t := uint32(r18[l]) == uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -4624,7 +4942,7 @@ func pipelineTilesBlock14(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 257: setp.eq.s32
+				// 258: setp.eq.s32
 				c1t := uint32(r18[l]) == uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -4639,22 +4957,22 @@ func pipelineTilesBlock14(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock15 runs block 15 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB0_14), PTX lines 265-266
+// b7 ($L__BB0_14), PTX lines 266-267
 func pipelineTilesBlock15(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r20 := w.Reg(20)
 	r61 := w.Reg(61)
 	k0 := uint64(0x1)
-	// PTX lines 265, 266: lane-local, one loop over the lanes
+	// PTX lines 266, 267: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
 		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 265: add.s32
+				// 266: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
 				r61[l] = v1
-				// 266: setp.ge.s32
+				// 267: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -4666,10 +4984,10 @@ func pipelineTilesBlock15(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 265: add.s32
+				// 266: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
 				r61[l] = v1
-				// 266: setp.ge.s32
+				// 267: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -4684,11 +5002,11 @@ func pipelineTilesBlock15(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock16 runs block 16 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB0_16), PTX lines 286-290; bar.sync at line 293
+// b8 ($L__BB0_16), PTX lines 287-291; bar.sync at line 294
 func pipelineTilesBlock16(w *runtime.Warp, m uint32, budget int) {}
 
 // pipelineTilesBlock17 runs block 17 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB0_16), PTX lines 295-302; bar.sync at line 304
+// b8 ($L__BB0_16), PTX lines 296-303; bar.sync at line 305
 func pipelineTilesBlock17(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r14 := w.Reg(14)
@@ -4699,7 +5017,7 @@ func pipelineTilesBlock17(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0xa)
 	k1 := uint64(0x400)
 	k2 := uint64(0x2)
-	// PTX lines 295, 296, 297, 298, 299, 300, 301, 302: lane-local, one loop over the lanes
+	// PTX lines 296, 297, 298, 299, 300, 301, 302, 303: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4716,19 +5034,19 @@ func pipelineTilesBlock17(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 295: rem.u32
+				// 296: rem.u32
 				v1 := isa.Rem(r17[l], r4[l], 32, false)
-				// 296: shl.b32
+				// 297: shl.b32
 				v2 := uint64(uint32(r20[l]) << uint32(k0))
-				// 297: and.b32
+				// 298: and.b32
 				v3 := uint64(uint32(v2) & uint32(k1))
-				// 298: add.s32
+				// 299: add.s32
 				v4 := uint64(uint32(r14[l]) + uint32(v3))
-				// 299: shl.b32
+				// 300: shl.b32
 				v5 := uint64(uint32(v1) << uint32(k2))
-				// 300: add.s32
+				// 301: add.s32
 				v6 := uint64(uint32(v4) + uint32(v5))
-				// 301: ld.shared.u32
+				// 302: ld.shared.u32
 				v7a := uint64(uint64(uint32(v6))) + 0x0
 				var v7 uint64
 				if v7a < shEnd4 && v7a&3 == 0 {
@@ -4737,32 +5055,32 @@ func pipelineTilesBlock17(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cp_async.ptx:301")
+							flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cp_async.ptx:302")
 							continue
 						}
 						v7 = v7x
 					}
 				}
-				// 302: mad.lo.s32
+				// 303: mad.lo.s32
 				v8 := uint64(uint32(uint32(v7)*uint32(r61[l]) + uint32(r16[l])))
 				r16[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 295: rem.u32
+				// 296: rem.u32
 				v1 := isa.Rem(r17[l], r4[l], 32, false)
-				// 296: shl.b32
+				// 297: shl.b32
 				v2 := uint64(uint32(r20[l]) << uint32(k0))
-				// 297: and.b32
+				// 298: and.b32
 				v3 := uint64(uint32(v2) & uint32(k1))
-				// 298: add.s32
+				// 299: add.s32
 				v4 := uint64(uint32(r14[l]) + uint32(v3))
-				// 299: shl.b32
+				// 300: shl.b32
 				v5 := uint64(uint32(v1) << uint32(k2))
-				// 300: add.s32
+				// 301: add.s32
 				v6 := uint64(uint32(v4) + uint32(v5))
-				// 301: ld.shared.u32
+				// 302: ld.shared.u32
 				v7a := uint64(uint64(uint32(v6))) + 0x0
 				var v7 uint64
 				if v7a < shEnd4 && v7a&3 == 0 {
@@ -4771,13 +5089,13 @@ func pipelineTilesBlock17(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cp_async.ptx:301")
+							flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cp_async.ptx:302")
 							continue
 						}
 						v7 = v7x
 					}
 				}
-				// 302: mad.lo.s32
+				// 303: mad.lo.s32
 				v8 := uint64(uint32(uint32(v7)*uint32(r61[l]) + uint32(r16[l])))
 				r16[l] = v8
 			}
@@ -4787,7 +5105,7 @@ func pipelineTilesBlock17(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock18 runs block 18 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB0_16), PTX lines 306-309
+// b8 ($L__BB0_16), PTX lines 307-310
 func pipelineTilesBlock18(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r18 := w.Reg(18)
@@ -4796,19 +5114,19 @@ func pipelineTilesBlock18(w *runtime.Warp, m uint32, budget int) {
 	r61 := w.Reg(61)
 	k0 := uint64(0xffffffff)
 	k1 := uint64(0x0)
-	// PTX lines 306, 307, 308, 309: lane-local, one loop over the lanes
+	// PTX lines 307, 308, 309, 310: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
 		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 306: add.s32
+				// 307: add.s32
 				v1 := uint64(uint32(r60[l]) + uint32(r4[l]))
 				r60[l] = v1
-				// 307: add.s32
+				// 308: add.s32
 				v2 := uint64(uint32(r18[l]) + uint32(k0))
 				r18[l] = v2
-				// 308: setp.ne.s32
+				// 309: setp.ne.s32
 				c3t := uint32(v2) != uint32(k1)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -4816,20 +5134,20 @@ func pipelineTilesBlock18(w *runtime.Warp, m uint32, budget int) {
 					c3b0 = 1
 				}
 				p9n |= c3b0 << l
-				// 309: mov.u32
+				// 310: mov.u32
 				v4 := uint64(r61[l])
 				r20[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 306: add.s32
+				// 307: add.s32
 				v1 := uint64(uint32(r60[l]) + uint32(r4[l]))
 				r60[l] = v1
-				// 307: add.s32
+				// 308: add.s32
 				v2 := uint64(uint32(r18[l]) + uint32(k0))
 				r18[l] = v2
-				// 308: setp.ne.s32
+				// 309: setp.ne.s32
 				c3t := uint32(v2) != uint32(k1)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -4837,7 +5155,7 @@ func pipelineTilesBlock18(w *runtime.Warp, m uint32, budget int) {
 					c3b0 = 1
 				}
 				p9n |= c3b0 << l
-				// 309: mov.u32
+				// 310: mov.u32
 				v4 := uint64(r61[l])
 				r20[l] = v4
 			}
@@ -4847,7 +5165,7 @@ func pipelineTilesBlock18(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock19 runs block 19 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB0_17), PTX lines 314-320; ret
+// b9 ($L__BB0_17), PTX lines 315-321; ret
 func pipelineTilesBlock19(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
@@ -4855,7 +5173,7 @@ func pipelineTilesBlock19(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r16 := w.Reg(16)
 	k0 := uint64(0x4)
-	// PTX lines 314, 316, 318, 319, 320: lane-local, one loop over the lanes
+	// PTX lines 315, 317, 319, 320, 321: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4869,44 +5187,44 @@ func pipelineTilesBlock19(w *runtime.Warp, m uint32, budget int) {
 		s5w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 314: mad.lo.s32
+				// 315: mad.lo.s32
 				v1 := uint64(uint32(uint32(r3[l])*uint32(r4[l]) + uint32(r8[l])))
-				// 316: cvta.to.global.u64
+				// 317: cvta.to.global.u64
 				v2 := uint64(r0[l])
-				// 318: mul.wide.u32
+				// 319: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				// 319: add.s64
+				// 320: add.s64
 				v4 := uint64(uint64(v2) + uint64(v3))
-				// 320: st.global.u32
+				// 321: st.global.u32
 				s5 := uint64(v4) + 0x0
 				s5v := uint64(r16[l])
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
 					{
-						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:320")
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:321")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 314: mad.lo.s32
+				// 315: mad.lo.s32
 				v1 := uint64(uint32(uint32(r3[l])*uint32(r4[l]) + uint32(r8[l])))
-				// 316: cvta.to.global.u64
+				// 317: cvta.to.global.u64
 				v2 := uint64(r0[l])
-				// 318: mul.wide.u32
+				// 319: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				// 319: add.s64
+				// 320: add.s64
 				v4 := uint64(uint64(v2) + uint64(v3))
-				// 320: st.global.u32
+				// 321: st.global.u32
 				s5 := uint64(v4) + 0x0
 				s5v := uint64(r16[l])
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
 					{
-						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:320")
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:321")
 					}
 				}
 			}
@@ -4915,7 +5233,7 @@ func pipelineTilesBlock19(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock20 runs block 20 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b10, PTX lines 89-95
+// b10, PTX lines 90-96
 func pipelineTilesBlock20(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r8 := w.Reg(8)
@@ -4927,21 +5245,21 @@ func pipelineTilesBlock20(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x3)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x0)
-	// PTX lines 89, 91, 92, 93: lane-local, one loop over the lanes
+	// PTX lines 90, 92, 93, 94: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 89: add.s32
+				// 90: add.s32
 				v1 := uint64(uint32(r8[l]) + uint32(k0))
 				r17[l] = v1
-				// 91: and.b32
+				// 92: and.b32
 				v2 := uint64(uint32(r2[l]) & uint32(k1))
 				r18[l] = v2
-				// 92: add.s32
+				// 93: add.s32
 				v3 := uint64(uint32(r2[l]) + uint32(k2))
-				// 93: setp.lt.u32
+				// 94: setp.lt.u32
 				c4t := uint32(v3) < uint32(k1)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -4953,15 +5271,15 @@ func pipelineTilesBlock20(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 89: add.s32
+				// 90: add.s32
 				v1 := uint64(uint32(r8[l]) + uint32(k0))
 				r17[l] = v1
-				// 91: and.b32
+				// 92: and.b32
 				v2 := uint64(uint32(r2[l]) & uint32(k1))
 				r18[l] = v2
-				// 92: add.s32
+				// 93: add.s32
 				v3 := uint64(uint32(r2[l]) + uint32(k2))
-				// 93: setp.lt.u32
+				// 94: setp.lt.u32
 				c4t := uint32(v3) < uint32(k1)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -4973,17 +5291,17 @@ func pipelineTilesBlock20(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 94: mov.u32, warp-uniform
+	// PTX line 95: mov.u32, warp-uniform
 	u5 := uint64(k3)
 	runtime.Broadcast(r20, m, u5)
-	// PTX line 95: mov.u32, warp-uniform
+	// PTX line 96: mov.u32, warp-uniform
 	u6 := uint64(u5)
 	runtime.Broadcast(r16, m, u6)
 	_ = u6
 }
 
 // pipelineTilesBlock21 runs block 21 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b11, PTX lines 99-107
+// b11, PTX lines 100-108
 func pipelineTilesBlock21(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
@@ -5001,58 +5319,58 @@ func pipelineTilesBlock21(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x2)
 	k2 := uint64(0x3)
 	k3 := uint64(0x1)
-	// PTX lines 99, 101, 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
+	// PTX lines 100, 102, 103, 104, 105, 106, 107, 108: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 99: add.s32
+				// 100: add.s32
 				v1 := uint64(uint32(r15[l]) + uint32(k0))
 				r21[l] = v1
-				// 101: shl.b32
+				// 102: shl.b32
 				v2 := uint64(uint32(r4[l]) << uint32(k1))
 				r22[l] = v2
-				// 102: add.s32
+				// 103: add.s32
 				v3 := uint64(uint32(r8[l]) + uint32(v2))
 				r23[l] = v3
-				// 103: mad.lo.s32
+				// 104: mad.lo.s32
 				v4 := uint64(uint32(uint32(r4[l])*uint32(k2) + uint32(r8[l])))
 				r24[l] = v4
-				// 104: shl.b32
+				// 105: shl.b32
 				v5 := uint64(uint32(r4[l]) << uint32(k3))
-				// 105: add.s32
+				// 106: add.s32
 				v6 := uint64(uint32(r8[l]) + uint32(v5))
 				r26[l] = v6
-				// 106: add.s32
+				// 107: add.s32
 				v7 := uint64(uint32(r8[l]) + uint32(r4[l]))
 				r27[l] = v7
-				// 107: sub.s32
+				// 108: sub.s32
 				v8 := uint64(uint32(r18[l]) - uint32(r2[l]))
 				r28[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 99: add.s32
+				// 100: add.s32
 				v1 := uint64(uint32(r15[l]) + uint32(k0))
 				r21[l] = v1
-				// 101: shl.b32
+				// 102: shl.b32
 				v2 := uint64(uint32(r4[l]) << uint32(k1))
 				r22[l] = v2
-				// 102: add.s32
+				// 103: add.s32
 				v3 := uint64(uint32(r8[l]) + uint32(v2))
 				r23[l] = v3
-				// 103: mad.lo.s32
+				// 104: mad.lo.s32
 				v4 := uint64(uint32(uint32(r4[l])*uint32(k2) + uint32(r8[l])))
 				r24[l] = v4
-				// 104: shl.b32
+				// 105: shl.b32
 				v5 := uint64(uint32(r4[l]) << uint32(k3))
-				// 105: add.s32
+				// 106: add.s32
 				v6 := uint64(uint32(r8[l]) + uint32(v5))
 				r26[l] = v6
-				// 106: add.s32
+				// 107: add.s32
 				v7 := uint64(uint32(r8[l]) + uint32(r4[l]))
 				r27[l] = v7
-				// 107: sub.s32
+				// 108: sub.s32
 				v8 := uint64(uint32(r18[l]) - uint32(r2[l]))
 				r28[l] = v8
 			}
@@ -5061,7 +5379,7 @@ func pipelineTilesBlock21(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock22 runs block 22 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b12, PTX lines 115-125
+// b12, PTX lines 116-126
 func pipelineTilesBlock22(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r7 := w.Reg(7)
@@ -5070,41 +5388,41 @@ func pipelineTilesBlock22(w *runtime.Warp, m uint32, budget int) {
 	r33 := w.Reg(33)
 	r81 := w.Reg(81)
 	k0 := uint64(0x2)
-	// PTX lines 115, 116, 117, 118: lane-local, one loop over the lanes
+	// PTX lines 116, 117, 118, 119: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 115: cvt.u64.u32
+				// 116: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r27[l])))
-				// 116: add.s64
+				// 117: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 117: shl.b64
+				// 118: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				// 118: add.s64
+				// 119: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r33[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 115: cvt.u64.u32
+				// 116: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r27[l])))
-				// 116: add.s64
+				// 117: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 117: shl.b64
+				// 118: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				// 118: add.s64
+				// 119: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r33[l] = v4
 			}
 		}
 	}
-	// PTX line 125: cp.async.ca.shared.global
-	w.CpAsync(r21, 0xffffffff, 0x0, r33, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:125")
+	// PTX line 126: cp.async.ca.shared.global
+	w.CpAsync(r21, 0xffffffff, 0x0, r33, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:126")
 }
 
 // pipelineTilesBlock23 runs block 23 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b13, PTX lines 159-165
+// b13, PTX lines 160-166
 func pipelineTilesBlock23(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r7 := w.Reg(7)
@@ -5113,41 +5431,41 @@ func pipelineTilesBlock23(w *runtime.Warp, m uint32, budget int) {
 	r43 := w.Reg(43)
 	r81 := w.Reg(81)
 	k0 := uint64(0x2)
-	// PTX lines 159, 160, 161, 162: lane-local, one loop over the lanes
+	// PTX lines 160, 161, 162, 163: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 159: cvt.u64.u32
+				// 160: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r26[l])))
-				// 160: add.s64
+				// 161: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 161: shl.b64
+				// 162: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				// 162: add.s64
+				// 163: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r43[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 159: cvt.u64.u32
+				// 160: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r26[l])))
-				// 160: add.s64
+				// 161: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 161: shl.b64
+				// 162: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				// 162: add.s64
+				// 163: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r43[l] = v4
 			}
 		}
 	}
-	// PTX line 165: cp.async.ca.shared.global
-	w.CpAsync(r15, 0xffffffff, 0x0, r43, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:165")
+	// PTX line 166: cp.async.ca.shared.global
+	w.CpAsync(r15, 0xffffffff, 0x0, r43, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:166")
 }
 
 // pipelineTilesBlock24 runs block 24 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 190-196
+// b14, PTX lines 191-197
 func pipelineTilesBlock24(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r7 := w.Reg(7)
@@ -5156,41 +5474,41 @@ func pipelineTilesBlock24(w *runtime.Warp, m uint32, budget int) {
 	r50 := w.Reg(50)
 	r81 := w.Reg(81)
 	k0 := uint64(0x2)
-	// PTX lines 190, 191, 192, 193: lane-local, one loop over the lanes
+	// PTX lines 191, 192, 193, 194: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 190: cvt.u64.u32
+				// 191: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r24[l])))
-				// 191: add.s64
+				// 192: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 192: shl.b64
+				// 193: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				// 193: add.s64
+				// 194: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r50[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 190: cvt.u64.u32
+				// 191: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r24[l])))
-				// 191: add.s64
+				// 192: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 192: shl.b64
+				// 193: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				// 193: add.s64
+				// 194: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r50[l] = v4
 			}
 		}
 	}
-	// PTX line 196: cp.async.ca.shared.global
-	w.CpAsync(r21, 0xffffffff, 0x0, r50, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:196")
+	// PTX line 197: cp.async.ca.shared.global
+	w.CpAsync(r21, 0xffffffff, 0x0, r50, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:197")
 }
 
 // pipelineTilesBlock25 runs block 25 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b15, PTX lines 221-227
+// b15, PTX lines 222-228
 func pipelineTilesBlock25(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r7 := w.Reg(7)
@@ -5199,63 +5517,63 @@ func pipelineTilesBlock25(w *runtime.Warp, m uint32, budget int) {
 	r56 := w.Reg(56)
 	r81 := w.Reg(81)
 	k0 := uint64(0x2)
-	// PTX lines 221, 222, 223, 224: lane-local, one loop over the lanes
+	// PTX lines 222, 223, 224, 225: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 221: cvt.u64.u32
+				// 222: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r23[l])))
-				// 222: add.s64
+				// 223: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 223: shl.b64
+				// 224: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				// 224: add.s64
+				// 225: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r56[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 221: cvt.u64.u32
+				// 222: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r23[l])))
-				// 222: add.s64
+				// 223: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 223: shl.b64
+				// 224: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				// 224: add.s64
+				// 225: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r56[l] = v4
 			}
 		}
 	}
-	// PTX line 227: cp.async.ca.shared.global
-	w.CpAsync(r15, 0xffffffff, 0x0, r56, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:227")
+	// PTX line 228: cp.async.ca.shared.global
+	w.CpAsync(r15, 0xffffffff, 0x0, r56, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:228")
 }
 
 // pipelineTilesBlock27 runs block 27 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b17, PTX lines 260-261
+// b17, PTX lines 261-262
 func pipelineTilesBlock27(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	r20 := w.Reg(20)
 	r60 := w.Reg(60)
 	k0 := uint64(0x1)
-	// PTX lines 260, 261: lane-local, one loop over the lanes
+	// PTX lines 261, 262: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 260: add.s32
+				// 261: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
-				// 261: mad.lo.s32
+				// 262: mad.lo.s32
 				v2 := uint64(uint32(uint32(r4[l])*uint32(v1) + uint32(r8[l])))
 				r60[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 260: add.s32
+				// 261: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(k0))
-				// 261: mad.lo.s32
+				// 262: mad.lo.s32
 				v2 := uint64(uint32(uint32(r4[l])*uint32(v1) + uint32(r8[l])))
 				r60[l] = v2
 			}
@@ -5264,7 +5582,7 @@ func pipelineTilesBlock27(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineTilesBlock28 runs block 28 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
-// b18, PTX lines 270-280
+// b18, PTX lines 271-281
 func pipelineTilesBlock28(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r7 := w.Reg(7)
@@ -5278,55 +5596,55 @@ func pipelineTilesBlock28(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x2)
 	k1 := uint64(0xa)
 	k2 := uint64(0x400)
-	// PTX lines 270, 271, 272, 273, 275, 276, 277, 278: lane-local, one loop over the lanes
+	// PTX lines 271, 272, 273, 274, 276, 277, 278, 279: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 270: cvt.u64.u32
+				// 271: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r60[l])))
-				// 271: add.s64
+				// 272: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 272: shl.b64
+				// 273: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				// 273: add.s64
+				// 274: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r65[l] = v4
-				// 275: shl.b32
+				// 276: shl.b32
 				v5 := uint64(uint32(r61[l]) << uint32(k1))
-				// 276: and.b32
+				// 277: and.b32
 				v6 := uint64(uint32(v5) & uint32(k2))
-				// 277: add.s32
-				v7 := uint64(uint32(r14[l]) + uint32(v6))
 				// 278: add.s32
+				v7 := uint64(uint32(r14[l]) + uint32(v6))
+				// 279: add.s32
 				v8 := uint64(uint32(v7) + uint32(r13[l]))
 				r69[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 270: cvt.u64.u32
+				// 271: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r60[l])))
-				// 271: add.s64
+				// 272: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 272: shl.b64
+				// 273: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				// 273: add.s64
+				// 274: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r65[l] = v4
-				// 275: shl.b32
+				// 276: shl.b32
 				v5 := uint64(uint32(r61[l]) << uint32(k1))
-				// 276: and.b32
+				// 277: and.b32
 				v6 := uint64(uint32(v5) & uint32(k2))
-				// 277: add.s32
-				v7 := uint64(uint32(r14[l]) + uint32(v6))
 				// 278: add.s32
+				v7 := uint64(uint32(r14[l]) + uint32(v6))
+				// 279: add.s32
 				v8 := uint64(uint32(v7) + uint32(r13[l]))
 				r69[l] = v8
 			}
 		}
 	}
-	// PTX line 280: cp.async.ca.shared.global
-	w.CpAsync(r69, 0xffffffff, 0x0, r65, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:280")
+	// PTX line 281: cp.async.ca.shared.global
+	w.CpAsync(r69, 0xffffffff, 0x0, r65, 0xffffffffffffffff, 0x0, 4, r81, 0, m, "testdata/ptx/nvcc/cp_async.ptx:281")
 }
 
 // pipelineWideRun runs blocks of kernel pipeline_wide for the lanes m from block pc, following jumps and branches all of them take
@@ -5336,14 +5654,14 @@ func pipelineWideRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 340-391; bar.sync at line 394
+			// b0, PTX lines 341-392; bar.sync at line 395
 			pipelineWideBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
-			// b0, PTX lines 396-417; ret
+			// b0, PTX lines 397-418; ret
 			pipelineWideBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5360,7 +5678,7 @@ func pipelineWideRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 }
 
 // pipelineWideBlock0 runs block 0 of kernel pipeline_wide for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 340-391; bar.sync at line 394
+// b0, PTX lines 341-392; bar.sync at line 395
 func pipelineWideBlock0(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
@@ -5391,28 +5709,12 @@ func pipelineWideBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 340: ld.param.u64
+	// PTX line 341: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cp_async.ptx:340")
-	}
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 8,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemParam,
-		}, m)
-	}
-	// PTX line 341: ld.param.u64
-	var u2 uint64
-	if kp := w.KernelParams(); len(kp) >= 16 {
-		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cp_async.ptx:341")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cp_async.ptx:341")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -5424,147 +5726,163 @@ func pipelineWideBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 342: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cp_async.ptx:342")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 343: ld.param.u64
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 24 {
 		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cp_async.ptx:342")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cp_async.ptx:343")
 	}
-	// PTX line 344: cvta.to.global.u64, warp-uniform
+	// PTX line 345: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r3, m, u4)
-	// PTX lines 345: lane-local, one loop over the lanes
+	// PTX lines 346: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 345: mov.u32
+				// 346: mov.u32
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 345: mov.u32
+				// 346: mov.u32
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
 			}
 		}
 	}
-	// PTX line 347: mov.u32, warp-uniform
+	// PTX line 348: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r5, m, u6)
-	// PTX line 349: mov.u32, warp-uniform
+	// PTX line 350: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 350, 352, 353, 359: lane-local, one loop over the lanes
+	// PTX lines 351, 353, 354, 360: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 350: mad.lo.s32
+				// 351: mad.lo.s32
 				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
 				r7[l] = v8
-				// 352: mul.wide.u32
+				// 353: mul.wide.u32
 				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				// 353: add.s64
+				// 354: add.s64
 				v10 := uint64(uint64(u2) + uint64(v9))
 				r9[l] = v10
-				// 359: shl.b32
+				// 360: shl.b32
 				v11 := uint64(uint32(r4[l]) << uint32(k1))
 				r10[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 350: mad.lo.s32
+				// 351: mad.lo.s32
 				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
 				r7[l] = v8
-				// 352: mul.wide.u32
+				// 353: mul.wide.u32
 				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				// 353: add.s64
+				// 354: add.s64
 				v10 := uint64(uint64(u2) + uint64(v9))
 				r9[l] = v10
-				// 359: shl.b32
+				// 360: shl.b32
 				v11 := uint64(uint32(r4[l]) << uint32(k1))
 				r10[l] = v11
 			}
 		}
 	}
-	// PTX line 360: mov.u32, warp-uniform
+	// PTX line 361: mov.u32, warp-uniform
 	u12 := uint64(k2)
 	runtime.Broadcast(r11, m, u12)
-	// PTX lines 361: lane-local, one loop over the lanes
+	// PTX lines 362: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 361: add.s32
+				// 362: add.s32
 				v13 := uint64(uint32(u12) + uint32(r10[l]))
 				r12[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 361: add.s32
+				// 362: add.s32
 				v13 := uint64(uint32(u12) + uint32(r10[l]))
 				r12[l] = v13
 			}
 		}
 	}
-	// PTX line 363: cp.async.ca.shared.global
-	w.CpAsync(r12, 0xffffffff, 0x0, r9, 0xffffffffffffffff, 0x0, 8, r42, 0, m, "testdata/ptx/nvcc/cp_async.ptx:363")
-	// PTX lines 366, 367, 373: lane-local, one loop over the lanes
+	// PTX line 364: cp.async.ca.shared.global
+	w.CpAsync(r12, 0xffffffff, 0x0, r9, 0xffffffffffffffff, 0x0, 8, r42, 0, m, "testdata/ptx/nvcc/cp_async.ptx:364")
+	// PTX lines 367, 368, 374: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 366: mul.wide.u32
+				// 367: mul.wide.u32
 				v14 := uint64(uint64(uint64(uint32(r7[l])) * uint64(uint32(k3))))
-				// 367: add.s64
+				// 368: add.s64
 				v15 := uint64(uint64(u3) + uint64(v14))
 				r14[l] = v15
-				// 373: shl.b32
+				// 374: shl.b32
 				v16 := uint64(uint32(r4[l]) << uint32(k4))
 				r15[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 366: mul.wide.u32
+				// 367: mul.wide.u32
 				v14 := uint64(uint64(uint64(uint32(r7[l])) * uint64(uint32(k3))))
-				// 367: add.s64
+				// 368: add.s64
 				v15 := uint64(uint64(u3) + uint64(v14))
 				r14[l] = v15
-				// 373: shl.b32
+				// 374: shl.b32
 				v16 := uint64(uint32(r4[l]) << uint32(k4))
 				r15[l] = v16
 			}
 		}
 	}
-	// PTX line 374: mov.u32, warp-uniform
+	// PTX line 375: mov.u32, warp-uniform
 	u17 := uint64(k5)
 	runtime.Broadcast(r16, m, u17)
-	// PTX lines 375: lane-local, one loop over the lanes
+	// PTX lines 376: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 375: add.s32
+				// 376: add.s32
 				v18 := uint64(uint32(u17) + uint32(r15[l]))
 				r17[l] = v18
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 375: add.s32
+				// 376: add.s32
 				v18 := uint64(uint32(u17) + uint32(r15[l]))
 				r17[l] = v18
 			}
 		}
 	}
-	// PTX line 377: cp.async.cg.shared.global
-	w.CpAsync(r17, 0xffffffff, 0x0, r14, 0xffffffffffffffff, 0x0, 16, r43, 0, m, "testdata/ptx/nvcc/cp_async.ptx:377")
+	// PTX line 378: cp.async.cg.shared.global
+	w.CpAsync(r17, 0xffffffff, 0x0, r14, 0xffffffffffffffff, 0x0, 16, r43, 0, m, "testdata/ptx/nvcc/cp_async.ptx:378")
 	_ = u4
 }
 
 // pipelineWideBlock1 runs block 1 of kernel pipeline_wide for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 396-417; ret
+// b0, PTX lines 397-418; ret
 func pipelineWideBlock1(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
@@ -5584,30 +5902,30 @@ func pipelineWideBlock1(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x3)
 	k2 := uint64(0x2)
 	k3 := uint64(0x4)
-	// PTX lines 396, 397, 398, 399: lane-local, one loop over the lanes
+	// PTX lines 397, 398, 399, 400: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 396: add.s32
+				// 397: add.s32
 				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				// 397: rem.u32
+				// 398: rem.u32
 				v2 := isa.Rem(v1, r5[l], 32, false)
-				// 398: shl.b32
+				// 399: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 399: add.s32
+				// 400: add.s32
 				v4 := uint64(uint32(r11[l]) + uint32(v3))
 				r21[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 396: add.s32
+				// 397: add.s32
 				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				// 397: rem.u32
+				// 398: rem.u32
 				v2 := isa.Rem(v1, r5[l], 32, false)
-				// 398: shl.b32
+				// 399: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 399: add.s32
+				// 400: add.s32
 				v4 := uint64(uint32(r11[l]) + uint32(v3))
 				r21[l] = v4
 			}
@@ -5622,32 +5940,32 @@ func pipelineWideBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 400: ld.shared.v2.u32
-	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r22, r23}, r21, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cp_async.ptx:400")
-	// PTX lines 402, 403, 404, 405: lane-local, one loop over the lanes
+	// PTX line 401: ld.shared.v2.u32
+	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r22, r23}, r21, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cp_async.ptx:401")
+	// PTX lines 403, 404, 405, 406: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 402: add.s32
+				// 403: add.s32
 				v5 := uint64(uint32(r4[l]) + uint32(k2))
-				// 403: rem.u32
+				// 404: rem.u32
 				v6 := isa.Rem(v5, r5[l], 32, false)
-				// 404: shl.b32
+				// 405: shl.b32
 				v7 := uint64(uint32(v6) << uint32(k3))
-				// 405: add.s32
+				// 406: add.s32
 				v8 := uint64(uint32(r16[l]) + uint32(v7))
 				r27[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 402: add.s32
+				// 403: add.s32
 				v5 := uint64(uint32(r4[l]) + uint32(k2))
-				// 403: rem.u32
+				// 404: rem.u32
 				v6 := isa.Rem(v5, r5[l], 32, false)
-				// 404: shl.b32
+				// 405: shl.b32
 				v7 := uint64(uint32(v6) << uint32(k3))
-				// 405: add.s32
+				// 406: add.s32
 				v8 := uint64(uint32(r16[l]) + uint32(v7))
 				r27[l] = v8
 			}
@@ -5662,9 +5980,9 @@ func pipelineWideBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 406: ld.shared.v4.u32
-	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r28, r29, r30, r31}, r27, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cp_async.ptx:406")
-	// PTX lines 408, 409, 410, 411, 412, 413, 414, 415, 416, 417: lane-local, one loop over the lanes
+	// PTX line 407: ld.shared.v4.u32
+	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r28, r29, r30, r31}, r27, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cp_async.ptx:407")
+	// PTX lines 409, 410, 411, 412, 413, 414, 415, 416, 417, 418: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -5678,64 +5996,64 @@ func pipelineWideBlock1(w *runtime.Warp, m uint32, budget int) {
 		s18w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 408: sub.s32
+				// 409: sub.s32
 				v9 := uint64(uint32(r22[l]) - uint32(r23[l]))
-				// 409: add.s32
+				// 410: add.s32
 				v10 := uint64(uint32(v9) + uint32(r28[l]))
-				// 410: shl.b32
+				// 411: shl.b32
 				v11 := uint64(uint32(r29[l]) << uint32(k0))
-				// 411: add.s32
+				// 412: add.s32
 				v12 := uint64(uint32(v10) + uint32(v11))
-				// 412: mad.lo.s32
+				// 413: mad.lo.s32
 				v13 := uint64(uint32(uint32(r30[l])*uint32(k1) + uint32(v12)))
-				// 413: shl.b32
+				// 414: shl.b32
 				v14 := uint64(uint32(r31[l]) << uint32(k2))
-				// 414: add.s32
+				// 415: add.s32
 				v15 := uint64(uint32(v13) + uint32(v14))
-				// 415: mul.wide.u32
+				// 416: mul.wide.u32
 				v16 := uint64(uint64(uint64(uint32(r7[l])) * uint64(uint32(k3))))
-				// 416: add.s64
+				// 417: add.s64
 				v17 := uint64(uint64(r3[l]) + uint64(v16))
-				// 417: st.global.u32
+				// 418: st.global.u32
 				s18 := uint64(v17) + 0x0
 				s18v := uint64(v15)
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
 					{
-						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cp_async.ptx:417")
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cp_async.ptx:418")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 408: sub.s32
+				// 409: sub.s32
 				v9 := uint64(uint32(r22[l]) - uint32(r23[l]))
-				// 409: add.s32
+				// 410: add.s32
 				v10 := uint64(uint32(v9) + uint32(r28[l]))
-				// 410: shl.b32
+				// 411: shl.b32
 				v11 := uint64(uint32(r29[l]) << uint32(k0))
-				// 411: add.s32
+				// 412: add.s32
 				v12 := uint64(uint32(v10) + uint32(v11))
-				// 412: mad.lo.s32
+				// 413: mad.lo.s32
 				v13 := uint64(uint32(uint32(r30[l])*uint32(k1) + uint32(v12)))
-				// 413: shl.b32
+				// 414: shl.b32
 				v14 := uint64(uint32(r31[l]) << uint32(k2))
-				// 414: add.s32
+				// 415: add.s32
 				v15 := uint64(uint32(v13) + uint32(v14))
-				// 415: mul.wide.u32
+				// 416: mul.wide.u32
 				v16 := uint64(uint64(uint64(uint32(r7[l])) * uint64(uint32(k3))))
-				// 416: add.s64
+				// 417: add.s64
 				v17 := uint64(uint64(r3[l]) + uint64(v16))
-				// 417: st.global.u32
+				// 418: st.global.u32
 				s18 := uint64(v17) + 0x0
 				s18v := uint64(v15)
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
 					{
-						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cp_async.ptx:417")
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cp_async.ptx:418")
 					}
 				}
 			}
@@ -5750,7 +6068,7 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 436-473; divergent, reconverges at the exit
+			// b0, PTX lines 437-474; divergent, reconverges at the exit
 			pipelineZfillBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5764,7 +6082,7 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 1:
-			// b1 ($L__BB2_3), PTX lines 478-478; divergent, reconverges at the exit
+			// b1 ($L__BB2_3), PTX lines 479-479; divergent, reconverges at the exit
 			pipelineZfillBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5778,14 +6096,14 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 2:
-			// b2 ($L__BB2_9), PTX lines 494-494
+			// b2 ($L__BB2_9), PTX lines 495-495
 			pipelineZfillBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 3:
-			// b3 ($L__BB2_1), PTX lines 501-501; divergent, reconverges at the exit
+			// b3 ($L__BB2_1), PTX lines 502-502; divergent, reconverges at the exit
 			pipelineZfillBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5799,55 +6117,55 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 4:
-			// b4 ($L__BB2_6), PTX lines 514-514
+			// b4 ($L__BB2_6), PTX lines 515-515
 			pipelineZfillBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 5:
-			// b5 ($L__BB2_8), PTX lines 525-525
+			// b5 ($L__BB2_8), PTX lines 526-526
 			pipelineZfillBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 6:
-			// b6 ($L__BB2_7), PTX lines 536-536
+			// b6 ($L__BB2_7), PTX lines 537-537
 			pipelineZfillBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 7:
-			// b7 ($L__BB2_10), PTX lines 544-544
+			// b7 ($L__BB2_10), PTX lines 545-545
 			pipelineZfillBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 8:
-			// b8 ($L__BB2_11), PTX line 549
+			// b8 ($L__BB2_11), PTX line 550
 			return pc, budget
 		case 9:
-			// b9 ($L__BB2_12), PTX lines 561-568; bar.sync at line 571
+			// b9 ($L__BB2_12), PTX lines 562-569; bar.sync at line 572
 			pipelineZfillBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 10:
-			// b9 ($L__BB2_12), PTX lines 573-590; ret
+			// b9 ($L__BB2_12), PTX lines 574-591; ret
 			pipelineZfillBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 17
 		case 11:
-			// b10, PTX line 474
+			// b10, PTX line 475
 			next = 3
 		case 12:
-			// b11, PTX lines 481-481; divergent, reconverges at the exit
+			// b11, PTX lines 482-482; divergent, reconverges at the exit
 			pipelineZfillBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5861,7 +6179,7 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 13:
-			// b12, PTX lines 484-484; divergent, reconverges at the exit
+			// b12, PTX lines 485-485; divergent, reconverges at the exit
 			pipelineZfillBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5875,10 +6193,10 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 14:
-			// b13, PTX line 485
+			// b13, PTX line 486
 			next = 8
 		case 15:
-			// b14, PTX lines 504-504; divergent, reconverges at the exit
+			// b14, PTX lines 505-505; divergent, reconverges at the exit
 			pipelineZfillBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5892,7 +6210,7 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 16:
-			// b15, PTX line 505
+			// b15, PTX line 506
 			next = 8
 		default:
 			return pc, budget
@@ -5905,7 +6223,7 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 }
 
 // pipelineZfillBlock0 runs block 0 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 436-473; divergent, reconverges at the exit
+// b0, PTX lines 437-474; divergent, reconverges at the exit
 func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
@@ -5933,12 +6251,12 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 436: ld.param.u64
+	// PTX line 437: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cp_async.ptx:436")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cp_async.ptx:437")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -5950,12 +6268,12 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 437: ld.param.u64
+	// PTX line 438: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cp_async.ptx:437")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cp_async.ptx:438")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -5966,125 +6284,125 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 438: ld.param.u32
+	// PTX line 439: ld.param.u32
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/cp_async.ptx:438")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/cp_async.ptx:439")
 	}
-	// PTX line 440: mov.u32, warp-uniform
+	// PTX line 441: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r3, m, u4)
-	// PTX line 442: mov.u32, warp-uniform
+	// PTX line 443: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r4, m, u5)
-	// PTX line 444: mul.wide.u32, warp-uniform
+	// PTX line 445: mul.wide.u32, warp-uniform
 	u6 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(u5))))
-	// PTX line 445: shl.b64, warp-uniform
+	// PTX line 446: shl.b64, warp-uniform
 	u7 := uint64(uint64(u6) << uint32(k0))
-	// PTX lines 447, 449, 450: lane-local, one loop over the lanes
+	// PTX lines 448, 450, 451: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 447: mov.u32
+				// 448: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				r7[l] = v8
-				// 449: shl.b32
+				// 450: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k0))
 				r8[l] = v9
-				// 450: sub.s32
+				// 451: sub.s32
 				v10 := uint64(uint32(u3) - uint32(v9))
 				r9[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 447: mov.u32
+				// 448: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				r7[l] = v8
-				// 449: shl.b32
+				// 450: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k0))
 				r8[l] = v9
-				// 450: sub.s32
+				// 451: sub.s32
 				v10 := uint64(uint32(u3) - uint32(v9))
 				r9[l] = v10
 			}
 		}
 	}
-	// PTX line 451: mov.u32, warp-uniform
+	// PTX line 452: mov.u32, warp-uniform
 	u11 := uint64(k1)
-	// PTX lines 453, 454, 456, 457, 458, 459, 460, 461, 464, 469: lane-local, one loop over the lanes
+	// PTX lines 454, 455, 457, 458, 459, 460, 461, 462, 465, 470: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 453: min.s32
+				// 454: min.s32
 				v12 := uint64(uint32(min(int32(r9[l]), int32(k1))))
-				// 454: max.s32
+				// 455: max.s32
 				v13 := uint64(uint32(max(int32(v12), int32(k2))))
-				// 456: cvt.u64.u32
+				// 457: cvt.u64.u32
 				v14 := uint64(uint64(uint32(r8[l])))
-				// 457: add.s64
+				// 458: add.s64
 				v15 := uint64(uint64(u7) + uint64(v14))
-				// 458: shl.b64
+				// 459: shl.b64
 				v16 := uint64(uint64(v15) << uint32(k0))
-				// 459: add.s64
+				// 460: add.s64
 				v17 := uint64(uint64(u2) + uint64(v16))
 				r16[l] = v17
-				// 460: sub.s32
+				// 461: sub.s32
 				v18 := uint64(uint32(u11) - uint32(v13))
-				// 461: cvt.s64.s32
+				// 462: cvt.s64.s32
 				v19 := uint64(uint64(int32(v18)))
-				// 464: and.b64
+				// 465: and.b64
 				v20 := uint64(uint64(v19) & uint64(k3))
 				r19[l] = v20
-				// 469: shl.b32
+				// 470: shl.b32
 				v21 := uint64(uint32(r7[l]) << uint32(k1))
 				r20[l] = v21
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 453: min.s32
+				// 454: min.s32
 				v12 := uint64(uint32(min(int32(r9[l]), int32(k1))))
-				// 454: max.s32
+				// 455: max.s32
 				v13 := uint64(uint32(max(int32(v12), int32(k2))))
-				// 456: cvt.u64.u32
+				// 457: cvt.u64.u32
 				v14 := uint64(uint64(uint32(r8[l])))
-				// 457: add.s64
+				// 458: add.s64
 				v15 := uint64(uint64(u7) + uint64(v14))
-				// 458: shl.b64
+				// 459: shl.b64
 				v16 := uint64(uint64(v15) << uint32(k0))
-				// 459: add.s64
+				// 460: add.s64
 				v17 := uint64(uint64(u2) + uint64(v16))
 				r16[l] = v17
-				// 460: sub.s32
+				// 461: sub.s32
 				v18 := uint64(uint32(u11) - uint32(v13))
-				// 461: cvt.s64.s32
+				// 462: cvt.s64.s32
 				v19 := uint64(uint64(int32(v18)))
-				// 464: and.b64
+				// 465: and.b64
 				v20 := uint64(uint64(v19) & uint64(k3))
 				r19[l] = v20
-				// 469: shl.b32
+				// 470: shl.b32
 				v21 := uint64(uint32(r7[l]) << uint32(k1))
 				r20[l] = v21
 			}
 		}
 	}
-	// PTX line 470: mov.u32, warp-uniform
+	// PTX line 471: mov.u32, warp-uniform
 	u22 := uint64(k4)
 	runtime.Broadcast(r21, m, u22)
-	// PTX lines 471, 473: lane-local, one loop over the lanes
+	// PTX lines 472, 474: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 471: add.s32
+				// 472: add.s32
 				v23 := uint64(uint32(u22) + uint32(r20[l]))
 				r22[l] = v23
-				// 473: setp.gt.s64
+				// 474: setp.gt.s64
 				c24t := int64(r19[l]) > int64(k5)
 				c24 := c24t
 				c24b0 := uint32(0)
@@ -6096,10 +6414,10 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 471: add.s32
+				// 472: add.s32
 				v23 := uint64(uint32(u22) + uint32(r20[l]))
 				r22[l] = v23
-				// 473: setp.gt.s64
+				// 474: setp.gt.s64
 				c24t := int64(r19[l]) > int64(k5)
 				c24 := c24t
 				c24b0 := uint32(0)
@@ -6115,17 +6433,17 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineZfillBlock1 runs block 1 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB2_3), PTX lines 478-478; divergent, reconverges at the exit
+// b1 ($L__BB2_3), PTX lines 479-479; divergent, reconverges at the exit
 func pipelineZfillBlock1(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	k0 := uint64(0x2)
-	// PTX lines 478: lane-local, one loop over the lanes
+	// PTX lines 479: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 478: setp.eq.s64
+				// 479: setp.eq.s64
 				c1t := uint64(r19[l]) == uint64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6137,7 +6455,7 @@ func pipelineZfillBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 478: setp.eq.s64
+				// 479: setp.eq.s64
 				c1t := uint64(r19[l]) == uint64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6152,27 +6470,27 @@ func pipelineZfillBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineZfillBlock2 runs block 2 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB2_9), PTX lines 494-494
+// b2 ($L__BB2_9), PTX lines 495-495
 func pipelineZfillBlock2(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	r22 := w.Reg(22)
 	r40 := w.Reg(40)
-	// PTX line 494: cp.async.cg.shared.global
-	w.CpAsync(r22, 0xffffffff, 0x0, r16, 0xffffffffffffffff, 0x0, 16, r40, 0, m, "testdata/ptx/nvcc/cp_async.ptx:494")
+	// PTX line 495: cp.async.cg.shared.global
+	w.CpAsync(r22, 0xffffffff, 0x0, r16, 0xffffffffffffffff, 0x0, 16, r40, 0, m, "testdata/ptx/nvcc/cp_async.ptx:495")
 }
 
 // pipelineZfillBlock3 runs block 3 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB2_1), PTX lines 501-501; divergent, reconverges at the exit
+// b3 ($L__BB2_1), PTX lines 502-502; divergent, reconverges at the exit
 func pipelineZfillBlock3(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	k0 := uint64(0x0)
-	// PTX lines 501: lane-local, one loop over the lanes
+	// PTX lines 502: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 501: setp.eq.s64
+				// 502: setp.eq.s64
 				c1t := uint64(r19[l]) == uint64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6184,7 +6502,7 @@ func pipelineZfillBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 501: setp.eq.s64
+				// 502: setp.eq.s64
 				c1t := uint64(r19[l]) == uint64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6199,51 +6517,51 @@ func pipelineZfillBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineZfillBlock4 runs block 4 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB2_6), PTX lines 514-514
+// b4 ($L__BB2_6), PTX lines 515-515
 func pipelineZfillBlock4(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	r22 := w.Reg(22)
 	r41 := w.Reg(41)
-	// PTX line 514: cp.async.cg.shared.global
-	w.CpAsync(r22, 0xffffffff, 0x0, r16, 0xffffffffffffffff, 0x0, 16, r41, 0, m, "testdata/ptx/nvcc/cp_async.ptx:514")
+	// PTX line 515: cp.async.cg.shared.global
+	w.CpAsync(r22, 0xffffffff, 0x0, r16, 0xffffffffffffffff, 0x0, 16, r41, 0, m, "testdata/ptx/nvcc/cp_async.ptx:515")
 }
 
 // pipelineZfillBlock5 runs block 5 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB2_8), PTX lines 525-525
+// b5 ($L__BB2_8), PTX lines 526-526
 func pipelineZfillBlock5(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	r22 := w.Reg(22)
 	r42 := w.Reg(42)
-	// PTX line 525: cp.async.cg.shared.global
-	w.CpAsync(r22, 0xffffffff, 0x0, r16, 0xffffffffffffffff, 0x0, 16, r42, 0, m, "testdata/ptx/nvcc/cp_async.ptx:525")
+	// PTX line 526: cp.async.cg.shared.global
+	w.CpAsync(r22, 0xffffffff, 0x0, r16, 0xffffffffffffffff, 0x0, 16, r42, 0, m, "testdata/ptx/nvcc/cp_async.ptx:526")
 }
 
 // pipelineZfillBlock6 runs block 6 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB2_7), PTX lines 536-536
+// b6 ($L__BB2_7), PTX lines 537-537
 func pipelineZfillBlock6(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	r22 := w.Reg(22)
 	r43 := w.Reg(43)
-	// PTX line 536: cp.async.cg.shared.global
-	w.CpAsync(r22, 0xffffffff, 0x0, r16, 0xffffffffffffffff, 0x0, 16, r43, 0, m, "testdata/ptx/nvcc/cp_async.ptx:536")
+	// PTX line 537: cp.async.cg.shared.global
+	w.CpAsync(r22, 0xffffffff, 0x0, r16, 0xffffffffffffffff, 0x0, 16, r43, 0, m, "testdata/ptx/nvcc/cp_async.ptx:537")
 }
 
 // pipelineZfillBlock7 runs block 7 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB2_10), PTX lines 544-544
+// b7 ($L__BB2_10), PTX lines 545-545
 func pipelineZfillBlock7(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	r22 := w.Reg(22)
 	r44 := w.Reg(44)
-	// PTX line 544: cp.async.cg.shared.global
-	w.CpAsync(r22, 0xffffffff, 0x0, r16, 0xffffffffffffffff, 0x0, 16, r44, 0, m, "testdata/ptx/nvcc/cp_async.ptx:544")
+	// PTX line 545: cp.async.cg.shared.global
+	w.CpAsync(r22, 0xffffffff, 0x0, r16, 0xffffffffffffffff, 0x0, 16, r44, 0, m, "testdata/ptx/nvcc/cp_async.ptx:545")
 }
 
 // pipelineZfillBlock9 runs block 9 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB2_12), PTX lines 561-568; bar.sync at line 571
+// b9 ($L__BB2_12), PTX lines 562-569; bar.sync at line 572
 func pipelineZfillBlock9(w *runtime.Warp, m uint32, budget int) {}
 
 // pipelineZfillBlock10 runs block 10 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB2_12), PTX lines 573-590; ret
+// b9 ($L__BB2_12), PTX lines 574-591; ret
 func pipelineZfillBlock10(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
@@ -6259,30 +6577,30 @@ func pipelineZfillBlock10(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x4)
 	k2 := uint64(0x3)
 	k3 := uint64(0x2)
-	// PTX lines 573, 574, 575, 576: lane-local, one loop over the lanes
+	// PTX lines 574, 575, 576, 577: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 573: add.s32
+				// 574: add.s32
 				v1 := uint64(uint32(r7[l]) + uint32(k0))
-				// 574: rem.u32
+				// 575: rem.u32
 				v2 := isa.Rem(v1, r4[l], 32, false)
-				// 575: shl.b32
+				// 576: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 576: add.s32
+				// 577: add.s32
 				v4 := uint64(uint32(r21[l]) + uint32(v3))
 				r26[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 573: add.s32
+				// 574: add.s32
 				v1 := uint64(uint32(r7[l]) + uint32(k0))
-				// 574: rem.u32
+				// 575: rem.u32
 				v2 := isa.Rem(v1, r4[l], 32, false)
-				// 575: shl.b32
+				// 576: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 576: add.s32
+				// 577: add.s32
 				v4 := uint64(uint32(r21[l]) + uint32(v3))
 				r26[l] = v4
 			}
@@ -6297,9 +6615,9 @@ func pipelineZfillBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 577: ld.shared.v4.u32
-	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r27, r28, r29, r30}, r26, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cp_async.ptx:577")
-	// PTX lines 579, 580, 581, 582, 583, 584, 586, 588, 589, 590: lane-local, one loop over the lanes
+	// PTX line 578: ld.shared.v4.u32
+	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r27, r28, r29, r30}, r26, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cp_async.ptx:578")
+	// PTX lines 580, 581, 582, 583, 584, 585, 587, 589, 590, 591: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -6313,64 +6631,64 @@ func pipelineZfillBlock10(w *runtime.Warp, m uint32, budget int) {
 		s14w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 579: shl.b32
+				// 580: shl.b32
 				v5 := uint64(uint32(r28[l]) << uint32(k0))
-				// 580: add.s32
+				// 581: add.s32
 				v6 := uint64(uint32(v5) + uint32(r27[l]))
-				// 581: mad.lo.s32
+				// 582: mad.lo.s32
 				v7 := uint64(uint32(uint32(r29[l])*uint32(k2) + uint32(v6)))
-				// 582: shl.b32
+				// 583: shl.b32
 				v8 := uint64(uint32(r30[l]) << uint32(k3))
-				// 583: add.s32
+				// 584: add.s32
 				v9 := uint64(uint32(v7) + uint32(v8))
-				// 584: mad.lo.s32
+				// 585: mad.lo.s32
 				v10 := uint64(uint32(uint32(r3[l])*uint32(r4[l]) + uint32(r7[l])))
-				// 586: cvta.to.global.u64
+				// 587: cvta.to.global.u64
 				v11 := uint64(r0[l])
-				// 588: mul.wide.u32
+				// 589: mul.wide.u32
 				v12 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k1))))
-				// 589: add.s64
+				// 590: add.s64
 				v13 := uint64(uint64(v11) + uint64(v12))
-				// 590: st.global.u32
+				// 591: st.global.u32
 				s14 := uint64(v13) + 0x0
 				s14v := uint64(v9)
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
 					{
-						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cp_async.ptx:590")
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cp_async.ptx:591")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 579: shl.b32
+				// 580: shl.b32
 				v5 := uint64(uint32(r28[l]) << uint32(k0))
-				// 580: add.s32
+				// 581: add.s32
 				v6 := uint64(uint32(v5) + uint32(r27[l]))
-				// 581: mad.lo.s32
+				// 582: mad.lo.s32
 				v7 := uint64(uint32(uint32(r29[l])*uint32(k2) + uint32(v6)))
-				// 582: shl.b32
+				// 583: shl.b32
 				v8 := uint64(uint32(r30[l]) << uint32(k3))
-				// 583: add.s32
+				// 584: add.s32
 				v9 := uint64(uint32(v7) + uint32(v8))
-				// 584: mad.lo.s32
+				// 585: mad.lo.s32
 				v10 := uint64(uint32(uint32(r3[l])*uint32(r4[l]) + uint32(r7[l])))
-				// 586: cvta.to.global.u64
+				// 587: cvta.to.global.u64
 				v11 := uint64(r0[l])
-				// 588: mul.wide.u32
+				// 589: mul.wide.u32
 				v12 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k1))))
-				// 589: add.s64
+				// 590: add.s64
 				v13 := uint64(uint64(v11) + uint64(v12))
-				// 590: st.global.u32
+				// 591: st.global.u32
 				s14 := uint64(v13) + 0x0
 				s14v := uint64(v9)
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
 					{
-						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cp_async.ptx:590")
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cp_async.ptx:591")
 					}
 				}
 			}
@@ -6379,17 +6697,17 @@ func pipelineZfillBlock10(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineZfillBlock12 runs block 12 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b11, PTX lines 481-481; divergent, reconverges at the exit
+// b11, PTX lines 482-482; divergent, reconverges at the exit
 func pipelineZfillBlock12(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	k0 := uint64(0x3)
-	// PTX lines 481: lane-local, one loop over the lanes
+	// PTX lines 482: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 481: setp.eq.s64
+				// 482: setp.eq.s64
 				c1t := uint64(r19[l]) == uint64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6401,7 +6719,7 @@ func pipelineZfillBlock12(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 481: setp.eq.s64
+				// 482: setp.eq.s64
 				c1t := uint64(r19[l]) == uint64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6416,17 +6734,17 @@ func pipelineZfillBlock12(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineZfillBlock13 runs block 13 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b12, PTX lines 484-484; divergent, reconverges at the exit
+// b12, PTX lines 485-485; divergent, reconverges at the exit
 func pipelineZfillBlock13(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	k0 := uint64(0x4)
-	// PTX lines 484: lane-local, one loop over the lanes
+	// PTX lines 485: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 484: setp.eq.s64
+				// 485: setp.eq.s64
 				c1t := uint64(r19[l]) == uint64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6438,7 +6756,7 @@ func pipelineZfillBlock13(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 484: setp.eq.s64
+				// 485: setp.eq.s64
 				c1t := uint64(r19[l]) == uint64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6453,17 +6771,17 @@ func pipelineZfillBlock13(w *runtime.Warp, m uint32, budget int) {
 }
 
 // pipelineZfillBlock15 runs block 15 of kernel pipeline_zfill for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 504-504; divergent, reconverges at the exit
+// b14, PTX lines 505-505; divergent, reconverges at the exit
 func pipelineZfillBlock15(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	k0 := uint64(0x1)
-	// PTX lines 504: lane-local, one loop over the lanes
+	// PTX lines 505: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 504: setp.eq.s64
+				// 505: setp.eq.s64
 				c1t := uint64(r19[l]) == uint64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6475,7 +6793,7 @@ func pipelineZfillBlock15(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 504: setp.eq.s64
+				// 505: setp.eq.s64
 				c1t := uint64(r19[l]) == uint64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6496,7 +6814,7 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 611-622; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+			// b0, PTX lines 612-623; divergent, reconverges at block 1 (b1 ($L__BB3_2))
 			barrierCopyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6510,24 +6828,24 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 1:
-			// b1 ($L__BB3_2), PTX line 632; bar.sync at line 634
+			// b1 ($L__BB3_2), PTX line 633; bar.sync at line 635
 			return pc, budget
 		case 2:
-			// b1 ($L__BB3_2), PTX lines 636-672
+			// b1 ($L__BB3_2), PTX lines 637-673
 			barrierCopyBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 3:
-			// b2 ($L__BB3_32), PTX lines 677-677
+			// b2 ($L__BB3_32), PTX lines 678-678
 			barrierCopyBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
-			// b3 ($L__BB3_3), PTX lines 686-691; divergent, reconverges at block 25 (b24)
+			// b3 ($L__BB3_3), PTX lines 687-692; divergent, reconverges at block 25 (b24)
 			barrierCopyBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6541,7 +6859,7 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 5:
-			// b4 ($L__BB3_25), PTX lines 698-698; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+			// b4 ($L__BB3_25), PTX lines 699-699; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 			barrierCopyBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6555,7 +6873,7 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 6:
-			// b5 ($L__BB3_28), PTX lines 724-724; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+			// b5 ($L__BB3_28), PTX lines 725-725; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 			barrierCopyBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6569,35 +6887,35 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 7:
-			// b6 ($L__BB3_31), PTX lines 768-775
+			// b6 ($L__BB3_31), PTX lines 769-776
 			barrierCopyBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 8:
-			// b7 ($L__BB3_27), PTX lines 783-785
+			// b7 ($L__BB3_27), PTX lines 784-786
 			barrierCopyBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 9:
-			// b8 ($L__BB3_4), PTX lines 792-821
+			// b8 ($L__BB3_4), PTX lines 793-822
 			barrierCopyBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 10:
-			// b9 ($L__BB3_24), PTX lines 826-826
+			// b9 ($L__BB3_24), PTX lines 827-827
 			barrierCopyBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 11:
-			// b10 ($L__BB3_5), PTX lines 835-840; divergent, reconverges at block 32 (b30)
+			// b10 ($L__BB3_5), PTX lines 836-841; divergent, reconverges at block 32 (b30)
 			barrierCopyBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6611,7 +6929,7 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 12:
-			// b11 ($L__BB3_17), PTX lines 847-847; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+			// b11 ($L__BB3_17), PTX lines 848-848; divergent, reconverges at block 11 (b10 ($L__BB3_5))
 			barrierCopyBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6625,7 +6943,7 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 13:
-			// b12 ($L__BB3_20), PTX lines 873-873; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+			// b12 ($L__BB3_20), PTX lines 874-874; divergent, reconverges at block 11 (b10 ($L__BB3_5))
 			barrierCopyBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6639,35 +6957,35 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 14:
-			// b13 ($L__BB3_23), PTX lines 911-918
+			// b13 ($L__BB3_23), PTX lines 912-919
 			barrierCopyBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 15:
-			// b14 ($L__BB3_19), PTX lines 926-928
+			// b14 ($L__BB3_19), PTX lines 927-929
 			barrierCopyBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 16:
-			// b15 ($L__BB3_6), PTX lines 935-965
+			// b15 ($L__BB3_6), PTX lines 936-966
 			barrierCopyBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 18
 		case 17:
-			// b16 ($L__BB3_16), PTX lines 970-970
+			// b16 ($L__BB3_16), PTX lines 971-971
 			barrierCopyBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 18
 		case 18:
-			// b17 ($L__BB3_7), PTX lines 979-984; divergent, reconverges at block 39 (b36)
+			// b17 ($L__BB3_7), PTX lines 980-985; divergent, reconverges at block 39 (b36)
 			barrierCopyBlock18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6681,7 +6999,7 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 19:
-			// b18 ($L__BB3_9), PTX lines 991-991; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+			// b18 ($L__BB3_9), PTX lines 992-992; divergent, reconverges at block 18 (b17 ($L__BB3_7))
 			barrierCopyBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6695,7 +7013,7 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 20:
-			// b19 ($L__BB3_12), PTX lines 1017-1017; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+			// b19 ($L__BB3_12), PTX lines 1018-1018; divergent, reconverges at block 18 (b17 ($L__BB3_7))
 			barrierCopyBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6709,38 +7027,38 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 21:
-			// b20 ($L__BB3_15), PTX lines 1055-1062
+			// b20 ($L__BB3_15), PTX lines 1056-1063
 			barrierCopyBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 18
 		case 22:
-			// b21 ($L__BB3_11), PTX lines 1070-1072
+			// b21 ($L__BB3_11), PTX lines 1071-1073
 			barrierCopyBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 18
 		case 23:
-			// b22 ($L__BB3_8), PTX lines 1079-1091; ret
+			// b22 ($L__BB3_8), PTX lines 1080-1092; ret
 			barrierCopyBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 46
 		case 24:
-			// b23, PTX lines 627-629
+			// b23, PTX lines 628-630
 			barrierCopyBlock24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 25:
-			// b24, PTX line 693
+			// b24, PTX line 694
 			next = 9
 		case 26:
-			// b25, PTX lines 704-714; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+			// b25, PTX lines 705-715; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 			barrierCopyBlock26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6754,10 +7072,10 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 27:
-			// b26, PTX line 716
+			// b26, PTX line 717
 			next = 8
 		case 28:
-			// b27, PTX lines 730-730; divergent, reconverges at block 7 (b6 ($L__BB3_31))
+			// b27, PTX lines 731-731; divergent, reconverges at block 7 (b6 ($L__BB3_31))
 			barrierCopyBlock28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6771,23 +7089,23 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 29:
-			// b28, PTX lines 734-753; code before the call
+			// b28, PTX lines 735-754; code before the call
 			barrierCopyBlock29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 30
 		case 30:
-			// b28, PTX line 731
+			// b28, PTX line 732
 			return pc, budget
 		case 31:
-			// b29, PTX line 754
+			// b29, PTX line 755
 			next = 7
 		case 32:
-			// b30, PTX line 842
+			// b30, PTX line 843
 			next = 16
 		case 33:
-			// b31, PTX lines 853-863; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+			// b31, PTX lines 854-864; divergent, reconverges at block 11 (b10 ($L__BB3_5))
 			barrierCopyBlock33(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6801,10 +7119,10 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 34:
-			// b32, PTX line 865
+			// b32, PTX line 866
 			next = 15
 		case 35:
-			// b33, PTX lines 879-879; divergent, reconverges at block 14 (b13 ($L__BB3_23))
+			// b33, PTX lines 880-880; divergent, reconverges at block 14 (b13 ($L__BB3_23))
 			barrierCopyBlock35(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6818,23 +7136,23 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 36:
-			// b34, PTX lines 883-896; code before the call
+			// b34, PTX lines 884-897; code before the call
 			barrierCopyBlock36(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 37
 		case 37:
-			// b34, PTX line 880
+			// b34, PTX line 881
 			return pc, budget
 		case 38:
-			// b35, PTX line 897
+			// b35, PTX line 898
 			next = 14
 		case 39:
-			// b36, PTX line 986
+			// b36, PTX line 987
 			next = 23
 		case 40:
-			// b37, PTX lines 997-1007; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+			// b37, PTX lines 998-1008; divergent, reconverges at block 18 (b17 ($L__BB3_7))
 			barrierCopyBlock40(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6848,10 +7166,10 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 41:
-			// b38, PTX line 1009
+			// b38, PTX line 1010
 			next = 22
 		case 42:
-			// b39, PTX lines 1023-1023; divergent, reconverges at block 21 (b20 ($L__BB3_15))
+			// b39, PTX lines 1024-1024; divergent, reconverges at block 21 (b20 ($L__BB3_15))
 			barrierCopyBlock42(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6865,17 +7183,17 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 43:
-			// b40, PTX lines 1027-1040; code before the call
+			// b40, PTX lines 1028-1041; code before the call
 			barrierCopyBlock43(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 44
 		case 44:
-			// b40, PTX line 1024
+			// b40, PTX line 1025
 			return pc, budget
 		case 45:
-			// b41, PTX line 1041
+			// b41, PTX line 1042
 			next = 21
 		default:
 			return pc, budget
@@ -6888,7 +7206,7 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 }
 
 // barrierCopyBlock0 runs block 0 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 611-622; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+// b0, PTX lines 612-623; divergent, reconverges at block 1 (b1 ($L__BB3_2))
 func barrierCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -6905,12 +7223,12 @@ func barrierCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 611: ld.param.u64
+	// PTX line 612: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cp_async.ptx:611")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cp_async.ptx:612")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -6922,33 +7240,33 @@ func barrierCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 612: ld.param.u64
+	// PTX line 613: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cp_async.ptx:612")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cp_async.ptx:613")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX line 614: mov.u32, warp-uniform
+	// PTX line 615: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.CTAID().X))
-	// PTX line 616: mov.u32, warp-uniform
+	// PTX line 617: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r3, m, u4)
-	// PTX lines 618, 620, 622: lane-local, one loop over the lanes
+	// PTX lines 619, 621, 623: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 618: mov.u32
+				// 619: mov.u32
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
-				// 620: mad.lo.s32
+				// 621: mad.lo.s32
 				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
 				r5[l] = v6
-				// 622: setp.ne.s32
+				// 623: setp.ne.s32
 				c7t := uint32(v5) != uint32(k0)
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -6960,13 +7278,13 @@ func barrierCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 618: mov.u32
+				// 619: mov.u32
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
-				// 620: mad.lo.s32
+				// 621: mad.lo.s32
 				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
 				r5[l] = v6
-				// 622: setp.ne.s32
+				// 623: setp.ne.s32
 				c7t := uint32(v5) != uint32(k0)
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -6983,7 +7301,7 @@ func barrierCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock2 runs block 2 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB3_2), PTX lines 636-672
+// b1 ($L__BB3_2), PTX lines 637-673
 func barrierCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -7006,92 +7324,92 @@ func barrierCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 	k2 := uint64(0x3010)
 	k3 := uint64(0x3000)
 	k4 := uint64(0x0)
-	// PTX lines 636, 637, 638, 645: lane-local, one loop over the lanes
+	// PTX lines 637, 638, 639, 646: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 636: cvt.u64.u32
+				// 637: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r5[l])))
 				r7[l] = v1
-				// 637: mul.wide.u32
+				// 638: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 638: add.s64
+				// 639: add.s64
 				v3 := uint64(uint64(r1[l]) + uint64(v2))
 				r9[l] = v3
-				// 645: shl.b32
+				// 646: shl.b32
 				v4 := uint64(uint32(r4[l]) << uint32(k1))
 				r10[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 636: cvt.u64.u32
+				// 637: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r5[l])))
 				r7[l] = v1
-				// 637: mul.wide.u32
+				// 638: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 638: add.s64
+				// 639: add.s64
 				v3 := uint64(uint64(r1[l]) + uint64(v2))
 				r9[l] = v3
-				// 645: shl.b32
+				// 646: shl.b32
 				v4 := uint64(uint32(r4[l]) << uint32(k1))
 				r10[l] = v4
 			}
 		}
 	}
-	// PTX line 646: mov.u32, warp-uniform
+	// PTX line 647: mov.u32, warp-uniform
 	u5 := uint64(k2)
 	runtime.Broadcast(r11, m, u5)
-	// PTX lines 647: lane-local, one loop over the lanes
+	// PTX lines 648: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 647: add.s32
+				// 648: add.s32
 				v6 := uint64(uint32(u5) + uint32(r10[l]))
 				r12[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 647: add.s32
+				// 648: add.s32
 				v6 := uint64(uint32(u5) + uint32(r10[l]))
 				r12[l] = v6
 			}
 		}
 	}
-	// PTX line 650: cp.async.cg.shared.global
-	w.CpAsync(r12, 0xffffffff, 0x0, r9, 0xffffffffffffffff, 0x0, 16, r102, 0, m, "testdata/ptx/nvcc/cp_async.ptx:650")
-	// PTX line 654: mov.u32, warp-uniform
+	// PTX line 651: cp.async.cg.shared.global
+	w.CpAsync(r12, 0xffffffff, 0x0, r9, 0xffffffffffffffff, 0x0, 16, r102, 0, m, "testdata/ptx/nvcc/cp_async.ptx:651")
+	// PTX line 655: mov.u32, warp-uniform
 	u7 := uint64(k3)
 	runtime.Broadcast(r13, m, u7)
-	// PTX line 656: cp.async.mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:656")
-	// PTX line 662: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r14, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:662")
-	// PTX lines 669, 671: lane-local, one loop over the lanes
+	// PTX line 657: cp.async.mbarrier.arrive.shared.b64
+	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:657")
+	// PTX line 663: mbarrier.arrive.shared.b64
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r14, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:663")
+	// PTX lines 670, 672: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 669: mov.u64
+				// 670: mov.u64
 				v8 := uint64(runtime.GlobalTimer())
 				r15[l] = v8
-				// 671: cvta.to.global.u64
+				// 672: cvta.to.global.u64
 				v9 := uint64(r0[l])
 				r16[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 669: mov.u64
+				// 670: mov.u64
 				v8 := uint64(runtime.GlobalTimer())
 				r15[l] = v8
-				// 671: cvta.to.global.u64
+				// 672: cvta.to.global.u64
 				v9 := uint64(r0[l])
 				r16[l] = v9
 			}
 		}
 	}
-	// PTX line 672: mov.u32, warp-uniform
+	// PTX line 673: mov.u32, warp-uniform
 	u10 := uint64(k4)
 	runtime.Broadcast(r17, m, u10)
 	_ = u7
@@ -7099,22 +7417,22 @@ func barrierCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock3 runs block 3 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB3_32), PTX lines 677-677
+// b2 ($L__BB3_32), PTX lines 678-678
 func barrierCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 	r17 := w.Reg(17)
 	k0 := uint64(0x1)
-	// PTX lines 677: lane-local, one loop over the lanes
+	// PTX lines 678: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 677: add.s32
+				// 678: add.s32
 				v1 := uint64(uint32(r17[l]) + uint32(k0))
 				r17[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 677: add.s32
+				// 678: add.s32
 				v1 := uint64(uint32(r17[l]) + uint32(k0))
 				r17[l] = v1
 			}
@@ -7123,27 +7441,27 @@ func barrierCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock4 runs block 4 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB3_3), PTX lines 686-691; divergent, reconverges at block 25 (b24)
+// b3 ($L__BB3_3), PTX lines 687-692; divergent, reconverges at block 25 (b24)
 func barrierCopyBlock4(w *runtime.Warp, m uint32, budget int) {
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	k0 := uint64(0x0)
 	k1 := uint64(0x1)
-	// PTX line 686: mbarrier.test_wait.shared.b64
-	w.P[1] = w.P[1]&^m | w.Mbarrier(runtime.MbarTestWait, runtime.SpaceShared, nil, r13, r14, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:686")
-	// PTX lines 687, 691: lane-local, one loop over the lanes
+	// PTX line 687: mbarrier.test_wait.shared.b64
+	w.P[1] = w.P[1]&^m | w.Mbarrier(runtime.MbarTestWait, runtime.SpaceShared, nil, r13, r14, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:687")
+	// PTX lines 688, 692: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 687: selp.b32
+				// 688: selp.b32
 				v1 := uint64(k0)
 				if p1>>l&1 != 0 {
 					v1 = uint64(k1)
 				}
-				// 691: setp.eq.s32
+				// 692: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -7155,12 +7473,12 @@ func barrierCopyBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 687: selp.b32
+				// 688: selp.b32
 				v1 := uint64(k0)
 				if p1>>l&1 != 0 {
 					v1 = uint64(k1)
 				}
-				// 691: setp.eq.s32
+				// 692: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -7175,17 +7493,17 @@ func barrierCopyBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock5 runs block 5 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB3_25), PTX lines 698-698; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+// b4 ($L__BB3_25), PTX lines 699-699; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 func barrierCopyBlock5(w *runtime.Warp, m uint32, budget int) {
 	r17 := w.Reg(17)
 	k0 := uint64(0x10)
-	// PTX lines 698: lane-local, one loop over the lanes
+	// PTX lines 699: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 698: setp.lt.s32
+				// 699: setp.lt.s32
 				c1t := int32(r17[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7197,7 +7515,7 @@ func barrierCopyBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 698: setp.lt.s32
+				// 699: setp.lt.s32
 				c1t := int32(r17[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7212,17 +7530,17 @@ func barrierCopyBlock5(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock6 runs block 6 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB3_28), PTX lines 724-724; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+// b5 ($L__BB3_28), PTX lines 725-725; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 func barrierCopyBlock6(w *runtime.Warp, m uint32, budget int) {
 	r20 := w.Reg(20)
 	k0 := uint64(0x9c40)
-	// PTX lines 724: lane-local, one loop over the lanes
+	// PTX lines 725: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 724: setp.lt.s64
+				// 725: setp.lt.s64
 				c1t := int64(r20[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7234,7 +7552,7 @@ func barrierCopyBlock6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 724: setp.lt.s64
+				// 725: setp.lt.s64
 				c1t := int64(r20[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7249,41 +7567,41 @@ func barrierCopyBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock7 runs block 7 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB3_31), PTX lines 768-775
+// b6 ($L__BB3_31), PTX lines 769-776
 func barrierCopyBlock7(w *runtime.Warp, m uint32, budget int) {
 	r20 := w.Reg(20)
 	r35 := w.Reg(35)
 	k0 := uint64(0x3f)
 	k1 := uint64(0x3e)
 	k2 := uint64(0x2)
-	// PTX lines 768, 769, 770, 771, 773: lane-local, one loop over the lanes
+	// PTX lines 769, 770, 771, 772, 774: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 768: shr.s64
+				// 769: shr.s64
 				v1 := uint64(uint64(int64(r20[l]) >> uint32(k0)))
-				// 769: shr.u64
+				// 770: shr.u64
 				v2 := uint64(uint64(v1) >> uint32(k1))
-				// 770: add.s64
+				// 771: add.s64
 				v3 := uint64(uint64(r20[l]) + uint64(v2))
-				// 771: shr.u64
+				// 772: shr.u64
 				v4 := uint64(uint64(v3) >> uint32(k2))
-				// 773: cvt.u32.u64
+				// 774: cvt.u32.u64
 				v5 := uint64(uint32(uint64(v4)))
 				r35[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 768: shr.s64
+				// 769: shr.s64
 				v1 := uint64(uint64(int64(r20[l]) >> uint32(k0)))
-				// 769: shr.u64
+				// 770: shr.u64
 				v2 := uint64(uint64(v1) >> uint32(k1))
-				// 770: add.s64
+				// 771: add.s64
 				v3 := uint64(uint64(r20[l]) + uint64(v2))
-				// 771: shr.u64
+				// 772: shr.u64
 				v4 := uint64(uint64(v3) >> uint32(k2))
-				// 773: cvt.u32.u64
+				// 774: cvt.u32.u64
 				v5 := uint64(uint32(uint64(v4)))
 				r35[l] = v5
 			}
@@ -7293,11 +7611,11 @@ func barrierCopyBlock7(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock8 runs block 8 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB3_27), PTX lines 783-785
+// b7 ($L__BB3_27), PTX lines 784-786
 func barrierCopyBlock8(w *runtime.Warp, m uint32, budget int) {
 	r36 := w.Reg(36)
 	k0 := uint64(0xf4240)
-	// PTX line 783: mov.u32, warp-uniform
+	// PTX line 784: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r36, m, u1)
 	runtime1.Gosched()
@@ -7305,7 +7623,7 @@ func barrierCopyBlock8(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock9 runs block 9 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB3_4), PTX lines 792-821
+// b8 ($L__BB3_4), PTX lines 793-822
 func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
@@ -7327,30 +7645,30 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x1)
 	k1 := uint64(0x4)
 	k2 := uint64(0x0)
-	// PTX lines 792, 793, 794, 795: lane-local, one loop over the lanes
+	// PTX lines 793, 794, 795, 796: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 792: add.s32
+				// 793: add.s32
 				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				// 793: rem.u32
+				// 794: rem.u32
 				v2 := isa.Rem(v1, r3[l], 32, false)
-				// 794: shl.b32
+				// 795: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 795: add.s32
+				// 796: add.s32
 				v4 := uint64(uint32(r11[l]) + uint32(v3))
 				r40[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 792: add.s32
+				// 793: add.s32
 				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				// 793: rem.u32
+				// 794: rem.u32
 				v2 := isa.Rem(v1, r3[l], 32, false)
-				// 794: shl.b32
+				// 795: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 795: add.s32
+				// 796: add.s32
 				v4 := uint64(uint32(r11[l]) + uint32(v3))
 				r40[l] = v4
 			}
@@ -7365,12 +7683,12 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 796: ld.shared.v4.f32
-	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r41, r42, r43, r44}, r40, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cp_async.ptx:796")
-	// PTX line 797: mov.u32, warp-uniform
+	// PTX line 797: ld.shared.v4.f32
+	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r41, r42, r43, r44}, r40, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cp_async.ptx:797")
+	// PTX line 798: mov.u32, warp-uniform
 	u5 := uint64(k2)
 	runtime.Broadcast(r45, m, u5)
-	// PTX lines 799, 800, 801, 802: lane-local, one loop over the lanes
+	// PTX lines 800, 801, 802, 803: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			{
@@ -7378,7 +7696,7 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 				var v7F_s [32]float32
 				var v8F_s [32]float32
 				for l := range 32 {
-					// 799: add.f32
+					// 800: add.f32
 					v6F := isa.CanonF32(math.Float32frombits(uint32(r41[l])) + math.Float32frombits(uint32(r42[l])))
 					v6 := uint64(math.Float32bits(v6F))
 					_ = v6F
@@ -7387,7 +7705,7 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 				}
 				for l := range 32 {
 					v6F := v6F_s[l]
-					// 800: add.f32
+					// 801: add.f32
 					v7F := isa.CanonF32(math.Float32frombits(uint32(r43[l])) + v6F)
 					v7 := uint64(math.Float32bits(v7F))
 					_ = v7F
@@ -7396,7 +7714,7 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 				}
 				for l := range 32 {
 					v7F := v7F_s[l]
-					// 801: add.f32
+					// 802: add.f32
 					v8F := isa.CanonF32(math.Float32frombits(uint32(r44[l])) + v7F)
 					v8 := uint64(math.Float32bits(v8F))
 					_ = v8F
@@ -7405,7 +7723,7 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 				}
 				for l := range 32 {
 					v8F := v8F_s[l]
-					// 802: add.f32
+					// 803: add.f32
 					v9F := isa.CanonF32(v8F + v8F)
 					v9 := uint64(math.Float32bits(v9F))
 					_ = v9F
@@ -7415,22 +7733,22 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 799: add.f32
+				// 800: add.f32
 				v6F := isa.CanonF32(math.Float32frombits(uint32(r41[l])) + math.Float32frombits(uint32(r42[l])))
 				v6 := uint64(math.Float32bits(v6F))
 				_ = v6F
 				_ = v6
-				// 800: add.f32
+				// 801: add.f32
 				v7F := isa.CanonF32(math.Float32frombits(uint32(r43[l])) + v6F)
 				v7 := uint64(math.Float32bits(v7F))
 				_ = v7F
 				_ = v7
-				// 801: add.f32
+				// 802: add.f32
 				v8F := isa.CanonF32(math.Float32frombits(uint32(r44[l])) + v7F)
 				v8 := uint64(math.Float32bits(v8F))
 				_ = v8F
 				_ = v8
-				// 802: add.f32
+				// 803: add.f32
 				v9F := isa.CanonF32(v8F + v8F)
 				v9 := uint64(math.Float32bits(v9F))
 				_ = v9F
@@ -7438,38 +7756,38 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 807: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r50, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:807")
-	// PTX lines 814: lane-local, one loop over the lanes
+	// PTX line 808: mbarrier.arrive.shared.b64
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r50, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:808")
+	// PTX lines 815: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 814: mov.u64
+				// 815: mov.u64
 				v10 := uint64(runtime.GlobalTimer())
 				r51[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 814: mov.u64
+				// 815: mov.u64
 				v10 := uint64(runtime.GlobalTimer())
 				r51[l] = v10
 			}
 		}
 	}
-	// PTX line 816: mov.u64, warp-uniform
+	// PTX line 817: mov.u64, warp-uniform
 	u11 := uint64((w.GlobalVar(2) + k2))
-	// PTX line 817: cvta.global.u64, warp-uniform
+	// PTX line 818: cvta.global.u64, warp-uniform
 	u12 := uint64(u11)
 	runtime.Broadcast(r53, m, u12)
-	// PTX line 818: mov.u64, warp-uniform
+	// PTX line 819: mov.u64, warp-uniform
 	u13 := uint64((w.GlobalVar(3) + k2))
-	// PTX line 819: cvta.global.u64, warp-uniform
+	// PTX line 820: cvta.global.u64, warp-uniform
 	u14 := uint64(u13)
 	runtime.Broadcast(r55, m, u14)
-	// PTX line 820: mov.u64, warp-uniform
+	// PTX line 821: mov.u64, warp-uniform
 	u15 := uint64((w.GlobalVar(0) + k2))
-	// PTX line 821: cvta.global.u64, warp-uniform
+	// PTX line 822: cvta.global.u64, warp-uniform
 	u16 := uint64(u15)
 	runtime.Broadcast(r57, m, u16)
 	_ = u5
@@ -7479,22 +7797,22 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock10 runs block 10 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB3_24), PTX lines 826-826
+// b9 ($L__BB3_24), PTX lines 827-827
 func barrierCopyBlock10(w *runtime.Warp, m uint32, budget int) {
 	r45 := w.Reg(45)
 	k0 := uint64(0x1)
-	// PTX lines 826: lane-local, one loop over the lanes
+	// PTX lines 827: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 826: add.s32
+				// 827: add.s32
 				v1 := uint64(uint32(r45[l]) + uint32(k0))
 				r45[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 826: add.s32
+				// 827: add.s32
 				v1 := uint64(uint32(r45[l]) + uint32(k0))
 				r45[l] = v1
 			}
@@ -7503,27 +7821,27 @@ func barrierCopyBlock10(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock11 runs block 11 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b10 ($L__BB3_5), PTX lines 835-840; divergent, reconverges at block 32 (b30)
+// b10 ($L__BB3_5), PTX lines 836-841; divergent, reconverges at block 32 (b30)
 func barrierCopyBlock11(w *runtime.Warp, m uint32, budget int) {
 	r13 := w.Reg(13)
 	r50 := w.Reg(50)
 	k0 := uint64(0x0)
 	k1 := uint64(0x1)
-	// PTX line 835: mbarrier.test_wait.shared.b64
-	w.P[7] = w.P[7]&^m | w.Mbarrier(runtime.MbarTestWait, runtime.SpaceShared, nil, r13, r50, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:835")
-	// PTX lines 836, 840: lane-local, one loop over the lanes
+	// PTX line 836: mbarrier.test_wait.shared.b64
+	w.P[7] = w.P[7]&^m | w.Mbarrier(runtime.MbarTestWait, runtime.SpaceShared, nil, r13, r50, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:836")
+	// PTX lines 837, 841: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
 		p8 := w.P[8]
 		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 836: selp.b32
+				// 837: selp.b32
 				v1 := uint64(k0)
 				if p7>>l&1 != 0 {
 					v1 = uint64(k1)
 				}
-				// 840: setp.eq.s32
+				// 841: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -7535,12 +7853,12 @@ func barrierCopyBlock11(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 836: selp.b32
+				// 837: selp.b32
 				v1 := uint64(k0)
 				if p7>>l&1 != 0 {
 					v1 = uint64(k1)
 				}
-				// 840: setp.eq.s32
+				// 841: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -7555,17 +7873,17 @@ func barrierCopyBlock11(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock12 runs block 12 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b11 ($L__BB3_17), PTX lines 847-847; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+// b11 ($L__BB3_17), PTX lines 848-848; divergent, reconverges at block 11 (b10 ($L__BB3_5))
 func barrierCopyBlock12(w *runtime.Warp, m uint32, budget int) {
 	r45 := w.Reg(45)
 	k0 := uint64(0x10)
-	// PTX lines 847: lane-local, one loop over the lanes
+	// PTX lines 848: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
 		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 847: setp.lt.s32
+				// 848: setp.lt.s32
 				c1t := int32(r45[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7577,7 +7895,7 @@ func barrierCopyBlock12(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 847: setp.lt.s32
+				// 848: setp.lt.s32
 				c1t := int32(r45[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7592,17 +7910,17 @@ func barrierCopyBlock12(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock13 runs block 13 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b12 ($L__BB3_20), PTX lines 873-873; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+// b12 ($L__BB3_20), PTX lines 874-874; divergent, reconverges at block 11 (b10 ($L__BB3_5))
 func barrierCopyBlock13(w *runtime.Warp, m uint32, budget int) {
 	r60 := w.Reg(60)
 	k0 := uint64(0x9c40)
-	// PTX lines 873: lane-local, one loop over the lanes
+	// PTX lines 874: lane-local, one loop over the lanes
 	{
 		p11 := w.P[11]
 		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 873: setp.lt.s64
+				// 874: setp.lt.s64
 				c1t := int64(r60[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7614,7 +7932,7 @@ func barrierCopyBlock13(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 873: setp.lt.s64
+				// 874: setp.lt.s64
 				c1t := int64(r60[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7629,41 +7947,41 @@ func barrierCopyBlock13(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock14 runs block 14 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b13 ($L__BB3_23), PTX lines 911-918
+// b13 ($L__BB3_23), PTX lines 912-919
 func barrierCopyBlock14(w *runtime.Warp, m uint32, budget int) {
 	r60 := w.Reg(60)
 	r67 := w.Reg(67)
 	k0 := uint64(0x3f)
 	k1 := uint64(0x3e)
 	k2 := uint64(0x2)
-	// PTX lines 911, 912, 913, 914, 916: lane-local, one loop over the lanes
+	// PTX lines 912, 913, 914, 915, 917: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 911: shr.s64
+				// 912: shr.s64
 				v1 := uint64(uint64(int64(r60[l]) >> uint32(k0)))
-				// 912: shr.u64
+				// 913: shr.u64
 				v2 := uint64(uint64(v1) >> uint32(k1))
-				// 913: add.s64
+				// 914: add.s64
 				v3 := uint64(uint64(r60[l]) + uint64(v2))
-				// 914: shr.u64
+				// 915: shr.u64
 				v4 := uint64(uint64(v3) >> uint32(k2))
-				// 916: cvt.u32.u64
+				// 917: cvt.u32.u64
 				v5 := uint64(uint32(uint64(v4)))
 				r67[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 911: shr.s64
+				// 912: shr.s64
 				v1 := uint64(uint64(int64(r60[l]) >> uint32(k0)))
-				// 912: shr.u64
+				// 913: shr.u64
 				v2 := uint64(uint64(v1) >> uint32(k1))
-				// 913: add.s64
+				// 914: add.s64
 				v3 := uint64(uint64(r60[l]) + uint64(v2))
-				// 914: shr.u64
+				// 915: shr.u64
 				v4 := uint64(uint64(v3) >> uint32(k2))
-				// 916: cvt.u32.u64
+				// 917: cvt.u32.u64
 				v5 := uint64(uint32(uint64(v4)))
 				r67[l] = v5
 			}
@@ -7673,11 +7991,11 @@ func barrierCopyBlock14(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock15 runs block 15 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b14 ($L__BB3_19), PTX lines 926-928
+// b14 ($L__BB3_19), PTX lines 927-929
 func barrierCopyBlock15(w *runtime.Warp, m uint32, budget int) {
 	r68 := w.Reg(68)
 	k0 := uint64(0xf4240)
-	// PTX line 926: mov.u32, warp-uniform
+	// PTX line 927: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r68, m, u1)
 	runtime1.Gosched()
@@ -7685,7 +8003,7 @@ func barrierCopyBlock15(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock16 runs block 16 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b15 ($L__BB3_6), PTX lines 935-965
+// b15 ($L__BB3_6), PTX lines 936-966
 func barrierCopyBlock16(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
@@ -7700,79 +8018,79 @@ func barrierCopyBlock16(w *runtime.Warp, m uint32, budget int) {
 	r103 := w.Reg(103)
 	k0 := uint64(0x10)
 	k1 := uint64(0x0)
-	// PTX line 935: mov.u32, warp-uniform
+	// PTX line 936: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.NCTAID().X))
-	// PTX lines 936, 937, 938: lane-local, one loop over the lanes
+	// PTX lines 937, 938, 939: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 936: mad.lo.s32
+				// 937: mad.lo.s32
 				v2 := uint64(uint32(uint32(u1)*uint32(r3[l]) + uint32(r5[l])))
-				// 937: mul.wide.u32
+				// 938: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				// 938: add.s64
+				// 939: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r72[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 936: mad.lo.s32
+				// 937: mad.lo.s32
 				v2 := uint64(uint32(uint32(u1)*uint32(r3[l]) + uint32(r5[l])))
-				// 937: mul.wide.u32
+				// 938: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				// 938: add.s64
+				// 939: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r72[l] = v4
 			}
 		}
 	}
-	// PTX line 945: cp.async.cg.shared.global
-	w.CpAsync(r12, 0xffffffff, 0x0, r72, 0xffffffffffffffff, 0x0, 16, r102, 0, m, "testdata/ptx/nvcc/cp_async.ptx:945")
-	// PTX line 950: cp.async.mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:950")
-	// PTX line 956: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r73, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:956")
-	// PTX lines 963: lane-local, one loop over the lanes
+	// PTX line 946: cp.async.cg.shared.global
+	w.CpAsync(r12, 0xffffffff, 0x0, r72, 0xffffffffffffffff, 0x0, 16, r102, 0, m, "testdata/ptx/nvcc/cp_async.ptx:946")
+	// PTX line 951: cp.async.mbarrier.arrive.shared.b64
+	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:951")
+	// PTX line 957: mbarrier.arrive.shared.b64
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r73, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:957")
+	// PTX lines 964: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 963: mov.u64
+				// 964: mov.u64
 				v5 := uint64(runtime.GlobalTimer())
 				r74[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 963: mov.u64
+				// 964: mov.u64
 				v5 := uint64(runtime.GlobalTimer())
 				r74[l] = v5
 			}
 		}
 	}
-	// PTX line 965: mov.u32, warp-uniform
+	// PTX line 966: mov.u32, warp-uniform
 	u6 := uint64(k1)
 	runtime.Broadcast(r75, m, u6)
 	_ = u6
 }
 
 // barrierCopyBlock17 runs block 17 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b16 ($L__BB3_16), PTX lines 970-970
+// b16 ($L__BB3_16), PTX lines 971-971
 func barrierCopyBlock17(w *runtime.Warp, m uint32, budget int) {
 	r75 := w.Reg(75)
 	k0 := uint64(0x1)
-	// PTX lines 970: lane-local, one loop over the lanes
+	// PTX lines 971: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 970: add.s32
+				// 971: add.s32
 				v1 := uint64(uint32(r75[l]) + uint32(k0))
 				r75[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 970: add.s32
+				// 971: add.s32
 				v1 := uint64(uint32(r75[l]) + uint32(k0))
 				r75[l] = v1
 			}
@@ -7781,27 +8099,27 @@ func barrierCopyBlock17(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock18 runs block 18 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b17 ($L__BB3_7), PTX lines 979-984; divergent, reconverges at block 39 (b36)
+// b17 ($L__BB3_7), PTX lines 980-985; divergent, reconverges at block 39 (b36)
 func barrierCopyBlock18(w *runtime.Warp, m uint32, budget int) {
 	r13 := w.Reg(13)
 	r73 := w.Reg(73)
 	k0 := uint64(0x0)
 	k1 := uint64(0x1)
-	// PTX line 979: mbarrier.test_wait.shared.b64
-	w.P[13] = w.P[13]&^m | w.Mbarrier(runtime.MbarTestWait, runtime.SpaceShared, nil, r13, r73, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:979")
-	// PTX lines 980, 984: lane-local, one loop over the lanes
+	// PTX line 980: mbarrier.test_wait.shared.b64
+	w.P[13] = w.P[13]&^m | w.Mbarrier(runtime.MbarTestWait, runtime.SpaceShared, nil, r13, r73, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:980")
+	// PTX lines 981, 985: lane-local, one loop over the lanes
 	{
 		p13 := w.P[13]
 		p14 := w.P[14]
 		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 980: selp.b32
+				// 981: selp.b32
 				v1 := uint64(k0)
 				if p13>>l&1 != 0 {
 					v1 = uint64(k1)
 				}
-				// 984: setp.eq.s32
+				// 985: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -7813,12 +8131,12 @@ func barrierCopyBlock18(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 980: selp.b32
+				// 981: selp.b32
 				v1 := uint64(k0)
 				if p13>>l&1 != 0 {
 					v1 = uint64(k1)
 				}
-				// 984: setp.eq.s32
+				// 985: setp.eq.s32
 				c2t := uint32(v1) == uint32(k0)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -7833,17 +8151,17 @@ func barrierCopyBlock18(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock19 runs block 19 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b18 ($L__BB3_9), PTX lines 991-991; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+// b18 ($L__BB3_9), PTX lines 992-992; divergent, reconverges at block 18 (b17 ($L__BB3_7))
 func barrierCopyBlock19(w *runtime.Warp, m uint32, budget int) {
 	r75 := w.Reg(75)
 	k0 := uint64(0x10)
-	// PTX lines 991: lane-local, one loop over the lanes
+	// PTX lines 992: lane-local, one loop over the lanes
 	{
 		p15 := w.P[15]
 		p15n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 991: setp.lt.s32
+				// 992: setp.lt.s32
 				c1t := int32(r75[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7855,7 +8173,7 @@ func barrierCopyBlock19(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 991: setp.lt.s32
+				// 992: setp.lt.s32
 				c1t := int32(r75[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7870,17 +8188,17 @@ func barrierCopyBlock19(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock20 runs block 20 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b19 ($L__BB3_12), PTX lines 1017-1017; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+// b19 ($L__BB3_12), PTX lines 1018-1018; divergent, reconverges at block 18 (b17 ($L__BB3_7))
 func barrierCopyBlock20(w *runtime.Warp, m uint32, budget int) {
 	r78 := w.Reg(78)
 	k0 := uint64(0x9c40)
-	// PTX lines 1017: lane-local, one loop over the lanes
+	// PTX lines 1018: lane-local, one loop over the lanes
 	{
 		p17 := w.P[17]
 		p17n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1017: setp.lt.s64
+				// 1018: setp.lt.s64
 				c1t := int64(r78[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7892,7 +8210,7 @@ func barrierCopyBlock20(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1017: setp.lt.s64
+				// 1018: setp.lt.s64
 				c1t := int64(r78[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7907,41 +8225,41 @@ func barrierCopyBlock20(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock21 runs block 21 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b20 ($L__BB3_15), PTX lines 1055-1062
+// b20 ($L__BB3_15), PTX lines 1056-1063
 func barrierCopyBlock21(w *runtime.Warp, m uint32, budget int) {
 	r78 := w.Reg(78)
 	r85 := w.Reg(85)
 	k0 := uint64(0x3f)
 	k1 := uint64(0x3e)
 	k2 := uint64(0x2)
-	// PTX lines 1055, 1056, 1057, 1058, 1060: lane-local, one loop over the lanes
+	// PTX lines 1056, 1057, 1058, 1059, 1061: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1055: shr.s64
+				// 1056: shr.s64
 				v1 := uint64(uint64(int64(r78[l]) >> uint32(k0)))
-				// 1056: shr.u64
+				// 1057: shr.u64
 				v2 := uint64(uint64(v1) >> uint32(k1))
-				// 1057: add.s64
+				// 1058: add.s64
 				v3 := uint64(uint64(r78[l]) + uint64(v2))
-				// 1058: shr.u64
+				// 1059: shr.u64
 				v4 := uint64(uint64(v3) >> uint32(k2))
-				// 1060: cvt.u32.u64
+				// 1061: cvt.u32.u64
 				v5 := uint64(uint32(uint64(v4)))
 				r85[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1055: shr.s64
+				// 1056: shr.s64
 				v1 := uint64(uint64(int64(r78[l]) >> uint32(k0)))
-				// 1056: shr.u64
+				// 1057: shr.u64
 				v2 := uint64(uint64(v1) >> uint32(k1))
-				// 1057: add.s64
+				// 1058: add.s64
 				v3 := uint64(uint64(r78[l]) + uint64(v2))
-				// 1058: shr.u64
+				// 1059: shr.u64
 				v4 := uint64(uint64(v3) >> uint32(k2))
-				// 1060: cvt.u32.u64
+				// 1061: cvt.u32.u64
 				v5 := uint64(uint32(uint64(v4)))
 				r85[l] = v5
 			}
@@ -7951,11 +8269,11 @@ func barrierCopyBlock21(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock22 runs block 22 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b21 ($L__BB3_11), PTX lines 1070-1072
+// b21 ($L__BB3_11), PTX lines 1071-1073
 func barrierCopyBlock22(w *runtime.Warp, m uint32, budget int) {
 	r86 := w.Reg(86)
 	k0 := uint64(0xf4240)
-	// PTX line 1070: mov.u32, warp-uniform
+	// PTX line 1071: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r86, m, u1)
 	runtime1.Gosched()
@@ -7963,7 +8281,7 @@ func barrierCopyBlock22(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock23 runs block 23 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b22 ($L__BB3_8), PTX lines 1079-1091; ret
+// b22 ($L__BB3_8), PTX lines 1080-1092; ret
 func barrierCopyBlock23(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
@@ -7979,30 +8297,30 @@ func barrierCopyBlock23(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x3)
 	k1 := uint64(0x4)
 	k2 := uint64(0x2)
-	// PTX lines 1079, 1080, 1081, 1082: lane-local, one loop over the lanes
+	// PTX lines 1080, 1081, 1082, 1083: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1079: add.s32
+				// 1080: add.s32
 				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				// 1080: rem.u32
+				// 1081: rem.u32
 				v2 := isa.Rem(v1, r3[l], 32, false)
-				// 1081: shl.b32
+				// 1082: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 1082: add.s32
+				// 1083: add.s32
 				v4 := uint64(uint32(r11[l]) + uint32(v3))
 				r90[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1079: add.s32
+				// 1080: add.s32
 				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				// 1080: rem.u32
+				// 1081: rem.u32
 				v2 := isa.Rem(v1, r3[l], 32, false)
-				// 1081: shl.b32
+				// 1082: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 1082: add.s32
+				// 1083: add.s32
 				v4 := uint64(uint32(r11[l]) + uint32(v3))
 				r90[l] = v4
 			}
@@ -8017,9 +8335,9 @@ func barrierCopyBlock23(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1083: ld.shared.v4.f32
-	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r91, r92, r93, r94}, r90, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cp_async.ptx:1083")
-	// PTX lines 1085, 1086, 1087, 1088, 1089, 1090, 1091: lane-local, one loop over the lanes
+	// PTX line 1084: ld.shared.v4.f32
+	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r91, r92, r93, r94}, r90, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cp_async.ptx:1084")
+	// PTX lines 1086, 1087, 1088, 1089, 1090, 1091, 1092: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8037,7 +8355,7 @@ func barrierCopyBlock23(w *runtime.Warp, m uint32, budget int) {
 				var v6F_s [32]float32
 				var v7F_s [32]float32
 				for l := range 32 {
-					// 1085: add.f32
+					// 1086: add.f32
 					v5F := isa.CanonF32(math.Float32frombits(uint32(r91[l])) + math.Float32frombits(uint32(r92[l])))
 					v5 := uint64(math.Float32bits(v5F))
 					_ = v5F
@@ -8046,7 +8364,7 @@ func barrierCopyBlock23(w *runtime.Warp, m uint32, budget int) {
 				}
 				for l := range 32 {
 					v5F := v5F_s[l]
-					// 1086: add.f32
+					// 1087: add.f32
 					v6F := isa.CanonF32(math.Float32frombits(uint32(r93[l])) + v5F)
 					v6 := uint64(math.Float32bits(v6F))
 					_ = v6F
@@ -8055,7 +8373,7 @@ func barrierCopyBlock23(w *runtime.Warp, m uint32, budget int) {
 				}
 				for l := range 32 {
 					v6F := v6F_s[l]
-					// 1087: add.f32
+					// 1088: add.f32
 					v7F := isa.CanonF32(math.Float32frombits(uint32(r94[l])) + v6F)
 					v7 := uint64(math.Float32bits(v7F))
 					_ = v7F
@@ -8064,23 +8382,23 @@ func barrierCopyBlock23(w *runtime.Warp, m uint32, budget int) {
 				}
 				for l := range 32 {
 					v7F := v7F_s[l]
-					// 1088: add.f32
+					// 1089: add.f32
 					v8F := isa.CanonF32(math.Float32frombits(uint32(r49[l])) + v7F)
 					v8 := uint64(math.Float32bits(v8F))
 					_ = v8F
 					_ = v8
-					// 1089: shl.b64
+					// 1090: shl.b64
 					v9 := uint64(uint64(r7[l]) << uint32(k2))
-					// 1090: add.s64
+					// 1091: add.s64
 					v10 := uint64(uint64(r16[l]) + uint64(v9))
-					// 1091: st.global.f32
+					// 1092: st.global.f32
 					s11 := uint64(v10) + 0x0
 					s11v := uint64(uint64(math.Float32bits(v8F)))
 					if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 						runtime.Store32(s11w.Ptr, s11o, s11v)
 					} else {
 						{
-							w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cp_async.ptx:1091")
+							w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cp_async.ptx:1092")
 						}
 					}
 				}
@@ -8088,38 +8406,38 @@ func barrierCopyBlock23(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1085: add.f32
+				// 1086: add.f32
 				v5F := isa.CanonF32(math.Float32frombits(uint32(r91[l])) + math.Float32frombits(uint32(r92[l])))
 				v5 := uint64(math.Float32bits(v5F))
 				_ = v5F
 				_ = v5
-				// 1086: add.f32
+				// 1087: add.f32
 				v6F := isa.CanonF32(math.Float32frombits(uint32(r93[l])) + v5F)
 				v6 := uint64(math.Float32bits(v6F))
 				_ = v6F
 				_ = v6
-				// 1087: add.f32
+				// 1088: add.f32
 				v7F := isa.CanonF32(math.Float32frombits(uint32(r94[l])) + v6F)
 				v7 := uint64(math.Float32bits(v7F))
 				_ = v7F
 				_ = v7
-				// 1088: add.f32
+				// 1089: add.f32
 				v8F := isa.CanonF32(math.Float32frombits(uint32(r49[l])) + v7F)
 				v8 := uint64(math.Float32bits(v8F))
 				_ = v8F
 				_ = v8
-				// 1089: shl.b64
+				// 1090: shl.b64
 				v9 := uint64(uint64(r7[l]) << uint32(k2))
-				// 1090: add.s64
+				// 1091: add.s64
 				v10 := uint64(uint64(r16[l]) + uint64(v9))
-				// 1091: st.global.f32
+				// 1092: st.global.f32
 				s11 := uint64(v10) + 0x0
 				s11v := uint64(uint64(math.Float32bits(v8F)))
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cp_async.ptx:1091")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cp_async.ptx:1092")
 					}
 				}
 			}
@@ -8128,37 +8446,37 @@ func barrierCopyBlock23(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock24 runs block 24 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b23, PTX lines 627-629
+// b23, PTX lines 628-630
 func barrierCopyBlock24(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r6 := w.Reg(6)
 	k0 := uint64(0x3000)
-	// PTX line 627: mov.u32, warp-uniform
+	// PTX line 628: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r6, m, u1)
-	// PTX line 629: mbarrier.init.shared.b64
-	w.Mbarrier(runtime.MbarInit, runtime.SpaceShared, nil, r6, r3, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:629")
+	// PTX line 630: mbarrier.init.shared.b64
+	w.Mbarrier(runtime.MbarInit, runtime.SpaceShared, nil, r6, r3, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:630")
 	_ = u1
 }
 
 // barrierCopyBlock26 runs block 26 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b25, PTX lines 704-714; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+// b25, PTX lines 705-715; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 func barrierCopyBlock26(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	r20 := w.Reg(20)
 	k0 := uint64(0x3d0900)
-	// PTX lines 704, 709, 714: lane-local, one loop over the lanes
+	// PTX lines 705, 710, 715: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 704: mov.u64
+				// 705: mov.u64
 				v1 := uint64(runtime.GlobalTimer())
-				// 709: sub.s64
+				// 710: sub.s64
 				v2 := uint64(uint64(v1) - uint64(r15[l]))
 				r20[l] = v2
-				// 714: setp.lt.s64
+				// 715: setp.lt.s64
 				c3t := int64(v2) < int64(k0)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -8170,12 +8488,12 @@ func barrierCopyBlock26(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 704: mov.u64
+				// 705: mov.u64
 				v1 := uint64(runtime.GlobalTimer())
-				// 709: sub.s64
+				// 710: sub.s64
 				v2 := uint64(uint64(v1) - uint64(r15[l]))
 				r20[l] = v2
-				// 714: setp.lt.s64
+				// 715: setp.lt.s64
 				c3t := int64(v2) < int64(k0)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -8190,17 +8508,17 @@ func barrierCopyBlock26(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock28 runs block 28 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b27, PTX lines 730-730; divergent, reconverges at block 7 (b6 ($L__BB3_31))
+// b27, PTX lines 731-731; divergent, reconverges at block 7 (b6 ($L__BB3_31))
 func barrierCopyBlock28(w *runtime.Warp, m uint32, budget int) {
 	r20 := w.Reg(20)
 	k0 := uint64(0x3fffffffc)
-	// PTX lines 730: lane-local, one loop over the lanes
+	// PTX lines 731: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
 		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 730: setp.lt.s64
+				// 731: setp.lt.s64
 				c1t := int64(r20[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8212,7 +8530,7 @@ func barrierCopyBlock28(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 730: setp.lt.s64
+				// 731: setp.lt.s64
 				c1t := int64(r20[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8227,28 +8545,28 @@ func barrierCopyBlock28(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock29 runs block 29 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b28, PTX lines 734-753; code before the call
+// b28, PTX lines 735-754; code before the call
 func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x0)
 	k1 := uint64(0x12d)
 	k2 := uint64(0x1)
-	// PTX line 734: mov.u64, warp-uniform
+	// PTX line 735: mov.u64, warp-uniform
 	u1 := uint64((w.GlobalVar(2) + k0))
-	// PTX line 735: cvta.global.u64, warp-uniform
+	// PTX line 736: cvta.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX line 736: mov.u64, warp-uniform
+	// PTX line 737: mov.u64, warp-uniform
 	u3 := uint64((w.GlobalVar(3) + k0))
-	// PTX line 737: cvta.global.u64, warp-uniform
+	// PTX line 738: cvta.global.u64, warp-uniform
 	u4 := uint64(u3)
-	// PTX line 738: mov.u64, warp-uniform
+	// PTX line 739: mov.u64, warp-uniform
 	u5 := uint64((w.GlobalVar(0) + k0))
-	// PTX line 739: cvta.global.u64, warp-uniform
+	// PTX line 740: cvta.global.u64, warp-uniform
 	u6 := uint64(u5)
-	// PTX line 740: mov.u32, warp-uniform
+	// PTX line 741: mov.u32, warp-uniform
 	u7 := uint64(k1)
-	// PTX line 741: mov.u64, warp-uniform
+	// PTX line 742: mov.u64, warp-uniform
 	u8 := uint64(k2)
-	// PTX lines 745: lane-local, one loop over the lanes
+	// PTX lines 746: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8264,34 +8582,34 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 745: st.param.b64
+				// 746: st.param.b64
 				s9 := uint64(0x0)
 				s9v := uint64(u2)
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/cp_async.ptx:745")
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/cp_async.ptx:746")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 745: st.param.b64
+				// 746: st.param.b64
 				s9 := uint64(0x0)
 				s9v := uint64(u2)
 				if s9 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/cp_async.ptx:745")
+						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/cp_async.ptx:746")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 747: lane-local, one loop over the lanes
+	// PTX lines 748: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8307,34 +8625,34 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 747: st.param.b64
+				// 748: st.param.b64
 				s10 := uint64(0x8)
 				s10v := uint64(u4)
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/cp_async.ptx:747")
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/cp_async.ptx:748")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 747: st.param.b64
+				// 748: st.param.b64
 				s10 := uint64(0x8)
 				s10v := uint64(u4)
 				if s10 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/cp_async.ptx:747")
+						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/cp_async.ptx:748")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 749: lane-local, one loop over the lanes
+	// PTX lines 750: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8350,34 +8668,34 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 749: st.param.b32
+				// 750: st.param.b32
 				s11 := uint64(0x10)
 				s11v := uint64(u7)
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/cp_async.ptx:749")
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/cp_async.ptx:750")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 749: st.param.b32
+				// 750: st.param.b32
 				s11 := uint64(0x10)
 				s11v := uint64(u7)
 				if s11 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/cp_async.ptx:749")
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/cp_async.ptx:750")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 751: lane-local, one loop over the lanes
+	// PTX lines 752: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8393,34 +8711,34 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 751: st.param.b64
+				// 752: st.param.b64
 				s12 := uint64(0x18)
 				s12v := uint64(u6)
 				if s12 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/cp_async.ptx:751")
+						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/cp_async.ptx:752")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 751: st.param.b64
+				// 752: st.param.b64
 				s12 := uint64(0x18)
 				s12v := uint64(u6)
 				if s12 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/cp_async.ptx:751")
+						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/cp_async.ptx:752")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 753: lane-local, one loop over the lanes
+	// PTX lines 754: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8436,28 +8754,28 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 753: st.param.b64
+				// 754: st.param.b64
 				s13 := uint64(0x20)
 				s13v := uint64(u8)
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/cp_async.ptx:753")
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/cp_async.ptx:754")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 753: st.param.b64
+				// 754: st.param.b64
 				s13 := uint64(0x20)
 				s13v := uint64(u8)
 				if s13 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/cp_async.ptx:753")
+						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/cp_async.ptx:754")
 					}
 				}
 			}
@@ -8466,23 +8784,23 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock33 runs block 33 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b31, PTX lines 853-863; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+// b31, PTX lines 854-864; divergent, reconverges at block 11 (b10 ($L__BB3_5))
 func barrierCopyBlock33(w *runtime.Warp, m uint32, budget int) {
 	r51 := w.Reg(51)
 	r60 := w.Reg(60)
 	k0 := uint64(0x3d0900)
-	// PTX lines 853, 858, 863: lane-local, one loop over the lanes
+	// PTX lines 854, 859, 864: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
 		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 853: mov.u64
+				// 854: mov.u64
 				v1 := uint64(runtime.GlobalTimer())
-				// 858: sub.s64
+				// 859: sub.s64
 				v2 := uint64(uint64(v1) - uint64(r51[l]))
 				r60[l] = v2
-				// 863: setp.lt.s64
+				// 864: setp.lt.s64
 				c3t := int64(v2) < int64(k0)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -8494,12 +8812,12 @@ func barrierCopyBlock33(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 853: mov.u64
+				// 854: mov.u64
 				v1 := uint64(runtime.GlobalTimer())
-				// 858: sub.s64
+				// 859: sub.s64
 				v2 := uint64(uint64(v1) - uint64(r51[l]))
 				r60[l] = v2
-				// 863: setp.lt.s64
+				// 864: setp.lt.s64
 				c3t := int64(v2) < int64(k0)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -8514,17 +8832,17 @@ func barrierCopyBlock33(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock35 runs block 35 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b33, PTX lines 879-879; divergent, reconverges at block 14 (b13 ($L__BB3_23))
+// b33, PTX lines 880-880; divergent, reconverges at block 14 (b13 ($L__BB3_23))
 func barrierCopyBlock35(w *runtime.Warp, m uint32, budget int) {
 	r60 := w.Reg(60)
 	k0 := uint64(0x3fffffffc)
-	// PTX lines 879: lane-local, one loop over the lanes
+	// PTX lines 880: lane-local, one loop over the lanes
 	{
 		p12 := w.P[12]
 		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 879: setp.lt.s64
+				// 880: setp.lt.s64
 				c1t := int64(r60[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8536,7 +8854,7 @@ func barrierCopyBlock35(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 879: setp.lt.s64
+				// 880: setp.lt.s64
 				c1t := int64(r60[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8551,18 +8869,18 @@ func barrierCopyBlock35(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock36 runs block 36 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b34, PTX lines 883-896; code before the call
+// b34, PTX lines 884-897; code before the call
 func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 	r53 := w.Reg(53)
 	r55 := w.Reg(55)
 	r57 := w.Reg(57)
 	k0 := uint64(0x12d)
 	k1 := uint64(0x1)
-	// PTX line 883: mov.u32, warp-uniform
+	// PTX line 884: mov.u32, warp-uniform
 	u1 := uint64(k0)
-	// PTX line 884: mov.u64, warp-uniform
+	// PTX line 885: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 888: lane-local, one loop over the lanes
+	// PTX lines 889: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8578,34 +8896,34 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 888: st.param.b64
+				// 889: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r53[l])
 				if s3 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:888")
+						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:889")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 888: st.param.b64
+				// 889: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r53[l])
 				if s3 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:888")
+						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:889")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 890: lane-local, one loop over the lanes
+	// PTX lines 891: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8621,34 +8939,34 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 890: st.param.b64
+				// 891: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r55[l])
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:890")
+						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:891")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 890: st.param.b64
+				// 891: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r55[l])
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:890")
+						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:891")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 892: lane-local, one loop over the lanes
+	// PTX lines 893: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8664,34 +8982,34 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 892: st.param.b32
+				// 893: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:892")
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:893")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 892: st.param.b32
+				// 893: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:892")
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:893")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 894: lane-local, one loop over the lanes
+	// PTX lines 895: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8707,34 +9025,34 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 894: st.param.b64
+				// 895: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r57[l])
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:894")
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:895")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 894: st.param.b64
+				// 895: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r57[l])
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:894")
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:895")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 896: lane-local, one loop over the lanes
+	// PTX lines 897: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8750,28 +9068,28 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 896: st.param.b64
+				// 897: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:896")
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:897")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 896: st.param.b64
+				// 897: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:896")
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:897")
 					}
 				}
 			}
@@ -8780,23 +9098,23 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock40 runs block 40 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b37, PTX lines 997-1007; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+// b37, PTX lines 998-1008; divergent, reconverges at block 18 (b17 ($L__BB3_7))
 func barrierCopyBlock40(w *runtime.Warp, m uint32, budget int) {
 	r74 := w.Reg(74)
 	r78 := w.Reg(78)
 	k0 := uint64(0x3d0900)
-	// PTX lines 997, 1002, 1007: lane-local, one loop over the lanes
+	// PTX lines 998, 1003, 1008: lane-local, one loop over the lanes
 	{
 		p16 := w.P[16]
 		p16n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 997: mov.u64
+				// 998: mov.u64
 				v1 := uint64(runtime.GlobalTimer())
-				// 1002: sub.s64
+				// 1003: sub.s64
 				v2 := uint64(uint64(v1) - uint64(r74[l]))
 				r78[l] = v2
-				// 1007: setp.lt.s64
+				// 1008: setp.lt.s64
 				c3t := int64(v2) < int64(k0)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -8808,12 +9126,12 @@ func barrierCopyBlock40(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 997: mov.u64
+				// 998: mov.u64
 				v1 := uint64(runtime.GlobalTimer())
-				// 1002: sub.s64
+				// 1003: sub.s64
 				v2 := uint64(uint64(v1) - uint64(r74[l]))
 				r78[l] = v2
-				// 1007: setp.lt.s64
+				// 1008: setp.lt.s64
 				c3t := int64(v2) < int64(k0)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -8828,17 +9146,17 @@ func barrierCopyBlock40(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock42 runs block 42 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b39, PTX lines 1023-1023; divergent, reconverges at block 21 (b20 ($L__BB3_15))
+// b39, PTX lines 1024-1024; divergent, reconverges at block 21 (b20 ($L__BB3_15))
 func barrierCopyBlock42(w *runtime.Warp, m uint32, budget int) {
 	r78 := w.Reg(78)
 	k0 := uint64(0x3fffffffc)
-	// PTX lines 1023: lane-local, one loop over the lanes
+	// PTX lines 1024: lane-local, one loop over the lanes
 	{
 		p18 := w.P[18]
 		p18n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1023: setp.lt.s64
+				// 1024: setp.lt.s64
 				c1t := int64(r78[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8850,7 +9168,7 @@ func barrierCopyBlock42(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1023: setp.lt.s64
+				// 1024: setp.lt.s64
 				c1t := int64(r78[l]) < int64(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8865,18 +9183,18 @@ func barrierCopyBlock42(w *runtime.Warp, m uint32, budget int) {
 }
 
 // barrierCopyBlock43 runs block 43 of kernel barrier_copy for the lanes m (budget 0: counting statistics).
-// b40, PTX lines 1027-1040; code before the call
+// b40, PTX lines 1028-1041; code before the call
 func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 	r53 := w.Reg(53)
 	r55 := w.Reg(55)
 	r57 := w.Reg(57)
 	k0 := uint64(0x12d)
 	k1 := uint64(0x1)
-	// PTX line 1027: mov.u32, warp-uniform
+	// PTX line 1028: mov.u32, warp-uniform
 	u1 := uint64(k0)
-	// PTX line 1028: mov.u64, warp-uniform
+	// PTX line 1029: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 1032: lane-local, one loop over the lanes
+	// PTX lines 1033: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8892,34 +9210,34 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1032: st.param.b64
+				// 1033: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r53[l])
 				if s3 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:1032")
+						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:1033")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1032: st.param.b64
+				// 1033: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r53[l])
 				if s3 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:1032")
+						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:1033")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 1034: lane-local, one loop over the lanes
+	// PTX lines 1035: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8935,34 +9253,34 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1034: st.param.b64
+				// 1035: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r55[l])
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:1034")
+						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:1035")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1034: st.param.b64
+				// 1035: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r55[l])
 				if s4 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:1034")
+						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:1035")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 1036: lane-local, one loop over the lanes
+	// PTX lines 1037: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8978,34 +9296,34 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1036: st.param.b32
+				// 1037: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:1036")
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:1037")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1036: st.param.b32
+				// 1037: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
 				if s5 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:1036")
+						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:1037")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 1038: lane-local, one loop over the lanes
+	// PTX lines 1039: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -9021,34 +9339,34 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1038: st.param.b64
+				// 1039: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r57[l])
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:1038")
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:1039")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1038: st.param.b64
+				// 1039: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r57[l])
 				if s6 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:1038")
+						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:1039")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 1040: lane-local, one loop over the lanes
+	// PTX lines 1041: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -9064,30 +9382,639 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1040: st.param.b64
+				// 1041: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:1040")
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:1041")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1040: st.param.b64
+				// 1041: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
 				if s7 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:1040")
+						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:1041")
 					}
 				}
+			}
+		}
+	}
+}
+
+// cgCopyRun runs blocks of kernel cg_copy for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func cgCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 1110-1143; divergent, reconverges at block 2 (b2 ($L__BB4_3))
+			cgCopyBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB4_2), PTX lines 1159-1177; divergent, reconverges at block 5 (b4)
+			cgCopyBlock1(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB4_3), PTX lines 1182-1196; barrier.sync at line 1202
+			cgCopyBlock2(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b2 ($L__BB4_3), PTX lines 1204-1221; ret
+			cgCopyBlock3(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 4:
+			// b3, PTX lines 1148-1155
+			cgCopyBlock4(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 5:
+			// b4, PTX line 1178
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// cgCopyBlock0 runs block 0 of kernel cg_copy for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 1110-1143; divergent, reconverges at block 2 (b2 ($L__BB4_3))
+func cgCopyBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1110: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cp_async.ptx:1110")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1111: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cp_async.ptx:1111")
+	}
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 1113: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	// PTX line 1115: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 1117: mul.lo.s32, warp-uniform
+	u5 := uint64(uint32(u3) * uint32(u4))
+	runtime.Broadcast(r4, m, u5)
+	// PTX lines 1119: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1119: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1119: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+			}
+		}
+	}
+	// PTX line 1121: cvt.u64.u32, warp-uniform
+	u7 := uint64(uint64(uint32(u4)))
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 1132: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().Y))
+	runtime.Broadcast(r7, m, u8)
+	// PTX lines 1136, 1137, 1140, 1141, 1143: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1136: mov.u32
+				v9 := uint64(uint64(tid2[l]))
+				// 1137: mov.u32
+				v10 := uint64(uint64(tid1[l]))
+				// 1140: mad.lo.s32
+				v11 := uint64(uint32(uint32(u8)*uint32(v9) + uint32(v10)))
+				// 1141: mad.lo.s32
+				v12 := uint64(uint32(uint32(v11)*uint32(u4) + uint32(r5[l])))
+				r11[l] = v12
+				// 1143: setp.ge.u32
+				c13t := uint32(v12) >= uint32(u4)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p0n |= c13b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1136: mov.u32
+				v9 := uint64(uint64(tid2[l]))
+				// 1137: mov.u32
+				v10 := uint64(uint64(tid1[l]))
+				// 1140: mad.lo.s32
+				v11 := uint64(uint32(uint32(u8)*uint32(v9) + uint32(v10)))
+				// 1141: mad.lo.s32
+				v12 := uint64(uint32(uint32(v11)*uint32(u4) + uint32(r5[l])))
+				r11[l] = v12
+				// 1143: setp.ge.u32
+				c13t := uint32(v12) >= uint32(u4)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p0n |= c13b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	_ = u1
+	_ = u2
+	_ = u5
+	_ = u7
+}
+
+// cgCopyBlock1 runs block 1 of kernel cg_copy for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB4_2), PTX lines 1159-1177; divergent, reconverges at block 5 (b4)
+func cgCopyBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r12 := w.Reg(12)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	r40 := w.Reg(40)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4010)
+	// PTX lines 1159, 1160, 1161, 1167, 1168: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1159: add.s64
+				v1 := uint64(uint64(r12[l]) + uint64(r17[l]))
+				// 1160: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 1161: add.s64
+				v3 := uint64(uint64(r1[l]) + uint64(v2))
+				r20[l] = v3
+				// 1167: cvt.u32.u64
+				v4 := uint64(uint32(uint64(r12[l])))
+				// 1168: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k0))
+				r22[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1159: add.s64
+				v1 := uint64(uint64(r12[l]) + uint64(r17[l]))
+				// 1160: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 1161: add.s64
+				v3 := uint64(uint64(r1[l]) + uint64(v2))
+				r20[l] = v3
+				// 1167: cvt.u32.u64
+				v4 := uint64(uint32(uint64(r12[l])))
+				// 1168: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k0))
+				r22[l] = v5
+			}
+		}
+	}
+	// PTX line 1169: mov.u32, warp-uniform
+	u6 := uint64(k1)
+	// PTX lines 1170: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1170: add.s32
+				v7 := uint64(uint32(u6) + uint32(r22[l]))
+				r24[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1170: add.s32
+				v7 := uint64(uint32(u6) + uint32(r22[l]))
+				r24[l] = v7
+			}
+		}
+	}
+	// PTX line 1172: cp.async.ca.shared.global
+	w.CpAsync(r24, 0xffffffff, 0x0, r20, 0xffffffffffffffff, 0x0, 4, r40, 0, m, "testdata/ptx/nvcc/cp_async.ptx:1172")
+	// PTX lines 1175, 1177: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1175: add.s64
+				v8 := uint64(uint64(r12[l]) + uint64(r16[l]))
+				r12[l] = v8
+				// 1177: setp.lt.u64
+				c9t := uint64(v8) < uint64(r6[l])
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1n |= c9b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1175: add.s64
+				v8 := uint64(uint64(r12[l]) + uint64(r16[l]))
+				r12[l] = v8
+				// 1177: setp.lt.u64
+				c9t := uint64(v8) < uint64(r6[l])
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1n |= c9b0 << l
+			}
+		}
+		w.P[1] = p1&^m | p1n
+	}
+}
+
+// cgCopyBlock2 runs block 2 of kernel cg_copy for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB4_3), PTX lines 1182-1196; barrier.sync at line 1202
+func cgCopyBlock2(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r25 := w.Reg(25)
+	// PTX lines 1182: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1182: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r6[l])))
+				r25[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1182: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r6[l])))
+				r25[l] = v1
+			}
+		}
+	}
+}
+
+// cgCopyBlock3 runs block 3 of kernel cg_copy for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB4_3), PTX lines 1204-1221; ret
+func cgCopyBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r25 := w.Reg(25)
+	r28 := w.Reg(28)
+	r35 := w.Reg(35)
+	r39 := w.Reg(39)
+	k0 := uint64(0x5)
+	k1 := uint64(0x2)
+	k2 := uint64(0x4010)
+	k3 := uint64(0x4)
+	// PTX lines 1204, 1205, 1206: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1204: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 1205: rem.u32
+				v2 := isa.Rem(v1, r25[l], 32, false)
+				// 1206: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k1))
+				r28[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1204: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 1205: rem.u32
+				v2 := isa.Rem(v1, r25[l], 32, false)
+				// 1206: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k1))
+				r28[l] = v3
+			}
+		}
+	}
+	// PTX line 1207: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	// PTX lines 1208, 1209, 1210, 1211, 1212, 1213, 1215, 1217, 1219, 1220: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1208: add.s32
+				v5 := uint64(uint32(u4) + uint32(r28[l]))
+				// 1209: shl.b32
+				v6 := uint64(uint32(r5[l]) << uint32(k1))
+				// 1210: add.s32
+				v7 := uint64(uint32(u4) + uint32(v6))
+				// 1211: ld.shared.u32
+				v8a := uint64(uint64(uint32(v7))) + 0x0
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(shp, v8a)
+				} else {
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cp_async.ptx:1211")
+							continue
+						}
+						v8 = v8x
+					}
+				}
+				// 1212: ld.shared.u32
+				v9a := uint64(uint64(uint32(v5))) + 0x0
+				var v9 uint64
+				if v9a < shEnd4 && v9a&3 == 0 {
+					v9 = runtime.Load32(shp, v9a)
+				} else {
+					{
+						v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/cp_async.ptx:1212")
+							continue
+						}
+						v9 = v9x
+					}
+				}
+				// 1213: sub.s32
+				v10 := uint64(uint32(v9) - uint32(v8))
+				r35[l] = v10
+				// 1215: add.s32
+				v11 := uint64(uint32(r4[l]) + uint32(r5[l]))
+				// 1217: cvta.to.global.u64
+				v12 := uint64(r0[l])
+				// 1219: mul.wide.u32
+				v13 := uint64(uint64(uint64(uint32(v11)) * uint64(uint32(k3))))
+				// 1220: add.s64
+				v14 := uint64(uint64(v12) + uint64(v13))
+				r39[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1208: add.s32
+				v5 := uint64(uint32(u4) + uint32(r28[l]))
+				// 1209: shl.b32
+				v6 := uint64(uint32(r5[l]) << uint32(k1))
+				// 1210: add.s32
+				v7 := uint64(uint32(u4) + uint32(v6))
+				// 1211: ld.shared.u32
+				v8a := uint64(uint64(uint32(v7))) + 0x0
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(shp, v8a)
+				} else {
+					{
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cp_async.ptx:1211")
+							continue
+						}
+						v8 = v8x
+					}
+				}
+				// 1212: ld.shared.u32
+				v9a := uint64(uint64(uint32(v5))) + 0x0
+				var v9 uint64
+				if v9a < shEnd4 && v9a&3 == 0 {
+					v9 = runtime.Load32(shp, v9a)
+				} else {
+					{
+						v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/cp_async.ptx:1212")
+							continue
+						}
+						v9 = v9x
+					}
+				}
+				// 1213: sub.s32
+				v10 := uint64(uint32(v9) - uint32(v8))
+				r35[l] = v10
+				// 1215: add.s32
+				v11 := uint64(uint32(r4[l]) + uint32(r5[l]))
+				// 1217: cvta.to.global.u64
+				v12 := uint64(r0[l])
+				// 1219: mul.wide.u32
+				v13 := uint64(uint64(uint64(uint32(v11)) * uint64(uint32(k3))))
+				// 1220: add.s64
+				v14 := uint64(uint64(v12) + uint64(v13))
+				r39[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1221: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1221: st.global.u32
+				s15 := uint64(r39[l]) + 0x0
+				s15v := uint64(r35[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cp_async.ptx:1221")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1221: st.global.u32
+				s15 := uint64(r39[l]) + 0x0
+				s15v := uint64(r35[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cp_async.ptx:1221")
+					}
+				}
+			}
+		}
+	}
+}
+
+// cgCopyBlock4 runs block 4 of kernel cg_copy for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 1148-1155
+func cgCopyBlock4(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	// PTX lines 1148: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1148: cvt.u64.u32
+				v1 := uint64(uint64(uint32(r11[l])))
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1148: cvt.u64.u32
+				v1 := uint64(uint64(uint32(r11[l])))
+				r12[l] = v1
+			}
+		}
+	}
+	// PTX line 1150: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().Z))
+	// PTX lines 1151, 1152, 1153, 1155: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1151: mul.lo.s32
+				v3 := uint64(uint32(r3[l]) * uint32(r7[l]))
+				// 1152: mul.lo.s32
+				v4 := uint64(uint32(v3) * uint32(u2))
+				// 1153: cvt.u64.u32
+				v5 := uint64(uint64(uint32(v4)))
+				r16[l] = v5
+				// 1155: cvt.u64.u32
+				v6 := uint64(uint64(uint32(r4[l])))
+				r17[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1151: mul.lo.s32
+				v3 := uint64(uint32(r3[l]) * uint32(r7[l]))
+				// 1152: mul.lo.s32
+				v4 := uint64(uint32(v3) * uint32(u2))
+				// 1153: cvt.u64.u32
+				v5 := uint64(uint64(uint32(v4)))
+				r16[l] = v5
+				// 1155: cvt.u64.u32
+				v6 := uint64(uint64(uint32(r4[l])))
+				r17[l] = v6
 			}
 		}
 	}

@@ -702,6 +702,16 @@ var kernelCases = []kernelCase{
 		}}
 	}},
 
+	{file: "cp_async", kernel: "cg_copy", shapes: cpAsyncShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd := int(s.block.X)
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(g int) int32 { return in[g-g%bd+(g%bd+5)%bd] - in[g] })
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+
 	// nvcc/cg_tiles.cu
 	{file: "cg_tiles", kernel: "tile_reduce64", shapes: cgTileShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
 		return cgTileReduce(f, s, 64)

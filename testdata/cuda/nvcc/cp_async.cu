@@ -2,7 +2,9 @@
 // them: __pipeline_memcpy_async / __pipeline_commit / __pipeline_wait_prior (cp.async.ca and
 // .cg, src-size zero fill, commit_group, wait_group) and cuda::memcpy_async with a
 // cuda::barrier (cp.async.mbarrier.arrive), compiled by nvcc only. blockDim.x must be a
-// multiple of 32, at most 256.
+// multiple of 32, at most 256. cooperative_groups::memcpy_async reaches cp.async too.
+#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
 #include <cuda/barrier>
 #include <cuda_pipeline.h>
 
@@ -86,4 +88,18 @@ extern "C" __global__ void barrier_copy(float *out, const float4 *in) {
   bar.arrive_and_wait();
   float4 b = s[(t + 3) % n];
   out[g] = r + (b.x + b.y + b.z + b.w);
+}
+
+namespace cg = cooperative_groups;
+
+// cg_copy: the block copies its n ints to shared memory together
+// (cooperative_groups::memcpy_async, 4-byte copies spread over the threads), waits
+// (cooperative_groups::wait), and out[g] = s[(t+5)%n] - s[t].
+extern "C" __global__ void cg_copy(int *out, const int *in) {
+  __shared__ int s[256];
+  cg::thread_block block = cg::this_thread_block();
+  unsigned t = threadIdx.x, n = blockDim.x, g = blockIdx.x * n + t;
+  cg::memcpy_async(block, s, in + blockIdx.x * n, sizeof(int) * n);
+  cg::wait(block);
+  out[g] = s[(t + 5) % n] - s[t];
 }
