@@ -75,6 +75,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_calltable"
 	"github.com/ptx2go/ptx2go/generated/hand_calltargets"
 	"github.com/ptx2go/ptx2go/generated/hand_const_store"
+	"github.com/ptx2go/ptx2go/generated/hand_cp_async"
 	"github.com/ptx2go/ptx2go/generated/hand_cvt_sat_int"
 	"github.com/ptx2go/ptx2go/generated/hand_directives"
 	"github.com/ptx2go/ptx2go/generated/hand_divergent_ret"
@@ -112,6 +113,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/nvcc_cg_tiles"
 	"github.com/ptx2go/ptx2go/generated/nvcc_constant_data"
 	"github.com/ptx2go/ptx2go/generated/nvcc_convert"
+	"github.com/ptx2go/ptx2go/generated/nvcc_cp_async"
 	"github.com/ptx2go/ptx2go/generated/nvcc_cvt_round"
 	"github.com/ptx2go/ptx2go/generated/nvcc_device_assert"
 	"github.com/ptx2go/ptx2go/generated/nvcc_device_malloc"
@@ -355,6 +357,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/calltable":               hand_calltable.Module,
 	"hand/calltargets":             hand_calltargets.Module,
 	"hand/const_store":             hand_const_store.Module,
+	"hand/cp_async":                hand_cp_async.Module,
 	"hand/cvt_sat_int":             hand_cvt_sat_int.Module,
 	"hand/directives":              hand_directives.Module,
 	"hand/divergent_ret":           hand_divergent_ret.Module,
@@ -385,6 +388,7 @@ var generatedModules = map[string]*runtime.Module{
 	"nvcc/cg_tiles":                nvcc_cg_tiles.Module,
 	"nvcc/constant_data":           nvcc_constant_data.Module,
 	"nvcc/convert":                 nvcc_convert.Module,
+	"nvcc/cp_async":                nvcc_cp_async.Module,
 	"nvcc/cvt_round":               nvcc_cvt_round.Module,
 	"nvcc/device_assert":           nvcc_device_assert.Module,
 	"nvcc/device_malloc":           nvcc_device_malloc.Module,

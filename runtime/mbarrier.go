@@ -21,6 +21,8 @@ const (
 	MbarTestWait                           // mbarrier.test_wait and try_wait waitComplete, [a], state
 	MbarTestWaitParity                     // their .parity forms: waitComplete, [a], phaseParity
 	MbarPendingCount                       // mbarrier.pending_count count, state (no object)
+	MbarCpAsyncArrive                      // cp.async.mbarrier.arrive [a]
+	MbarCpAsyncArriveNoinc                 // cp.async.mbarrier.arrive.noinc [a]
 )
 
 // Mbarrier runs op for each lane l of m in increasing lane order on the 8-byte barrier object
@@ -30,6 +32,11 @@ const (
 // phase complete. A try_wait returns at once, as after a time limit of zero. What PTX leaves
 // undefined faults (FaultIllegal): a count outside 1..2^20-1, more arrivals than are pending,
 // a .noComplete arrival that completes the phase, an object outside shared memory.
+//
+// cp.async.mbarrier.arrive is an immediate arrive-on, the copies it tracks having completed
+// at issue (see CpAsync): without .noinc it increments the pending count and then arrives,
+// which leaves the object as it was (an object not initialized faults); with .noinc it is an
+// arrival of one, which may complete the phase.
 func (w *Warp) Mbarrier(op MbarOp, sp Space, D, A, B *[WarpSize]uint64, amask, off uint64, m uint32, loc string) uint32 {
 	var done uint32
 	for mm := m; mm != 0; mm &= mm - 1 {
@@ -67,6 +74,14 @@ func (w *Warp) Mbarrier(op MbarOp, sp Space, D, A, B *[WarpSize]uint64, amask, o
 			StoreBits(mem, isa.MbarInit(b))
 		case MbarInval:
 			StoreBits(mem, 0)
+		case MbarCpAsyncArrive:
+			if o := LoadBits(mem); isa.MbarPending(o) == 0 || isa.MbarPending(o) >= isa.MbarMaxCount {
+				w.Fault(FaultIllegal, loc, l, fmt.Sprintf("cp.async.mbarrier.arrive with %d pending (an object not initialized, or no room for the increment)", isa.MbarPending(o)))
+			}
+		case MbarCpAsyncArriveNoinc:
+			o := LoadBits(mem)
+			w.mbarCheckArrival(o, 1, false, false, l, loc)
+			StoreBits(mem, isa.MbarArrive(o, 1, false))
 		default:
 			o := LoadBits(mem)
 			drop := op == MbarArriveDrop || op == MbarArriveDropNoComplete

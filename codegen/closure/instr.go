@@ -400,6 +400,8 @@ func (e *emitter) lower() runtime.Instr {
 		return e.isspacep()
 	case frontend.OpMbarrier:
 		return e.mbarrier()
+	case frontend.OpCp:
+		return e.cpAsync()
 	case frontend.OpPrefetch, frontend.OpPrefetchu:
 		return e.prefetch()
 	case frontend.OpNanosleep:

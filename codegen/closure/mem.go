@@ -70,9 +70,11 @@ func (e *emitter) storeOperand(a ssa.Arg) *address {
 }
 
 // memOperand lowers a [base+offset] operand for the instruction's state space.
-func (e *emitter) memOperand(a ssa.Arg) *address {
+func (e *emitter) memOperand(a ssa.Arg) *address { return e.memOperandIn(a, e.space()) }
+
+// memOperandIn lowers a [base+offset] operand for state space sp (cp.async names two).
+func (e *emitter) memOperandIn(a ssa.Arg, sp frontend.Space) *address {
 	f := e.f
-	sp := e.space()
 	ad := &address{base: -1, off: uint64(a.Offset)}
 	switch sp {
 	case frontend.SpaceGlobal, frontend.SpaceConst:

@@ -398,6 +398,11 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		e.stmts = append(e.stmts, e.countWarp(in))
 		e.mbarrier(in)
 		return
+	case frontend.OpCp:
+		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
+		e.cpAsync(in)
+		return
 	}
 	if layout.IsWarpInstr(in) {
 		e.flush()

@@ -27,8 +27,12 @@ type memAddr struct {
 func hexLit(v uint64) jen.Code { return jen.Id(fmt.Sprintf("%#x", v)) }
 
 func (e *blockEmit) memOperand(in *ssa.Instr, a ssa.Arg) *memAddr {
+	return e.memOperandIn(a, spaceOf(in))
+}
+
+// memOperandIn is memOperand for state space sp (cp.async names two).
+func (e *blockEmit) memOperandIn(a ssa.Arg, sp frontend.Space) *memAddr {
 	f := e.f
-	sp := spaceOf(in)
 	ad := &memAddr{base: -1}
 	switch sp {
 	case frontend.SpaceGlobal, frontend.SpaceConst:

@@ -157,6 +157,14 @@ var mbarrierShapes = []kernelShape{
 	{grid: runtime.D1(1), block: runtime.D1(1024), n: 1024},
 }
 
+// cpAsyncShapes launch whole-warp blocks of at most 256 threads, as nvcc/cp_async.cu
+// requires.
+var cpAsyncShapes = []kernelShape{
+	{grid: runtime.D1(1), block: runtime.D1(32), n: 32},
+	{grid: runtime.D1(3), block: runtime.D1(64), n: 192},
+	{grid: runtime.D1(2), block: runtime.D1(256), n: 512},
+}
+
 // cgTileReduce sets up cg_tiles' tile_reduce<tile>: per-block sums and per-thread tile sums of
 // a grid-stride partition of the input.
 func cgTileReduce(f *kernelFixture, s kernelShape, tile int) kernelLaunch {
@@ -624,6 +632,82 @@ var kernelCases = []kernelCase{
 				b, t := g/bd, g%bd
 				return in[g] ^ 0x55 + in[b*32+t*5%32]*7
 			})
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+
+	// nvcc/cp_async.cu
+	{file: "cp_async", kernel: "pipeline_tiles", shapes: cpAsyncShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd, tiles := int(s.block.X), 2+int(s.grid.X)
+		in := f.i32(s.n*tiles, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		return kernelLaunch{args: []any{out, inputBuf(f, in), int32(tiles)}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(g int) int32 {
+				b, t := g/bd, g%bd
+				acc := int32(0)
+				for k := range tiles {
+					acc += int32(k+1) * in[(b*tiles+k)*bd+(t+1)%bd]
+				}
+				return acc
+			})
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+	{file: "cp_async", kernel: "pipeline_wide", shapes: cpAsyncShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd := int(s.block.X)
+		in2, in4 := f.i32(2*s.n, -1<<20, 1<<20), f.i32(4*s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		return kernelLaunch{args: []any{out, inputBuf(f, in2), inputBuf(f, in4)}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(g int) int32 {
+				base, t := g-g%bd, g%bd
+				a, b := in2[2*(base+(t+1)%bd):], in4[4*(base+(t+2)%bd):]
+				return a[0] - a[1] + b[0] + 2*b[1] + 3*b[2] + 4*b[3]
+			})
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+	// m leaves the chunk before the block's last two partly filled (3, 1 or 2 of its ints)
+	// and the input ends at the last block's m-th int, so reading past src-size faults.
+	{file: "cp_async", kernel: "pipeline_zfill", shapes: cpAsyncShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd, grid := int(s.block.X), int(s.grid.X)
+		m := 4*bd - 8 - grid
+		in := f.i32((grid-1)*4*bd+m, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		return kernelLaunch{args: []any{out, inputBuf(f, in), int32(m)}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(g int) int32 {
+				b, c := g/bd, (g%bd+1)%bd
+				acc := int32(0)
+				for i := range 4 {
+					if 4*c+i < m {
+						acc += int32(i+1) * in[b*4*bd+4*c+i]
+					}
+				}
+				return acc
+			})
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+	{file: "cp_async", kernel: "barrier_copy", clocked: true, shapes: cpAsyncShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd := int(s.block.X)
+		// Small integers: every sum is exact, whatever the order of the additions.
+		in := tabulate(2*4*s.n, func(int) float32 { return float32(f.i32(1, -1000, 1000)[0]) })
+		out := outputBuf[float32](f, s.n)
+		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
+			sum := func(i int) float32 { return in[4*i] + in[4*i+1] + in[4*i+2] + in[4*i+3] }
+			want := tabulate(s.n, func(g int) float32 {
+				base, t := g-g%bd, g%bd
+				return 2*sum(base+(t+1)%bd) + sum(s.n+base+(t+3)%bd)
+			})
+			requireElemsF32(t, "out", want, readBuf[float32](f, out, s.n))
+		}}
+	}},
+
+	{file: "cp_async", kernel: "cg_copy", shapes: cpAsyncShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd := int(s.block.X)
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(g int) int32 { return in[g-g%bd+(g%bd+5)%bd] - in[g] })
 			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
 		}}
 	}},
